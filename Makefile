@@ -1,0 +1,85 @@
+# kopt — build, test, demo. `make help` lists targets.
+PKGS      := libmicrohttpd jansson libcurl libuv libpq openssl inih
+CC        ?= cc
+CSTD      := -std=gnu11
+WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+VERSION   := $(shell git describe --always --dirty 2>/dev/null || echo 0.1.0)
+
+BUILD     ?= build/release
+BIN       ?= bin
+OPT       ?= -O2 -g
+SAN       ?=
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE -DKOPT_VERSION='"$(VERSION)"' \
+             -Icommon -Idaemon -Iapi -Iworkers $(PKG_CFLAGS)
+LDFLAGS_ALL = $(SAN) $(PKG_LIBS) -lpthread -lm
+
+COMMON_SRC := $(wildcard common/*.c)
+DAEMON_SRC := $(filter-out daemon/main.c,$(wildcard daemon/*.c)) $(wildcard api/*.c)
+WORKER_SRC := $(filter-out workers/worker_main.c,$(wildcard workers/*.c))
+CLI_SRC    := $(wildcard cli/*.c)
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+
+.PHONY: all asan deps demo demo-stop test test-unit test-integration bench clean help
+
+all: $(BIN)/koptd $(BIN)/koptctl $(if $(wildcard workers/worker_main.c),$(BIN)/kopt-worker)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BIN)/koptd: $(call obj,daemon/main.c $(DAEMON_SRC) $(COMMON_SRC))
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDFLAGS_ALL)
+
+$(BIN)/kopt-worker: $(call obj,workers/worker_main.c $(WORKER_SRC) $(COMMON_SRC))
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDFLAGS_ALL)
+
+$(BIN)/koptctl: $(call obj,$(CLI_SRC) $(COMMON_SRC))
+	@mkdir -p $(BIN)
+	$(CC) -o $@ $^ $(LDFLAGS_ALL)
+
+# Unit tests (cmocka): one binary per tests/unit/test_*.c, linked with daemon modules.
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BIN)/tests/%,$(UNIT_SRC))
+$(BIN)/tests/%: $(call obj,tests/unit/%.c $(DAEMON_SRC) $(WORKER_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS_ALL) -lcmocka
+unit-bins: $(UNIT_BIN)
+
+# ASan + UBSan build of the same sources, in its own tree.
+asan:
+	$(MAKE) all unit-bins BUILD=build/asan BIN=bin/asan OPT='-O1 -g -fno-omit-frame-pointer' \
+	  SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined'
+
+deps:
+	@bash scripts/deps.sh >/dev/null
+
+demo: deps all
+	bash scripts/demo.sh
+
+demo-stop:
+	bash scripts/demo.sh stop
+
+test: deps
+	bash scripts/test.sh
+
+test-unit: all unit-bins
+	bash scripts/test.sh unit
+
+test-integration: all
+	bash scripts/test.sh integration
+
+bench: deps all
+	bash bench/api_bench.sh
+
+clean:
+	rm -rf build bin
+
+help:
+	@echo "make deps | all | asan | demo | demo-stop | test | test-unit | test-integration | bench | clean"
+
+-include $(shell find build -name '*.d' 2>/dev/null)

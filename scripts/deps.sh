@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what kopt needs on Debian 12, idempotently: apt packages, then the Python
+# virtualenv in a cache directory outside the clone, keyed by the hash of the pinned
+# requirements (torch's wheel pulls gigabytes; a second run on one machine reuses it).
+# Prints the venv path on its last line.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+APT_PKGS=(build-essential pkg-config git ca-certificates curl
+  libmicrohttpd-dev libjansson-dev libcurl4-openssl-dev libuv1-dev libpq-dev libssl-dev
+  libinih-dev libcmocka-dev
+  postgresql postgresql-client
+  bubblewrap util-linux procps psmisc wrk
+  python3 python3-venv python3-dev
+  systemd)
+
+missing=()
+for p in "${APT_PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing apt packages: ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+req="$here/harness/requirements.txt"
+hash=$(sha256sum "$req" | cut -c1-16)
+cache="${KOPT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kopt}"
+venv="$cache/venv-$hash"
+if [ ! -x "$venv/bin/python" ] || [ ! -f "$venv/.complete" ]; then
+  echo "deps: building Python virtualenv $venv (first run on this machine downloads torch: minutes)" >&2
+  rm -rf "$venv"
+  mkdir -p "$cache"
+  /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --upgrade pip >&2
+  "$venv/bin/pip" install -q -r "$req" >&2
+  touch "$venv/.complete"
+fi
+ln -sfn "$venv" "$here/.venv"
+echo "$venv"
