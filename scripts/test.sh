@@ -156,21 +156,30 @@ run_harness() {
   fi
 }
 
-# run_script NAME PATH: a shell suite; counted from a final "N passed, N failed" line if
-# it prints one, else as one test by its exit status.
+# run_script NAME PATH: a shell suite. Counted from a final "N passed, N failed" line if it
+# prints one, else from the cmocka summaries it prints, else as one test by exit status.
 run_script() {
-  local name=$1 path=$2 rc line p f s
+  local name=$1 path=$2 rc line p f s log="$results/$1.log"
   banner "$name: $path"
-  timeout --kill-after=30 "$suite_timeout" bash "$path" 2>&1 | tee "$results/$name.log"
+  timeout --kill-after=30 "$suite_timeout" bash "$path" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
-  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$results/$name.log" | tail -n1 || true)
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n1 || true)
+  s=0
   if [ -n "$line" ]; then
     p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"$line")
     f=$(sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/' <<<"$line")
     s=$(sed -nE 's/.*, ([0-9]+) skipped.*/\1/p' <<<"$line"); s=${s:-0}
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-  elif [ "$rc" -eq 0 ]; then p=1; f=0; s=0
-  else p=0; f=1; s=0
+  elif grep -Eq '^\[  (PASSED|FAILED)  \] [0-9]+ test' "$log"; then
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]\+\) test.*/\1/p' "$log" | awk '{n+=$1} END {print n+0}')
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]\+\) test.*/\1/p' "$log" | awk '{n+=$1} END {print n+0}')
+  elif [ "$rc" -eq 0 ]; then p=1; f=0
+  else p=0; f=1
+  fi
+  if grep -Eq "$SAN_RE" "$log"; then
+    echo "$name: sanitizer report in its output" >&2; f=$((f + 1))
+  fi
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    echo "$name: exited $rc" >&2; f=1
   fi
   record "$name" "$p" "$f" "$s"
 }
