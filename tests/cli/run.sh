@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Builds and runs the koptctl unit tests (cmocka) against the cli/ modules they test.
-# They live here, not in tests/unit/, because the Makefile links tests/unit/ with the
-# daemon's sources, not the CLI's. Exits non-zero if a test fails or does not build.
-#   tests/cli/run.sh            # with ASan + UBSan (the default)
-#   SAN= tests/cli/run.sh       # without sanitizers
-set -euo pipefail
+# Builds and runs koptctl's tests, ending with one line "N passed, N failed":
+#  1. unit tests (cmocka) of the cli/ modules, compiled here with the Makefile's warning
+#     flags: they live in tests/cli/, not tests/unit/, because the Makefile links
+#     tests/unit/ with the daemon's sources, not the CLI's;
+#  2. tests/cli/e2e.sh: the koptctl binary against a mock of koptd's HTTP API.
+# Both run under ASan + UBSan by default (leaks included).
+#   tests/cli/run.sh            # sanitised
+#   SAN= tests/cli/run.sh       # plain build (bin/koptctl)
+set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 out=build/tests-cli
 mkdir -p "$out"
 CC=${CC:-cc}
 SAN=${SAN--fsanitize=address,undefined -fno-sanitize-recover=undefined}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # The Makefile's flags, so that a test build fails exactly where `make` would.
 CFLAGS="-std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
         -O1 -g -fno-omit-frame-pointer -D_GNU_SOURCE -Icli $SAN"
@@ -23,17 +28,45 @@ declare -A srcs=(
   [test_ctl_format]="cli/ctl_format.c cli/ctl_http.c"
 )
 
-fail=0
+pass=0; fail=0
 for t in test_ctl_sse test_ctl_spec test_ctl_format; do
   # shellcheck disable=SC2086 # flags are word lists on purpose
   if ! $CC $CFLAGS -o "$out/$t" "tests/cli/$t.c" ${srcs[$t]} $LIBS; then
     echo "FAIL: $t did not build" >&2
-    fail=1
+    fail=$((fail + 1))
     continue
   fi
-  if ! "$out/$t"; then
-    echo "FAIL: $t" >&2
-    fail=1
-  fi
+  "$out/$t" 2>&1 | tee "$out/$t.log"
+  rc=${PIPESTATUS[0]}
+  p=$(sed -nE 's/^\[  PASSED  \] ([0-9]+) test.*/\1/p' "$out/$t.log" | tail -n1)
+  f=$(sed -nE 's/^\[  FAILED  \] ([0-9]+) test.*/\1/p' "$out/$t.log" | tail -n1)
+  p=${p:-0}; f=${f:-0}
+  # A crash (sanitizer report, abort) prints no summary: count it as a failure.
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+  pass=$((pass + p)); fail=$((fail + f))
 done
-exit $fail
+
+# The binary the end-to-end checks drive: the Makefile's, built the way `make asan` does
+# when sanitising (own tree, so the release build is left alone).
+if [ -n "$SAN" ]; then
+  koptctl=bin/asan/koptctl
+  mk=(make -s BUILD=build/asan BIN=bin/asan OPT='-O1 -g -fno-omit-frame-pointer' "SAN=$SAN" bin/asan/koptctl)
+else
+  koptctl=bin/koptctl
+  mk=(make -s bin/koptctl)
+fi
+if "${mk[@]}"; then
+  KOPTCTL=$koptctl bash tests/cli/e2e.sh 2>&1 | tee "$out/e2e.log"
+  rc=${PIPESTATUS[0]}
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/e2e.log" | tail -n1)
+  p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"${line:-0 passed}")
+  f=$(sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p' <<<"$line"); f=${f:-0}
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+  pass=$((pass + p)); fail=$((fail + f))
+else
+  echo "FAIL: ${mk[*]}" >&2
+  fail=$((fail + 1))
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
