@@ -16,6 +16,7 @@ CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE -DKOPT_VERSION='"$(VERS
 LDFLAGS_ALL = $(SAN) $(PKG_LIBS) -lpthread -lm
 
 COMMON_SRC := $(wildcard common/*.c)
+GEN_MIGR   := $(BUILD)/gen/migrations_data.c
 DAEMON_SRC := $(filter-out daemon/main.c,$(wildcard daemon/*.c)) $(wildcard api/*.c)
 WORKER_SRC := $(filter-out workers/worker_main.c,$(wildcard workers/*.c))
 CLI_SRC    := $(wildcard cli/*.c)
@@ -30,7 +31,23 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
-$(BIN)/koptd: $(call obj,daemon/main.c $(DAEMON_SRC) $(COMMON_SRC))
+$(GEN_MIGR): $(sort $(wildcard migrations/*.sql)) scripts/embed_migrations.sh
+	@mkdir -p $(dir $@)
+	bash scripts/embed_migrations.sh $@ $(sort $(wildcard migrations/*.sql))
+
+$(BUILD)/gen/migrations_data.o: $(GEN_MIGR)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/gen/openapi_data.c: api/openapi.json scripts/embed_file.sh
+	@mkdir -p $(dir $@)
+	bash scripts/embed_file.sh $@ api_openapi_json api/openapi.json
+
+$(BUILD)/gen/openapi_data.o: $(BUILD)/gen/openapi_data.c
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+GEN_OBJ := $(BUILD)/gen/migrations_data.o $(BUILD)/gen/openapi_data.o
+
+$(BIN)/koptd: $(call obj,daemon/main.c $(DAEMON_SRC) $(COMMON_SRC)) $(GEN_OBJ)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDFLAGS_ALL)
 
@@ -45,7 +62,7 @@ $(BIN)/koptctl: $(call obj,$(CLI_SRC) $(COMMON_SRC))
 # Unit tests (cmocka): one binary per tests/unit/test_*.c, linked with daemon modules.
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BIN)/tests/%,$(UNIT_SRC))
-$(BIN)/tests/%: $(call obj,tests/unit/%.c $(DAEMON_SRC) $(WORKER_SRC) $(COMMON_SRC))
+$(BIN)/tests/%: $(call obj,tests/unit/%.c $(DAEMON_SRC) $(WORKER_SRC) $(COMMON_SRC)) $(GEN_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS_ALL) -lcmocka
 unit-bins: $(UNIT_BIN)

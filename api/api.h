@@ -1,0 +1,114 @@
+/* api: the v1 routes. A request is collected on the loop thread (daemon/http.c), matched to
+ * a route here, and its database work runs on a pool thread; the response is built there
+ * and handed back to the loop. */
+#ifndef KOPT_API_H
+#define KOPT_API_H
+#include <libpq-fe.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "auth.h"
+#include "buf.h"
+#include "ctx.h"
+#include "problem.h"
+
+struct MHD_Connection;
+
+enum api_route {
+  ROUTE_NONE = 0,
+  ROUTE_HEALTHZ,
+  ROUTE_READYZ,
+  ROUTE_METRICS,
+  ROUTE_OPENAPI,
+  ROUTE_JOBS,
+  ROUTE_JOB,
+  ROUTE_JOB_CANCEL,
+  ROUTE_JOB_ROUNDS,
+  ROUTE_JOB_EVENTS,
+  ROUTE_JOB_KERNEL,
+  ROUTE_WORKERS,
+  ROUTE_DASHBOARD,
+};
+
+struct api_resp {
+  unsigned status;
+  char *body;                /* owned, malloc'd; handed to MHD */
+  size_t body_len;
+  const char *content_type;  /* static */
+  char location[96];
+  char allow[32];            /* for 405 */
+  int www_authenticate;
+};
+
+#define API_Q_STATE_MAX 160
+#define API_IDEM_MAX 255
+
+struct api_req {
+  struct kopt_ctx *ctx;            /* borrowed */
+  struct MHD_Connection *conn;     /* borrowed from MHD */
+  uv_work_t work;
+  enum api_route route;
+  const char *route_name;          /* static template for metrics */
+  char method[8];
+  char id[40];                     /* path parameter (job id) */
+  int need_role;                   /* enum auth_role; 0 = public route */
+  /* Copied from headers and query on the first call (loop thread). */
+  char auth[160];
+  int auth_too_long;
+  char idem_key[API_IDEM_MAX + 2];
+  int idem_present, idem_bad;
+  char content_type[128];
+  char last_event_id[24];
+  char q_state[API_Q_STATE_MAX + 1];
+  int q_state_too_long;
+  char q_limit[24], q_cursor[48], q_round[24];
+  int q_limit_set, q_cursor_set, q_round_set, q_bad;
+  struct buf body;                 /* capped at max_body_bytes */
+  int body_too_large;
+  size_t max_source_bytes;         /* snapshot of the setting for the pool thread */
+  uint64_t t_start_ns;
+  int dispatched, suspended, responded;
+  struct auth_identity who;
+  struct api_resp resp;
+  /* ROUTE_METRICS: counts by state, filled on the pool thread. */
+  long long jobs_by_state[5];
+  int db_ok;
+  /* ROUTE_JOB_EVENTS: where the stream starts. */
+  long long events_from;
+  int job_terminal;
+};
+
+/* Matches method+path; fills route, route_name, id, need_role. Returns 0, or a status
+ * (404, 405) with a problem already in resp. Loop thread. */
+unsigned api_route_match(struct api_req *r, const char *method, const char *url);
+/* Runs the route's work (auth, validation, database) on a pool thread. */
+void api_work(struct api_req *r);
+/* Loop-thread completion: routes that need loop state (metrics) finish here. */
+void api_after_work(struct api_req *r);
+/* Routes answered on the loop thread without the database (healthz). 1 if handled. */
+int api_handle_inline(struct api_req *r);
+
+/* Response helpers (any thread). They take ownership of body. */
+void api_resp_set(struct api_req *r, unsigned status, const char *ctype, char *body);
+void api_resp_json(struct api_req *r, unsigned status, json_t *doc); /* steals doc */
+void api_resp_problem(struct api_req *r, struct problem *p);         /* frees p's errors */
+void api_resp_simple_problem(struct api_req *r, unsigned status, const char *type,
+                             const char *title, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void api_resp_free(struct api_resp *resp);
+
+/* Handlers on a pool thread, conn acquired, auth done. */
+void api_jobs_create(struct api_req *r, PGconn *c);
+void api_jobs_list(struct api_req *r, PGconn *c);
+void api_jobs_get(struct api_req *r, PGconn *c);
+void api_jobs_cancel(struct api_req *r, PGconn *c);
+void api_jobs_rounds(struct api_req *r, PGconn *c);
+void api_jobs_kernel(struct api_req *r, PGconn *c);
+void api_jobs_events_open(struct api_req *r, PGconn *c);
+void api_workers_list(struct api_req *r, PGconn *c);
+
+/* Embedded OpenAPI document (generated from api/openapi.json). */
+extern const char api_openapi_json[];
+extern const unsigned long api_openapi_json_len;
+
+#endif

@@ -1,0 +1,582 @@
+/* api_jobs: the /v1/jobs routes. Each runs on a pool thread with its own connection; every
+ * write happens inside one transaction so a failure never leaves a partial row. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "hash.h"
+#include "jsonlim.h"
+#include "log.h"
+#include "spec.h"
+
+#define API_LIST_DEFAULT 20
+#define API_LIST_MAX 100
+#define API_EVENTS_REPLAY_MAX 1000
+
+static const char *const api_states[] = { "queued", "running", "succeeded", "failed",
+                                          "cancelled", NULL };
+
+static void api_db_error(struct api_req *r, const char *what, const char *err)
+{
+  log_error("db.query_failed", "route=%s what=%s err=\"%.300s\"", r->route_name, what, err);
+  api_resp_simple_problem(r, 503, "unavailable", "Database error",
+                          "the database failed while %s; nothing was changed, retry later",
+                          what);
+}
+
+static int api_exec_cmd(PGconn *c, const char *sql, char *err, size_t errlen)
+{
+  PGresult *res = db_exec(c, PGRES_COMMAND_OK, err, errlen, sql, 0, NULL);
+  if (!res)
+    return -EIO;
+  PQclear(res);
+  return 0;
+}
+
+/* Moves kernel.source / reference.source out of spec into {sha256, filename, bytes}, so
+ * sources live once in the kernels table. *src_out gets the (borrowed-from-spec, then
+ * owned-by-caller) source string references. */
+static int api_extract_source(json_t *spec, const char *field, char sha[65], json_t **src_out)
+{
+  json_t *o = json_object_get(spec, field), *src;
+  *src_out = NULL;
+  if (!json_is_object(o))
+    return 0;
+  src = json_object_get(o, "source");
+  if (hash_sha256_hex(json_string_value(src), json_string_length(src), sha))
+    return -EIO;
+  *src_out = json_incref(src);
+  json_object_set_new(o, "sha256", json_string(sha));
+  json_object_set_new(o, "bytes", json_integer((json_int_t)json_string_length(src)));
+  json_object_del(o, "source");
+  return 1;
+}
+
+void api_jobs_create(struct api_req *r, PGconn *c)
+{
+  struct problem p;
+  struct spec_limits lim = { r->max_source_bytes };
+  json_t *doc = NULL, *spec = NULL, *ksrc = NULL, *rsrc = NULL;
+  char msg[256], err[512], ksha[65], rsha[65], reqsha[65];
+  char *canon = NULL, *spec_txt = NULL;
+  char owner[24], prio[16], rounds[16];
+  PGresult *res = NULL;
+  int has_ref, in_tx = 0;
+  enum jsonlim_result jr;
+
+  if (strncasecmp(r->content_type, "application/json", 16) != 0 ||
+      (r->content_type[16] && r->content_type[16] != ';' && r->content_type[16] != ' ')) {
+    api_resp_simple_problem(r, 415, "unsupported-media-type", "Unsupported media type",
+                            "Content-Type must be application/json (got \"%.60s\")",
+                            r->content_type[0] ? r->content_type : "none");
+    goto out;
+  }
+  if (r->idem_bad) {
+    problem_init(&p, 400, "validation", "Request failed validation");
+    problem_add(&p, "Idempotency-Key", "format", API_IDEM_MAX,
+                "must be 1 to %d printable ASCII characters", API_IDEM_MAX);
+    api_resp_problem(r, &p);
+    goto out;
+  }
+  jr = jsonlim_parse_object(r->body.data ? r->body.data : "", r->body.len, &doc, msg,
+                            sizeof(msg));
+  if (jr == JSONLIM_TOO_DEEP) {
+    api_resp_simple_problem(r, 400, "json-too-deep", "JSON nested too deeply", "%s", msg);
+    goto out;
+  }
+  if (jr != JSONLIM_OK) {
+    api_resp_simple_problem(r, 400, "malformed-json", "Malformed JSON", "%s", msg);
+    goto out;
+  }
+  if (spec_validate(doc, &lim, &spec, &p)) {
+    api_resp_problem(r, &p);
+    goto out;
+  }
+  problem_free(&p);
+  /* The request hash covers the normalized spec (defaults filled, keys sorted), so two
+   * bodies that mean the same job match under one Idempotency-Key. */
+  canon = json_dumps(spec, JSON_COMPACT | JSON_SORT_KEYS);
+  if (!canon || hash_sha256_hex(canon, strlen(canon), reqsha))
+    goto oom;
+  if (api_extract_source(spec, "kernel", ksha, &ksrc) < 0)
+    goto oom;
+  has_ref = api_extract_source(spec, "reference", rsha, &rsrc);
+  if (has_ref < 0)
+    goto oom;
+  spec_txt = json_dumps(spec, JSON_COMPACT);
+  if (!spec_txt)
+    goto oom;
+
+  if (api_exec_cmd(c, "BEGIN", err, sizeof(err)))
+    goto dberr;
+  in_tx = 1;
+  {
+    const char *pk[2] = { ksha, json_string_value(ksrc) };
+    res = db_exec(c, PGRES_COMMAND_OK, err, sizeof(err),
+                  "INSERT INTO kernels (sha256, source) VALUES ($1, $2)"
+                  " ON CONFLICT (sha256) DO NOTHING",
+                  2, pk);
+    if (!res)
+      goto dberr;
+    PQclear(res);
+    res = NULL;
+  }
+  if (has_ref) {
+    const char *pr[2] = { rsha, json_string_value(rsrc) };
+    res = db_exec(c, PGRES_COMMAND_OK, err, sizeof(err),
+                  "INSERT INTO kernels (sha256, source) VALUES ($1, $2)"
+                  " ON CONFLICT (sha256) DO NOTHING",
+                  2, pr);
+    if (!res)
+      goto dberr;
+    PQclear(res);
+    res = NULL;
+  }
+  snprintf(owner, sizeof(owner), "%lld", r->who.token_id);
+  snprintf(prio, sizeof(prio), "%lld", (long long)json_integer_value(json_object_get(spec, "priority")));
+  snprintf(rounds, sizeof(rounds), "%lld", (long long)json_integer_value(json_object_get(spec, "rounds")));
+  {
+    json_t *name = json_object_get(spec, "name");
+    const char *params[11] = {
+      json_is_string(name) ? json_string_value(name) : NULL,
+      json_string_value(json_object_get(spec, "backend")),
+      prio,
+      rounds,
+      json_string_value(json_object_get(spec, "policy")),
+      json_string_value(json_object_get(spec, "proposer")),
+      spec_txt,
+      ksha,
+      has_ref ? rsha : NULL,
+      owner,
+      r->idem_present ? r->idem_key : NULL,
+    };
+    const char *all[12];
+    memcpy(all, params, sizeof(params));
+    all[11] = reqsha;
+    res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                  "INSERT INTO jobs (name, backend, priority, rounds, policy, proposer, spec,"
+                  " kernel_sha256, reference_sha256, owner_token_id, idempotency_key,"
+                  " request_sha256)"
+                  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+                  " ON CONFLICT (owner_token_id, idempotency_key)"
+                  " WHERE idempotency_key IS NOT NULL DO NOTHING"
+                  " RETURNING id, kopt_job_json(jobs)::text",
+                  12, all);
+  }
+  if (!res)
+    goto dberr;
+  if (PQntuples(res) == 1) {
+    snprintf(r->resp.location, sizeof(r->resp.location), "/v1/jobs/%s", PQgetvalue(res, 0, 0));
+    api_resp_set(r, 201, "application/json", strdup(PQgetvalue(res, 0, 1)));
+  } else {
+    /* The key was used before (possibly by a concurrent request that has now committed). */
+    const char *params[2] = { owner, r->idem_key };
+    PQclear(res);
+    res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                  "SELECT id, request_sha256, kopt_job_json(j)::text FROM jobs j"
+                  " WHERE owner_token_id = $1 AND idempotency_key = $2",
+                  2, params);
+    if (!res)
+      goto dberr;
+    if (PQntuples(res) != 1) {
+      api_db_error(r, "resolving the Idempotency-Key", "row vanished");
+      goto out;
+    }
+    if (strcmp(PQgetvalue(res, 0, 1), reqsha) == 0) {
+      snprintf(r->resp.location, sizeof(r->resp.location), "/v1/jobs/%s",
+               PQgetvalue(res, 0, 0));
+      api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 2)));
+    } else {
+      api_resp_simple_problem(r, 409, "idempotency-conflict", "Idempotency-Key reused",
+                              "Idempotency-Key was already used for job %s with a different "
+                              "body; use a new key for a new job",
+                              PQgetvalue(res, 0, 0));
+    }
+  }
+  PQclear(res);
+  res = NULL;
+  if (api_exec_cmd(c, "COMMIT", err, sizeof(err)))
+    goto dberr;
+  in_tx = 0;
+  if (r->resp.status == 201)
+    log_info("job.created", "job=%.36s backend=%s token=%lld", r->resp.location + 9,
+             json_string_value(json_object_get(spec, "backend")), r->who.token_id);
+  goto out;
+
+oom:
+  api_resp_simple_problem(r, 500, "internal", "Internal error", "out of memory");
+  goto out;
+dberr:
+  api_db_error(r, "storing the job", err);
+out:
+  if (in_tx)
+    PQclear(PQexec(c, "ROLLBACK"));
+  PQclear(res);
+  free(canon);
+  free(spec_txt);
+  json_decref(ksrc);
+  json_decref(rsrc);
+  json_decref(spec);
+  json_decref(doc);
+}
+
+/* state filter: comma-separated, possibly repeated (joined by the loop thread with ','). */
+static int api_parse_states(const char *q, char *arr, size_t cap, struct problem *p)
+{
+  char tmp[API_Q_STATE_MAX + 1];
+  char *save = NULL, *tok;
+  size_t o = 0;
+
+  snprintf(tmp, sizeof(tmp), "%s", q);
+  arr[o++] = '{';
+  for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    int ok = 0;
+    for (int i = 0; api_states[i]; i++)
+      if (strcmp(tok, api_states[i]) == 0)
+        ok = 1;
+    if (!ok) {
+      problem_add(p, "state", "enum", -1,
+                  "must be one or more of queued, running, succeeded, failed, cancelled");
+      return -EINVAL;
+    }
+    if (o + strlen(tok) + 2 >= cap)
+      return -E2BIG;
+    if (o > 1)
+      arr[o++] = ',';
+    memcpy(arr + o, tok, strlen(tok));
+    o += strlen(tok);
+  }
+  arr[o++] = '}';
+  arr[o] = '\0';
+  return o > 2 ? 0 : -ENOENT;
+}
+
+void api_jobs_list(struct api_req *r, PGconn *c)
+{
+  struct problem p;
+  char states[API_Q_STATE_MAX + 8], cursor[24], limit1[24], err[512];
+  const char *params[3] = { NULL, NULL, NULL };
+  long limit = API_LIST_DEFAULT;
+  PGresult *res = NULL;
+  struct buf b;
+  int n;
+
+  buf_init(&b, 64u << 20);
+  problem_init(&p, 400, "validation", "Request failed validation");
+  if (r->q_limit_set) {
+    char *end;
+    limit = strtol(r->q_limit, &end, 10);
+    if (!r->q_limit[0] || *end)
+      problem_add(&p, "limit", "type", -1, "must be an integer from 1 to %d", API_LIST_MAX);
+    else if (limit < 1)
+      problem_add(&p, "limit", "minimum", 1, "must be at least 1");
+    else if (limit > API_LIST_MAX)
+      problem_add(&p, "limit", "maximum", API_LIST_MAX, "must be at most %d (the page cap)",
+                  API_LIST_MAX);
+  }
+  if (r->q_cursor_set) {
+    const char *s = r->q_cursor;
+    int ok = s[0] == 'c' && s[1] && strlen(s) <= 20;
+    for (size_t i = 1; ok && s[i]; i++)
+      ok = isdigit((unsigned char)s[i]);
+    if (!ok)
+      problem_add(&p, "cursor", "format", -1,
+                  "is not a cursor this server issued (use next_cursor from a previous page)");
+    else {
+      snprintf(cursor, sizeof(cursor), "%s", s + 1);
+      params[1] = cursor;
+    }
+  }
+  if (r->q_state_too_long)
+    problem_add(&p, "state", "maxLength", API_Q_STATE_MAX, "filter is too long");
+  else if (r->q_state[0]) {
+    int rc = api_parse_states(r->q_state, states, sizeof(states), &p);
+    if (rc == 0)
+      params[0] = states;
+    else if (rc != -EINVAL)
+      problem_add(&p, "state", "format", -1, "must name at least one state");
+  }
+  if (problem_has_errors(&p)) {
+    api_resp_problem(r, &p);
+    goto out;
+  }
+  problem_free(&p);
+  snprintf(limit1, sizeof(limit1), "%ld", limit + 1);
+  params[2] = limit1;
+  res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                "SELECT seq, kopt_job_json(j)::text FROM jobs j"
+                " WHERE ($1::text[] IS NULL OR state = ANY($1::text[]))"
+                " AND ($2::bigint IS NULL OR seq < $2::bigint)"
+                " ORDER BY seq DESC LIMIT $3::int",
+                3, params);
+  if (!res) {
+    api_db_error(r, "listing jobs", err);
+    goto out;
+  }
+  n = PQntuples(res);
+  buf_appends(&b, "{\"jobs\":[");
+  for (int i = 0; i < n && i < limit; i++) {
+    if (i)
+      buf_appends(&b, ",");
+    buf_appends(&b, PQgetvalue(res, i, 1));
+  }
+  if (n > limit)
+    buf_appendf(&b, "],\"next_cursor\":\"c%s\"}", PQgetvalue(res, (int)limit - 1, 0));
+  else
+    buf_appends(&b, "],\"next_cursor\":null}");
+  api_resp_set(r, 200, "application/json", buf_take(&b, NULL));
+out:
+  PQclear(res);
+  buf_free(&b);
+}
+
+void api_jobs_get(struct api_req *r, PGconn *c)
+{
+  char err[512];
+  const char *params[1] = { r->id };
+  PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                          "SELECT (kopt_job_json(j) || jsonb_build_object('spec', j.spec))::text"
+                          " FROM jobs j WHERE id = $1::uuid",
+                          1, params);
+  if (!res) {
+    api_db_error(r, "reading the job", err);
+    return;
+  }
+  if (PQntuples(res) == 0)
+    api_resp_simple_problem(r, 404, "not-found", "Not found", "no job %s", r->id);
+  else
+    api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 0)));
+  PQclear(res);
+}
+
+void api_jobs_cancel(struct api_req *r, PGconn *c)
+{
+  char err[512];
+  const char *params[1] = { r->id };
+  PGresult *res = NULL;
+  const char *state;
+  int in_tx = 0;
+
+  if (api_exec_cmd(c, "BEGIN", err, sizeof(err)))
+    goto dberr;
+  in_tx = 1;
+  res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                "SELECT state, coalesce(owner_token_id, 0) FROM jobs WHERE id = $1::uuid"
+                " FOR UPDATE",
+                1, params);
+  if (!res)
+    goto dberr;
+  if (PQntuples(res) == 0) {
+    api_resp_simple_problem(r, 404, "not-found", "Not found", "no job %s", r->id);
+    goto out;
+  }
+  state = PQgetvalue(res, 0, 0);
+  if (r->who.role < AUTH_ADMIN && atoll(PQgetvalue(res, 0, 1)) != r->who.token_id) {
+    api_resp_simple_problem(r, 403, "forbidden", "Forbidden",
+                            "a submitter may cancel only jobs it submitted");
+    goto out;
+  }
+  if (strcmp(state, "queued") != 0 && strcmp(state, "running") != 0) {
+    api_resp_simple_problem(r, 409, "conflict", "Job already finished",
+                            "job %s is already %s and cannot be cancelled", r->id, state);
+    goto out;
+  }
+  PQclear(res);
+  res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                "UPDATE jobs SET"
+                " cancel_requested = true,"
+                " state = CASE WHEN state = 'queued' THEN 'cancelled' ELSE state END,"
+                " finished_at = CASE WHEN state = 'queued' THEN now() ELSE finished_at END,"
+                " error = CASE WHEN state = 'queued' THEN 'cancelled by request' ELSE error END"
+                " WHERE id = $1::uuid RETURNING kopt_job_json(jobs)::text",
+                1, params);
+  if (!res)
+    goto dberr;
+  if (api_exec_cmd(c, "COMMIT", err, sizeof(err)))
+    goto dberr;
+  in_tx = 0;
+  log_info("job.cancel", "job=%s token=%lld", r->id, r->who.token_id);
+  api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 0)));
+  goto out;
+dberr:
+  api_db_error(r, "cancelling the job", err);
+out:
+  if (in_tx)
+    PQclear(PQexec(c, "ROLLBACK"));
+  PQclear(res);
+}
+
+/* 1 if the job exists, 0 (404 set) if not, -1 (503 set) on failure. */
+static int api_job_exists(struct api_req *r, PGconn *c)
+{
+  char err[512];
+  const char *params[1] = { r->id };
+  PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                          "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, params);
+  int n;
+  if (!res) {
+    api_db_error(r, "reading the job", err);
+    return -1;
+  }
+  n = PQntuples(res);
+  PQclear(res);
+  if (!n)
+    api_resp_simple_problem(r, 404, "not-found", "Not found", "no job %s", r->id);
+  return n ? 1 : 0;
+}
+
+void api_jobs_rounds(struct api_req *r, PGconn *c)
+{
+  char err[512];
+  const char *params[1] = { r->id };
+  PGresult *res;
+
+  if (api_job_exists(r, c) != 1)
+    return;
+  /* Evidence comes back as recorded (summaries); large artifacts are fetched separately. */
+  res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                "SELECT json_build_object('rounds', coalesce(json_agg(json_build_object("
+                " 'round', round, 'level_reached', level_reached, 'escalation', escalation,"
+                " 'evidence', evidence, 'hotspot', hotspot, 'hypothesis', hypothesis,"
+                " 'rewrite_family', rewrite_family, 'proposer', proposer,"
+                " 'kernel_sha256', kernel_sha256, 'diff', diff, 'correctness', correctness,"
+                " 'timing', timing, 'accepted', accepted, 'reject_reason', reject_reason,"
+                " 'tokens', tokens, 'created_at', kopt_ts(created_at)) ORDER BY round),"
+                " '[]'::json))::text FROM rounds WHERE job_id = $1::uuid",
+                1, params);
+  if (!res) {
+    api_db_error(r, "reading rounds", err);
+    return;
+  }
+  api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 0)));
+  PQclear(res);
+}
+
+void api_jobs_kernel(struct api_req *r, PGconn *c)
+{
+  char err[512];
+  const char *params[2] = { r->id, NULL };
+  PGresult *res = NULL;
+  char *end;
+  long round = -1;
+
+  if (r->q_round_set) {
+    round = strtol(r->q_round, &end, 10);
+    if (!r->q_round[0] || *end || round < 0 || round > 100) {
+      struct problem p;
+      problem_init(&p, 400, "validation", "Request failed validation");
+      problem_add(&p, "round", "range", 100, "must be an integer from 0 to 100");
+      api_resp_problem(r, &p);
+      return;
+    }
+    params[1] = r->q_round;
+  }
+  if (api_job_exists(r, c) != 1)
+    return;
+  if (round >= 0)
+    res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                  "SELECT k.source FROM rounds rd JOIN kernels k ON k.sha256 = rd.kernel_sha256"
+                  " WHERE rd.job_id = $1::uuid AND rd.round = $2::int",
+                  2, params);
+  else
+    res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                  "SELECT k.source FROM jobs j JOIN kernels k ON k.sha256 ="
+                  " coalesce(j.best->>'kernel_sha256', j.kernel_sha256) WHERE j.id = $1::uuid",
+                  1, params);
+  if (!res) {
+    api_db_error(r, "reading the kernel", err);
+    return;
+  }
+  if (PQntuples(res) == 0)
+    api_resp_simple_problem(r, 404, "not-found", "Not found", "job %s has no round %ld",
+                            r->id, round);
+  else
+    api_resp_set(r, 200, "text/x-python; charset=utf-8", strdup(PQgetvalue(res, 0, 0)));
+  PQclear(res);
+}
+
+void api_jobs_events_open(struct api_req *r, PGconn *c)
+{
+  char err[512], from[24];
+  const char *params[2] = { r->id, NULL };
+  PGresult *res = NULL;
+  struct buf b;
+  long long after = -1;
+
+  buf_init(&b, 32u << 20);
+  if (r->last_event_id[0]) {
+    char *end;
+    after = strtoll(r->last_event_id, &end, 10);
+    if (*end || after < 0)
+      after = -1; /* a mangled Last-Event-ID restarts from the current state */
+  }
+  res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                "SELECT kopt_job_json(j)::text, j.state,"
+                " coalesce((SELECT max(id) FROM job_events e WHERE e.job_id = j.id), 0)"
+                " FROM jobs j WHERE j.id = $1::uuid",
+                1, params);
+  if (!res) {
+    api_db_error(r, "opening the event stream", err);
+    goto out;
+  }
+  if (PQntuples(res) == 0) {
+    api_resp_simple_problem(r, 404, "not-found", "Not found", "no job %s", r->id);
+    goto out;
+  }
+  if (after < 0) {
+    const char *st = PQgetvalue(res, 0, 1);
+    r->events_from = atoll(PQgetvalue(res, 0, 2));
+    buf_appendf(&b, "retry: 2000\nid: %lld\nevent: state\ndata: %s\n\n", r->events_from,
+                PQgetvalue(res, 0, 0));
+    r->job_terminal = strcmp(st, "succeeded") == 0 || strcmp(st, "failed") == 0 ||
+                      strcmp(st, "cancelled") == 0;
+  } else {
+    PQclear(res);
+    snprintf(from, sizeof(from), "%lld", after);
+    params[1] = from;
+    res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                  "SELECT id, kind, data::text, data->>'state' FROM job_events"
+                  " WHERE job_id = $1::uuid AND id > $2::bigint ORDER BY id LIMIT 1000",
+                  2, params);
+    if (!res) {
+      api_db_error(r, "replaying events", err);
+      goto out;
+    }
+    r->events_from = after;
+    buf_appends(&b, "retry: 2000\n\n");
+    for (int i = 0; i < PQntuples(res); i++) {
+      const char *st = PQgetvalue(res, i, 3);
+      r->events_from = atoll(PQgetvalue(res, i, 0));
+      buf_appendf(&b, "id: %s\nevent: %s\ndata: %s\n\n", PQgetvalue(res, i, 0),
+                  PQgetvalue(res, i, 1), PQgetvalue(res, i, 2));
+      if (strcmp(st, "succeeded") == 0 || strcmp(st, "failed") == 0 ||
+          strcmp(st, "cancelled") == 0)
+        r->job_terminal = 1;
+    }
+  }
+  api_resp_set(r, 200, "text/event-stream", buf_take(&b, NULL));
+out:
+  PQclear(res);
+  buf_free(&b);
+}
+
+void api_workers_list(struct api_req *r, PGconn *c)
+{
+  char err[512];
+  PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                          "SELECT json_build_object('workers', coalesce(json_agg(json_build_object("
+                          " 'id', id, 'host', host, 'device', device, 'state', state, 'pid', pid,"
+                          " 'current_job', current_job, 'heartbeat_at', kopt_ts(heartbeat_at),"
+                          " 'started_at', kopt_ts(started_at), 'restarts', restarts) ORDER BY id),"
+                          " '[]'::json))::text FROM workers",
+                          0, NULL);
+  if (!res) {
+    api_db_error(r, "listing workers", err);
+    return;
+  }
+  api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 0)));
+  PQclear(res);
+}

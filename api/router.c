@@ -1,0 +1,310 @@
+/* router: path matching, role table, and the pool-thread entry that authenticates and
+ * calls the handler. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "log.h"
+#include "migrate.h"
+
+void api_resp_set(struct api_req *r, unsigned status, const char *ctype, char *body)
+{
+  free(r->resp.body);
+  r->resp.status = status;
+  r->resp.content_type = ctype;
+  r->resp.body = body;
+  r->resp.body_len = body ? strlen(body) : 0;
+}
+
+void api_resp_json(struct api_req *r, unsigned status, json_t *doc)
+{
+  char *s = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+  json_decref(doc);
+  if (!s) {
+    api_resp_simple_problem(r, 500, "internal", "Internal error", "out of memory");
+    return;
+  }
+  api_resp_set(r, status, "application/json", s);
+}
+
+void api_resp_problem(struct api_req *r, struct problem *p)
+{
+  char *s = problem_render(p);
+  api_resp_set(r, p->status, PROBLEM_CONTENT_TYPE, s);
+  if (!s) {
+    /* Rendering failed for lack of memory: a fixed document still tells the client. */
+    api_resp_set(r, 500, PROBLEM_CONTENT_TYPE,
+                 strdup("{\"type\":\"urn:kopt:problem:internal\",\"title\":\"Internal error\","
+                        "\"status\":500}"));
+  }
+  problem_free(p);
+}
+
+void api_resp_simple_problem(struct api_req *r, unsigned status, const char *type,
+                             const char *title, const char *fmt, ...)
+{
+  struct problem p;
+  va_list ap;
+  problem_init(&p, status, type, title);
+  va_start(ap, fmt);
+  vsnprintf(p.detail, sizeof(p.detail), fmt, ap);
+  va_end(ap);
+  api_resp_problem(r, &p);
+}
+
+void api_resp_free(struct api_resp *resp)
+{
+  free(resp->body);
+  resp->body = NULL;
+}
+
+/* A canonical UUID (any version); anything else cannot name a job. */
+static int api_is_uuid(const char *s, size_t n)
+{
+  if (n != 36)
+    return 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (s[i] != '-')
+        return 0;
+    } else if (!isxdigit((unsigned char)s[i])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+struct api_route_def {
+  enum api_route route;
+  const char *tmpl;       /* metrics label */
+  const char *get_role;   /* NULL: GET not allowed; "" public */
+  const char *post_role;
+  const char *allow;
+};
+
+static const struct api_route_def api_routes[] = {
+  { ROUTE_HEALTHZ, "/healthz", "", NULL, "GET" },
+  { ROUTE_READYZ, "/readyz", "", NULL, "GET" },
+  { ROUTE_METRICS, "/metrics", "", NULL, "GET" },
+  { ROUTE_DASHBOARD, "/", "", NULL, "GET" },
+  { ROUTE_OPENAPI, "/v1/openapi.json", "viewer", NULL, "GET" },
+  { ROUTE_JOBS, "/v1/jobs", "viewer", "submitter", "GET, POST" },
+  { ROUTE_JOB, "/v1/jobs/{id}", "viewer", NULL, "GET" },
+  { ROUTE_JOB_CANCEL, "/v1/jobs/{id}/cancel", NULL, "submitter", "POST" },
+  { ROUTE_JOB_ROUNDS, "/v1/jobs/{id}/rounds", "viewer", NULL, "GET" },
+  { ROUTE_JOB_EVENTS, "/v1/jobs/{id}/events", "viewer", NULL, "GET" },
+  { ROUTE_JOB_KERNEL, "/v1/jobs/{id}/kernel", "viewer", NULL, "GET" },
+  { ROUTE_WORKERS, "/v1/workers", "viewer", NULL, "GET" },
+};
+
+unsigned api_route_match(struct api_req *r, const char *method, const char *url)
+{
+  enum api_route route = ROUTE_NONE;
+  const struct api_route_def *def = NULL;
+  const char *role;
+  size_t n = strlen(url);
+
+  snprintf(r->method, sizeof(r->method), "%s", method);
+  if (strcmp(url, "/healthz") == 0)
+    route = ROUTE_HEALTHZ;
+  else if (strcmp(url, "/readyz") == 0)
+    route = ROUTE_READYZ;
+  else if (strcmp(url, "/metrics") == 0)
+    route = ROUTE_METRICS;
+  else if (strcmp(url, "/") == 0)
+    route = ROUTE_DASHBOARD;
+  else if (strcmp(url, "/v1/openapi.json") == 0)
+    route = ROUTE_OPENAPI;
+  else if (strcmp(url, "/v1/jobs") == 0 || strcmp(url, "/v1/jobs/") == 0)
+    route = ROUTE_JOBS;
+  else if (strcmp(url, "/v1/workers") == 0)
+    route = ROUTE_WORKERS;
+  else if (n > 9 && strncmp(url, "/v1/jobs/", 9) == 0) {
+    const char *id = url + 9, *slash = strchr(id, '/');
+    size_t idlen = slash ? (size_t)(slash - id) : strlen(id);
+    if (api_is_uuid(id, idlen)) {
+      memcpy(r->id, id, idlen);
+      r->id[idlen] = '\0';
+      for (size_t i = 0; i < idlen; i++)
+        r->id[i] = (char)tolower((unsigned char)r->id[i]);
+      if (!slash)
+        route = ROUTE_JOB;
+      else if (strcmp(slash, "/cancel") == 0)
+        route = ROUTE_JOB_CANCEL;
+      else if (strcmp(slash, "/rounds") == 0)
+        route = ROUTE_JOB_ROUNDS;
+      else if (strcmp(slash, "/events") == 0)
+        route = ROUTE_JOB_EVENTS;
+      else if (strcmp(slash, "/kernel") == 0)
+        route = ROUTE_JOB_KERNEL;
+    } else if (!slash || slash[1] == '\0' || strchr(slash + 1, '/') == NULL) {
+      r->route_name = "/v1/jobs/{id}";
+      api_resp_simple_problem(r, 404, "not-found", "Not found",
+                              "job id must be a UUID like 8c0d6b3e-1f2a-4b5c-9d8e-7f6a5b4c3d2e");
+      return 404;
+    }
+  }
+  for (unsigned i = 0; i < sizeof(api_routes) / sizeof(api_routes[0]); i++)
+    if (api_routes[i].route == route)
+      def = &api_routes[i];
+  if (!def) {
+    r->route_name = "other";
+    api_resp_simple_problem(r, 404, "not-found", "Not found", "no route for %.200s", url);
+    return 404;
+  }
+  r->route = route;
+  r->route_name = def->tmpl;
+  role = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0 ? def->get_role
+         : strcmp(method, "POST") == 0                             ? def->post_role
+                                                                   : NULL;
+  if (!role) {
+    snprintf(r->resp.allow, sizeof(r->resp.allow), "%s", def->allow);
+    api_resp_simple_problem(r, 405, "method-not-allowed", "Method not allowed",
+                            "%s is not allowed on %s; allowed: %s", method, def->tmpl,
+                            def->allow);
+    return 405;
+  }
+  r->need_role = *role ? (int)auth_role_parse(role) : 0;
+  return 0;
+}
+
+int api_handle_inline(struct api_req *r)
+{
+  if (r->route == ROUTE_HEALTHZ) {
+    api_resp_set(r, 200, "application/json", strdup("{\"status\":\"ok\"}"));
+    return 1;
+  }
+  return 0;
+}
+
+static void api_readyz(struct api_req *r, PGconn *c)
+{
+  int v = migrate_current(c);
+  if (v < 0) {
+    api_resp_simple_problem(r, 503, "unavailable", "Not ready",
+                            "schema table missing: run koptd migrate");
+  } else if (v < r->ctx->schema_latest) {
+    api_resp_simple_problem(r, 503, "unavailable", "Not ready",
+                            "schema at version %d, this koptd needs %d", v,
+                            r->ctx->schema_latest);
+  } else {
+    char *s = NULL;
+    if (asprintf(&s, "{\"status\":\"ready\",\"schema_version\":%d,\"draining\":%s}", v,
+                 r->ctx->draining ? "true" : "false") < 0)
+      s = NULL;
+    api_resp_set(r, 200, "application/json", s);
+  }
+}
+
+static void api_metrics_query(struct api_req *r, PGconn *c)
+{
+  static const char *const states[5] = { "queued", "running", "succeeded", "failed",
+                                         "cancelled" };
+  char err[256];
+  PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                          "SELECT state, count(*) FROM jobs GROUP BY state", 0, NULL);
+  r->db_ok = res != NULL;
+  if (!res)
+    return;
+  for (int i = 0; i < PQntuples(res); i++)
+    for (int s = 0; s < 5; s++)
+      if (strcmp(PQgetvalue(res, i, 0), states[s]) == 0)
+        r->jobs_by_state[s] = atoll(PQgetvalue(res, i, 1));
+  PQclear(res);
+}
+
+void api_work(struct api_req *r)
+{
+  char err[256];
+  PGconn *c = db_pool_acquire(&r->ctx->pool, err, sizeof(err));
+
+  if (!c) {
+    if (r->route == ROUTE_METRICS) {
+      r->db_ok = 0;
+      return;
+    }
+    log_warn("db.unavailable", "route=%s", r->route_name);
+    api_resp_simple_problem(r, 503, "unavailable", "Database unavailable",
+                            "the database cannot be reached; retry later");
+    return;
+  }
+  if (r->need_role) {
+    int rc = auth_resolve(&r->ctx->auth, c, r->auth_too_long ? NULL : r->auth, &r->who,
+                          ctx_wall_ms());
+    if (rc) {
+      api_resp_simple_problem(r, 503, "unavailable", "Database unavailable",
+                              "token lookup failed; retry later");
+      goto out;
+    }
+    if (r->who.role == AUTH_NONE) {
+      r->resp.www_authenticate = 1;
+      api_resp_simple_problem(r, 401, "unauthorized", "Unauthorized",
+                              r->auth[0] ? "the bearer token is not valid"
+                                         : "an Authorization: Bearer <token> header is required");
+      goto out;
+    }
+    if ((int)r->who.role < r->need_role) {
+      api_resp_simple_problem(r, 403, "forbidden", "Forbidden",
+                              "role %s may not %s %s (needs %s)", auth_role_name(r->who.role),
+                              r->method, r->route_name,
+                              auth_role_name((enum auth_role)r->need_role));
+      goto out;
+    }
+  }
+  switch (r->route) {
+  case ROUTE_READYZ: api_readyz(r, c); break;
+  case ROUTE_METRICS: api_metrics_query(r, c); break;
+  case ROUTE_OPENAPI: {
+    char *s = malloc(api_openapi_json_len + 1);
+    if (s) {
+      memcpy(s, api_openapi_json, api_openapi_json_len);
+      s[api_openapi_json_len] = '\0';
+    }
+    api_resp_set(r, 200, "application/json", s);
+    break;
+  }
+  case ROUTE_JOBS:
+    if (strcmp(r->method, "POST") == 0)
+      api_jobs_create(r, c);
+    else
+      api_jobs_list(r, c);
+    break;
+  case ROUTE_JOB: api_jobs_get(r, c); break;
+  case ROUTE_JOB_CANCEL: api_jobs_cancel(r, c); break;
+  case ROUTE_JOB_ROUNDS: api_jobs_rounds(r, c); break;
+  case ROUTE_JOB_KERNEL: api_jobs_kernel(r, c); break;
+  case ROUTE_JOB_EVENTS: api_jobs_events_open(r, c); break;
+  case ROUTE_WORKERS: api_workers_list(r, c); break;
+  default:
+    api_resp_simple_problem(r, 404, "not-found", "Not found", "no such route");
+  }
+out:
+  db_pool_release(&r->ctx->pool, c);
+}
+
+void api_after_work(struct api_req *r)
+{
+  static const char *const states[5] = { "queued", "running", "succeeded", "failed",
+                                         "cancelled" };
+  struct buf b;
+  if (r->route != ROUTE_METRICS)
+    return;
+  buf_init(&b, 1 << 20);
+  metrics_render(&r->ctx->metrics, &b);
+  buf_appends(&b, "# HELP kopt_jobs Jobs by state, read from the database at scrape time.\n"
+                  "# TYPE kopt_jobs gauge\n");
+  if (r->db_ok)
+    for (int s = 0; s < 5; s++)
+      buf_appendf(&b, "kopt_jobs{state=\"%s\"} %lld\n", states[s], r->jobs_by_state[s]);
+  buf_appendf(&b, "# HELP kopt_database_up Whether the last scrape reached the database.\n"
+                  "# TYPE kopt_database_up gauge\nkopt_database_up %d\n"
+                  "# HELP kopt_draining 1 while koptd drains for shutdown.\n"
+                  "# TYPE kopt_draining gauge\nkopt_draining %d\n"
+                  "# HELP kopt_build_info Build metadata.\n# TYPE kopt_build_info gauge\n"
+                  "kopt_build_info{version=\"%s\"} 1\n",
+              r->db_ok, r->ctx->draining, KOPT_VERSION);
+  api_resp_set(r, 200, "text/plain; version=0.0.4; charset=utf-8", buf_take(&b, NULL));
+}

@@ -1,0 +1,320 @@
+/* koptd: the kopt daemon. `koptd [-c FILE]` serves; `koptd migrate` applies migrations;
+ * `koptd token create --role R` prints a new API token on its last line. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctx.h"
+#include "http.h"
+#include "log.h"
+#include "migrate.h"
+#include "notify.h"
+#include "sdnotify.h"
+#include "sse.h"
+
+#define DRAIN_LIMIT_MS 8000
+
+uint64_t ctx_now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int64_t ctx_wall_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+          "usage: koptd [-c FILE] [serve]\n"
+          "       koptd [-c FILE] migrate\n"
+          "       koptd [-c FILE] token create --role viewer|submitter|admin [--name NAME]\n"
+          "       koptd --version\n"
+          "Settings come from FILE (INI) and the environment (KOPT_DATABASE_URL, KOPT_LISTEN,\n"
+          "KOPT_DEVICES, KOPT_LOG_LEVEL, KOPT_POOL_SIZE, KOPT_MAX_BODY_BYTES, ...).\n"
+          "See deploy/koptd.conf.example.\n");
+}
+
+static const char *const notify_channels[] = { "kopt_job_events", "kopt_jobs_queued", NULL };
+
+static void on_notify(struct kopt_ctx *ctx, const char *channel, const char *payload)
+{
+  if (strcmp(channel, "kopt_job_events") == 0 && ctx->sse)
+    sse_on_notify(ctx->sse, payload);
+}
+
+static void close_walk_cb(uv_handle_t *h, void *arg)
+{
+  (void)arg;
+  if (!uv_is_closing(h))
+    uv_close(h, NULL);
+}
+
+static void shutdown_now(struct kopt_ctx *ctx)
+{
+  uv_timer_stop(&ctx->drain_timer);
+  http_stop(ctx->http);
+  sse_hub_stop(ctx->sse);
+  notify_stop(ctx->notify);
+  /* Signals, timers: everything left that main owns. */
+  uv_walk(ctx->loop, close_walk_cb, NULL);
+}
+
+static void drain_tick(uv_timer_t *t)
+{
+  struct kopt_ctx *ctx = t->data;
+  unsigned busy = http_busy(ctx->http);
+  if (busy == 0 || ctx_now_ms() >= ctx->drain_deadline_ms) {
+    if (busy)
+      log_warn("koptd.drain_timeout", "unfinished=%u", busy);
+    log_info("koptd.stopped", "exit=%d", ctx->exit_code);
+    shutdown_now(ctx);
+  }
+}
+
+static void begin_drain(struct kopt_ctx *ctx, int signum)
+{
+  if (ctx->draining) {
+    log_warn("koptd.second_signal", "signal=%d action=exit_now", signum);
+    ctx->exit_code = 1;
+    shutdown_now(ctx);
+    return;
+  }
+  ctx->draining = 1;
+  log_info("koptd.draining", "signal=%d in_flight=%u limit_ms=%d", signum,
+           http_busy(ctx->http), DRAIN_LIMIT_MS);
+  sdnotify_send("STOPPING=1");
+  http_quiesce(ctx->http);
+  if (ctx->sse)
+    sse_close_all(ctx->sse);
+  ctx->drain_deadline_ms = ctx_now_ms() + DRAIN_LIMIT_MS;
+  uv_timer_start(&ctx->drain_timer, drain_tick, 0, 50);
+}
+
+static void on_signal(uv_signal_t *s, int signum)
+{
+  struct kopt_ctx *ctx = s->data;
+  if (signum == SIGHUP) {
+    struct config nc;
+    char err[512];
+    if (config_load(&nc, ctx->config_path, err, sizeof(err)) != 0) {
+      log_error("config.reload_failed", "err=\"%s\" action=kept_old", err);
+      return;
+    }
+    if (strcmp(nc.listen_host, ctx->cfg.listen_host) || nc.listen_port != ctx->cfg.listen_port ||
+        strcmp(nc.database_url, ctx->cfg.database_url) || nc.pool_size != ctx->cfg.pool_size)
+      log_warn("config.restart_needed", "keys=\"listen database.url pool_size\"");
+    /* Keep what only a restart can change; take the rest. */
+    snprintf(nc.listen_host, sizeof(nc.listen_host), "%s", ctx->cfg.listen_host);
+    nc.listen_port = ctx->cfg.listen_port;
+    snprintf(nc.database_url, sizeof(nc.database_url), "%s", ctx->cfg.database_url);
+    nc.pool_size = ctx->cfg.pool_size;
+    ctx->cfg = nc;
+    log_set_level(nc.log_level);
+    log_info("config.reloaded", "path=%s max_body_bytes=%zu max_source_bytes=%zu",
+             ctx->config_path[0] ? ctx->config_path : "-", nc.max_body_bytes,
+             nc.max_source_bytes);
+    return;
+  }
+  begin_drain(ctx, signum);
+}
+
+static void watchdog_cb(uv_timer_t *t)
+{
+  (void)t;
+  sdnotify_send("WATCHDOG=1");
+}
+
+static int cmd_migrate(struct kopt_ctx *ctx)
+{
+  char err[512];
+  unsigned applied = 0;
+  PGconn *c = db_connect(ctx->cfg.database_url, err, sizeof(err));
+  int rc;
+  if (!c) {
+    log_error("db.connect_failed", "err=\"%s\"", err);
+    return 1;
+  }
+  rc = migrate_apply(c, &applied, err, sizeof(err));
+  if (rc)
+    log_error("migrate.failed", "err=\"%s\"", err);
+  else
+    log_info("migrate.done", "applied=%u version=%d", applied, migrate_current(c));
+  PQfinish(c);
+  return rc ? 1 : 0;
+}
+
+static int cmd_token(struct kopt_ctx *ctx, int argc, char **argv)
+{
+  static const struct option opts[] = { { "role", required_argument, NULL, 'r' },
+                                        { "name", required_argument, NULL, 'n' },
+                                        { NULL, 0, NULL, 0 } };
+  const char *role = NULL, *name = "";
+  char err[512], tok[AUTH_TOKEN_LEN + 1];
+  unsigned applied;
+  PGconn *c = NULL;
+  int o, rc = 1;
+
+  if (argc < 2 || strcmp(argv[1], "create") != 0) {
+    fprintf(stderr, "koptd: usage: koptd token create --role viewer|submitter|admin [--name N]\n");
+    return 2;
+  }
+  optind = 1;
+  while ((o = getopt_long(argc - 1, argv + 1, "", opts, NULL)) != -1) {
+    if (o == 'r')
+      role = optarg;
+    else if (o == 'n')
+      name = optarg;
+    else
+      return 2;
+  }
+  if (auth_role_parse(role) == AUTH_NONE) {
+    fprintf(stderr, "koptd: --role must be viewer, submitter or admin\n");
+    return 2;
+  }
+  c = db_connect(ctx->cfg.database_url, err, sizeof(err));
+  if (!c) {
+    fprintf(stderr, "koptd: cannot connect to the database: %s\n", err);
+    goto out;
+  }
+  if (migrate_apply(c, &applied, err, sizeof(err)) != 0) {
+    fprintf(stderr, "koptd: migration failed: %s\n", err);
+    goto out;
+  }
+  if (auth_token_create(c, auth_role_parse(role), name, tok, sizeof(tok), err, sizeof(err))) {
+    fprintf(stderr, "koptd: cannot create token: %s\n", err);
+    goto out;
+  }
+  printf("created a %s token%s%s; it is shown once, store it now:\n%s\n", role,
+         *name ? " named " : "", name, tok);
+  rc = 0;
+out:
+  if (c)
+    PQfinish(c);
+  return rc;
+}
+
+static int cmd_serve(struct kopt_ctx *ctx)
+{
+  char err[512], env[16];
+  unsigned applied = 0;
+  PGconn *c;
+  uint64_t wd;
+  int rc = 1;
+
+  /* The thread pool runs database work; size it to the connection pool. */
+  snprintf(env, sizeof(env), "%u", ctx->cfg.pool_size + 2);
+  setenv("UV_THREADPOOL_SIZE", env, 1);
+  signal(SIGPIPE, SIG_IGN);
+  ctx->loop = uv_default_loop();
+  snprintf(ctx->instance_id, sizeof(ctx->instance_id), "%s:%d", ctx->cfg.host_id, (int)getpid());
+  auth_cache_init(&ctx->auth);
+  metrics_init(&ctx->metrics, ctx_now_ms());
+  ctx->schema_latest = migrate_latest();
+
+  if (db_pool_init(&ctx->pool, ctx->cfg.database_url, ctx->cfg.pool_size, err, sizeof(err))) {
+    log_error("db.connect_failed", "err=\"%s\"", err);
+    goto out_nopool;
+  }
+  /* Start-up migration runs before the loop serves anything, so blocking here is fine. */
+  c = db_pool_acquire(&ctx->pool, err, sizeof(err));
+  if (!c || migrate_apply(c, &applied, err, sizeof(err))) {
+    log_error("migrate.failed", "err=\"%s\"", err);
+    if (c)
+      db_pool_release(&ctx->pool, c);
+    goto out;
+  }
+  db_pool_release(&ctx->pool, c);
+
+  if (sse_hub_init(ctx) || notify_start(ctx, notify_channels, on_notify)) {
+    log_error("koptd.init_failed", "err=out_of_memory");
+    goto out;
+  }
+  if (http_start(ctx, err, sizeof(err))) {
+    log_error("http.start_failed", "err=\"%s\"", err);
+    goto out;
+  }
+  uv_signal_init(ctx->loop, &ctx->sig_term);
+  uv_signal_init(ctx->loop, &ctx->sig_int);
+  uv_signal_init(ctx->loop, &ctx->sig_hup);
+  ctx->sig_term.data = ctx->sig_int.data = ctx->sig_hup.data = ctx;
+  uv_signal_start(&ctx->sig_term, on_signal, SIGTERM);
+  uv_signal_start(&ctx->sig_int, on_signal, SIGINT);
+  uv_signal_start(&ctx->sig_hup, on_signal, SIGHUP);
+  uv_timer_init(ctx->loop, &ctx->drain_timer);
+  ctx->drain_timer.data = ctx;
+  uv_timer_init(ctx->loop, &ctx->watchdog);
+  wd = sdnotify_watchdog_usec();
+  if (wd)
+    uv_timer_start(&ctx->watchdog, watchdog_cb, 0, wd / 2000 ? wd / 2000 : 1);
+
+  log_info("koptd.ready", "listen=%s:%u version=%s schema=%d pool=%u instance=%s",
+           ctx->cfg.listen_host, http_port(ctx->http), KOPT_VERSION, ctx->schema_latest,
+           ctx->cfg.pool_size, ctx->instance_id);
+  sdnotify_send("READY=1");
+  uv_run(ctx->loop, UV_RUN_DEFAULT);
+  rc = ctx->exit_code;
+out:
+  if (ctx->http || ctx->sse || ctx->notify) {
+    /* Failed part-way through start-up: close what was opened, then let it finish. */
+    if (ctx->http)
+      http_stop(ctx->http);
+    sse_hub_stop(ctx->sse);
+    notify_stop(ctx->notify);
+    uv_walk(ctx->loop, close_walk_cb, NULL);
+    uv_run(ctx->loop, UV_RUN_DEFAULT);
+  }
+  db_pool_close(&ctx->pool);
+out_nopool:
+  auth_cache_destroy(&ctx->auth);
+  if (ctx->loop)
+    uv_loop_close(ctx->loop);
+  return rc;
+}
+
+int main(int argc, char **argv)
+{
+  static const struct option opts[] = { { "config", required_argument, NULL, 'c' },
+                                        { "help", no_argument, NULL, 'h' },
+                                        { "version", no_argument, NULL, 'V' },
+                                        { NULL, 0, NULL, 0 } };
+  static struct kopt_ctx ctx; /* the one context; static only to keep it off the stack */
+  const char *cfgpath = getenv("KOPT_CONFIG");
+  char err[512];
+  int o;
+
+  log_set_component("koptd");
+  while ((o = getopt_long(argc, argv, "+c:hV", opts, NULL)) != -1) {
+    switch (o) {
+    case 'c': cfgpath = optarg; break;
+    case 'h': usage(stdout); return 0;
+    case 'V': printf("koptd %s\n", KOPT_VERSION); return 0;
+    default: usage(stderr); return 2;
+    }
+  }
+  if (config_load(&ctx.cfg, cfgpath, err, sizeof(err)) != 0) {
+    fprintf(stderr, "koptd: config: %s\n", err);
+    return 2;
+  }
+  snprintf(ctx.config_path, sizeof(ctx.config_path), "%s", cfgpath ? cfgpath : "");
+  log_set_level(ctx.cfg.log_level);
+  if (optind >= argc || strcmp(argv[optind], "serve") == 0)
+    return cmd_serve(&ctx);
+  if (strcmp(argv[optind], "migrate") == 0)
+    return cmd_migrate(&ctx);
+  if (strcmp(argv[optind], "token") == 0)
+    return cmd_token(&ctx, argc - optind, argv + optind);
+  fprintf(stderr, "koptd: unknown command '%s'\n", argv[optind]);
+  usage(stderr);
+  return 2;
+}

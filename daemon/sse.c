@@ -1,0 +1,278 @@
+#include <errno.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "http.h"
+#include "log.h"
+#include "sse.h"
+
+struct sse_stream {
+  struct sse_stream *next, *prev;
+  struct sse_hub *hub;               /* borrowed; only touched while !dead */
+  struct kopt_ctx *ctx;              /* borrowed; outlives every stream */
+  struct MHD_Connection *conn;       /* borrowed; valid while the response lives */
+  char job_id[40];
+  long long last_id;
+  struct buf out;                    /* bytes not yet handed to MHD */
+  size_t off;
+  int suspended, terminal, closing, dead;
+  int fetching, refetch;
+  int refs;                          /* MHD response + an in-flight fetch */
+  uv_work_t work;
+  /* Fetch results, written on the pool thread, read in the after-callback. */
+  struct buf fetched;
+  long long fetched_last;
+  int fetched_terminal, fetch_failed;
+};
+
+struct sse_hub {
+  struct kopt_ctx *ctx;              /* borrowed */
+  struct sse_stream *head;
+  unsigned count;
+  uv_timer_t keepalive;
+};
+
+static void sse_unref(struct sse_stream *st)
+{
+  if (--st->refs > 0)
+    return;
+  buf_free(&st->out);
+  buf_free(&st->fetched);
+  free(st);
+}
+
+static void sse_wake(struct sse_stream *st)
+{
+  if (st->suspended && !st->dead) {
+    st->suspended = 0;
+    MHD_resume_connection(st->conn);
+    http_kick(st->hub->ctx->http);
+  }
+}
+
+static void sse_push(struct sse_stream *st, const char *s, size_t n)
+{
+  if (buf_append(&st->out, s, n)) {
+    /* A client this far behind is dropped rather than buffered without bound. */
+    log_warn("sse.overflow", "job=%s", st->job_id);
+    st->closing = 1;
+  }
+  sse_wake(st);
+}
+
+static ssize_t sse_reader(void *cls, uint64_t pos, char *out, size_t max)
+{
+  struct sse_stream *st = cls;
+  size_t avail = st->out.len - st->off;
+  (void)pos;
+  if (avail) {
+    size_t n = avail < max ? avail : max;
+    memcpy(out, st->out.data + st->off, n);
+    st->off += n;
+    if (st->off == st->out.len) {
+      buf_reset(&st->out);
+      st->off = 0;
+    }
+    return (ssize_t)n;
+  }
+  if (st->terminal || st->closing)
+    return MHD_CONTENT_READER_END_OF_STREAM;
+  /* Nothing to send: park the connection until an event arrives (0 + suspend, never a
+   * busy loop). */
+  st->suspended = 1;
+  MHD_suspend_connection(st->conn);
+  return 0;
+}
+
+static void sse_free_cb(void *cls)
+{
+  struct sse_stream *st = cls;
+  struct sse_hub *h = st->hub;
+  st->dead = 1;
+  if (st->prev)
+    st->prev->next = st->next;
+  else
+    h->head = st->next;
+  if (st->next)
+    st->next->prev = st->prev;
+  h->count--;
+  sse_unref(st);
+}
+
+static void sse_fetch_work(uv_work_t *w)
+{
+  struct sse_stream *st = w->data;
+  struct kopt_ctx *ctx = st->ctx;
+  char err[256], after[24];
+  const char *params[2] = { st->job_id, after };
+  PGresult *res;
+  PGconn *c = db_pool_acquire(&ctx->pool, err, sizeof(err));
+
+  st->fetch_failed = 1;
+  if (!c)
+    return;
+  snprintf(after, sizeof(after), "%lld", st->fetched_last);
+  res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                "SELECT id, kind, data::text, data->>'state' FROM job_events"
+                " WHERE job_id = $1::uuid AND id > $2::bigint ORDER BY id LIMIT 200",
+                2, params);
+  if (res) {
+    st->fetch_failed = 0;
+    for (int i = 0; i < PQntuples(res); i++) {
+      const char *state = PQgetvalue(res, i, 3);
+      st->fetched_last = atoll(PQgetvalue(res, i, 0));
+      buf_appendf(&st->fetched, "id: %s\nevent: %s\ndata: %s\n\n", PQgetvalue(res, i, 0),
+                  PQgetvalue(res, i, 1), PQgetvalue(res, i, 2));
+      if (!strcmp(state, "succeeded") || !strcmp(state, "failed") || !strcmp(state, "cancelled"))
+        st->fetched_terminal = 1;
+    }
+    PQclear(res);
+  }
+  db_pool_release(&ctx->pool, c);
+}
+
+static void sse_fetch(struct sse_stream *st);
+
+static void sse_fetch_done(uv_work_t *w, int status)
+{
+  struct sse_stream *st = w->data;
+  st->fetching = 0;
+  if (!st->dead && status == 0 && !st->fetch_failed) {
+    if (st->fetched.len)
+      sse_push(st, st->fetched.data, st->fetched.len);
+    st->last_id = st->fetched_last;
+    if (st->fetched_terminal) {
+      st->terminal = 1;
+      sse_wake(st);
+    }
+  }
+  buf_reset(&st->fetched);
+  if (!st->dead && st->refetch && !st->terminal) {
+    st->refetch = 0;
+    sse_fetch(st);
+  }
+  sse_unref(st);
+}
+
+static void sse_fetch(struct sse_stream *st)
+{
+  if (st->dead || st->terminal || st->closing)
+    return;
+  if (st->fetching) {
+    st->refetch = 1;
+    return;
+  }
+  st->fetching = 1;
+  st->fetched_last = st->last_id;
+  st->fetched_terminal = 0;
+  st->work.data = st;
+  st->refs++;
+  if (uv_queue_work(st->ctx->loop, &st->work, sse_fetch_work, sse_fetch_done) != 0) {
+    st->fetching = 0;
+    st->refs--;
+  }
+}
+
+static void sse_keepalive_cb(uv_timer_t *t)
+{
+  struct sse_hub *h = t->data;
+  for (struct sse_stream *st = h->head; st; st = st->next) {
+    sse_push(st, ": keepalive\n\n", 13);
+    sse_fetch(st); /* NOTIFY is a hint; this catches any that were missed */
+  }
+}
+
+int sse_hub_init(struct kopt_ctx *ctx)
+{
+  struct sse_hub *h = calloc(1, sizeof(*h));
+  if (!h)
+    return -ENOMEM;
+  h->ctx = ctx;
+  uv_timer_init(ctx->loop, &h->keepalive);
+  h->keepalive.data = h;
+  uv_timer_start(&h->keepalive, sse_keepalive_cb, SSE_KEEPALIVE_MS, SSE_KEEPALIVE_MS);
+  ctx->sse = h;
+  return 0;
+}
+
+struct MHD_Response *sse_response(struct sse_hub *h, struct MHD_Connection *conn,
+                                  const char *job_id, long long last_id, const char *initial,
+                                  size_t initial_len, int terminal)
+{
+  struct sse_stream *st;
+  struct MHD_Response *resp;
+
+  if (h->count >= SSE_MAX_STREAMS)
+    return NULL;
+  st = calloc(1, sizeof(*st));
+  if (!st)
+    return NULL;
+  st->hub = h;
+  st->ctx = h->ctx;
+  st->conn = conn;
+  snprintf(st->job_id, sizeof(st->job_id), "%s", job_id);
+  st->last_id = last_id;
+  st->terminal = terminal;
+  st->refs = 1;
+  buf_init(&st->out, SSE_OUT_CAP);
+  buf_init(&st->fetched, SSE_OUT_CAP);
+  if (buf_append(&st->out, initial, initial_len)) {
+    sse_unref(st);
+    return NULL;
+  }
+  resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, sse_reader, st,
+                                           sse_free_cb);
+  if (!resp) {
+    sse_unref(st);
+    return NULL;
+  }
+  st->next = h->head;
+  if (h->head)
+    h->head->prev = st;
+  h->head = st;
+  h->count++;
+  /* Events committed between the initial read and now are picked up at once. */
+  if (!terminal)
+    sse_fetch(st);
+  return resp;
+}
+
+void sse_on_notify(struct sse_hub *h, const char *payload)
+{
+  json_error_t je;
+  json_t *doc = json_loads(payload, 0, &je);
+  const char *job = json_string_value(json_object_get(doc, "job_id"));
+  if (job)
+    for (struct sse_stream *st = h->head; st; st = st->next)
+      if (strcmp(st->job_id, job) == 0)
+        sse_fetch(st);
+  json_decref(doc);
+}
+
+void sse_close_all(struct sse_hub *h)
+{
+  static const char bye[] = "event: shutdown\ndata: {\"reason\":\"server stopping\"}\n\n";
+  for (struct sse_stream *st = h->head; st; st = st->next) {
+    if (!st->closing)
+      sse_push(st, bye, sizeof(bye) - 1);
+    st->closing = 1;
+    sse_wake(st);
+  }
+}
+
+unsigned sse_count(struct sse_hub *h) { return h ? h->count : 0; }
+
+static void sse_hub_closed(uv_handle_t *hd) { free(hd->data); }
+
+void sse_hub_stop(struct sse_hub *h)
+{
+  if (!h)
+    return;
+  h->ctx->sse = NULL;
+  uv_timer_stop(&h->keepalive);
+  uv_close((uv_handle_t *)&h->keepalive, sse_hub_closed);
+}

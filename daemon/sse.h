@@ -1,0 +1,31 @@
+/* sse: server-sent event streams for GET /v1/jobs/{id}/events. The job_events table is the
+ * truth; a NOTIFY (or the keepalive tick, in case one was missed) makes each stream read
+ * the rows after its last id on a pool thread and write them out. */
+#ifndef KOPT_SSE_H
+#define KOPT_SSE_H
+#include <stddef.h>
+
+#include "ctx.h"
+
+#define SSE_MAX_STREAMS 256
+#define SSE_KEEPALIVE_MS 15000
+#define SSE_OUT_CAP (1u << 20)
+
+struct MHD_Connection;
+struct MHD_Response;
+
+int sse_hub_init(struct kopt_ctx *ctx);
+/* A response that streams events for job_id, starting with initial (copied). NULL when the
+ * hub is full or out of memory. */
+struct MHD_Response *sse_response(struct sse_hub *h, struct MHD_Connection *conn,
+                                  const char *job_id, long long last_id, const char *initial,
+                                  size_t initial_len, int terminal);
+/* A NOTIFY payload from channel kopt_job_events: {"job_id": ..., "event_id": ...}. */
+void sse_on_notify(struct sse_hub *h, const char *payload);
+/* Ends every stream (drain); they finish with an event "shutdown". */
+void sse_close_all(struct sse_hub *h);
+unsigned sse_count(struct sse_hub *h);
+/* Closes the hub's timer; the hub is freed when it has closed. Streams must be gone. */
+void sse_hub_stop(struct sse_hub *h);
+
+#endif
