@@ -22,7 +22,8 @@ int config_parse_size(const char *s, size_t *out)
   unsigned long long v;
   unsigned long long mul = 1;
 
-  if (!s || !*s || *s == '-')
+  /* A digit first: strtoull would also take leading blanks, '+' and a negation. */
+  if (!s || *s < '0' || *s > '9')
     return -EINVAL;
   errno = 0;
   v = strtoull(s, &end, 10);
@@ -34,7 +35,7 @@ int config_parse_size(const char *s, size_t *out)
     mul = 1024ULL * 1024, end++;
   else if (*end == 'G' || *end == 'g')
     mul = 1024ULL * 1024 * 1024, end++;
-  if (*end == 'i' || *end == 'B')
+  if (mul > 1 && *end == 'i') /* KiB, MiB, GiB */
     end++;
   if (*end == 'B')
     end++;
