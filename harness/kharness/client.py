@@ -1,0 +1,55 @@
+"""A small Python client for the harness protocol (used by the tests; the production caller
+is the C worker). Starts `harness/kopt_harness.py` (or any command) and exchanges JSON Lines."""
+import json
+import os
+import subprocess
+import sys
+import threading
+
+HARNESS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "kopt_harness.py")
+
+
+class HarnessClient:
+    def __init__(self, args=(), cmd=None, env=None, stderr_path=None):
+        self.cmd = cmd or [sys.executable, HARNESS, *args]
+        self._err = open(stderr_path, "ab") if stderr_path else subprocess.DEVNULL
+        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._err,
+                                     env=env)
+        self._id = 0
+        self._lock = threading.Lock()
+
+    def request(self, op, **fields):
+        with self._lock:
+            self._id += 1
+            req = {"id": self._id, "op": op, **fields}
+            return self.raw(json.dumps(req), expect_id=self._id)
+
+    def raw(self, line, expect_id=None):
+        self.proc.stdin.write((line.rstrip("\n") + "\n").encode())
+        self.proc.stdin.flush()
+        out = self.proc.stdout.readline()
+        if not out:
+            raise EOFError(f"harness exited (rc={self.proc.poll()})")
+        resp = json.loads(out)
+        if expect_id is not None and resp.get("id") != expect_id:
+            raise AssertionError(f"response id {resp.get('id')} != request id {expect_id}")
+        return resp
+
+    def close(self):
+        try:
+            if self.proc.poll() is None:
+                self.request("shutdown")
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        if self._err not in (None, subprocess.DEVNULL):
+            self._err.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

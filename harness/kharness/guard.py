@@ -1,0 +1,182 @@
+"""In-process guard for user code (reference, kernels, LLM output) run by the worker.
+
+This is defence in depth, not the security boundary: the boundary is the sandbox made by
+harness/launch.py (own user, no network, read-only filesystem except the work directory,
+rlimits). The guard turns the common misbehaviours into clear verdicts instead of obscure
+OS errors:
+
+* writing a file outside the allowed roots (the work directory, its tmp and Triton cache),
+* opening a network socket,
+* starting a process (fork/exec/subprocess/system) from user code,
+* running out of memory (classified from the exception).
+
+It is a sys.audit hook that does nothing unless user code is running (`active()` context).
+Process creation by Triton/torch themselves (e.g. ptxas during a CUDA compile) is allowed:
+the decision looks at the innermost frame that is not the standard library.
+"""
+import contextlib
+import os
+import sys
+import sysconfig
+import threading
+import traceback
+
+_lock = threading.Lock()
+_state = {"active": 0, "roots": [], "violations": [], "installed": False}
+
+_STDLIB = tuple(p for p in {sysconfig.get_paths().get("stdlib"), sysconfig.get_paths().get("platstdlib")} if p)
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+_DEV_OK = ("/dev/null", "/dev/zero", "/dev/full", "/dev/urandom", "/dev/random", "/dev/tty", "/dev/shm")
+
+_PROC_EVENTS = {
+    "os.fork": "os.fork()", "os.forkpty": "os.forkpty()", "os.system": "os.system()",
+    "os.posix_spawn": "os.posix_spawn()", "os.spawn": "os.spawn*()", "os.exec": "os.exec*()",
+    "subprocess.Popen": "subprocess", "pty.spawn": "pty.spawn()",
+}
+_FS_EVENTS = {"os.remove", "os.rename", "os.mkdir", "os.rmdir", "os.symlink", "os.link", "os.chmod",
+              "os.chown", "os.truncate", "shutil.rmtree", "shutil.move", "shutil.copyfile"}
+_NET_EVENTS = {"socket.__new__", "socket.connect", "socket.bind", "socket.sendto", "socket.getaddrinfo",
+               "socket.gethostbyname", "socket.gethostbyaddr"}
+
+
+class SandboxViolation(PermissionError):
+    pass
+
+
+def set_roots(roots):
+    _state["roots"] = [os.path.realpath(r) for r in roots if r]
+
+
+def roots():
+    return list(_state["roots"])
+
+
+def install():
+    if not _state["installed"]:
+        sys.addaudithook(_hook)
+        _state["installed"] = True
+
+
+@contextlib.contextmanager
+def active():
+    """Run user code under the guard. Violations recorded while active are read with
+    take_violations() (they are recorded even when user code swallows the exception)."""
+    with _lock:
+        _state["active"] += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _state["active"] -= 1
+
+
+@contextlib.contextmanager
+def suspended():
+    """Harness code called from inside user code (e.g. our launch interceptor)."""
+    with _lock:
+        saved = _state["active"]
+        _state["active"] = 0
+    try:
+        yield
+    finally:
+        with _lock:
+            _state["active"] = saved
+
+
+def take_violations():
+    v = list(_state["violations"])
+    _state["violations"].clear()
+    return v
+
+
+def _allowed_path(path):
+    try:
+        p = os.path.realpath(os.fsdecode(os.fspath(path)))
+    except Exception:
+        return True
+    if p.startswith(_DEV_OK) or p.startswith("/proc/self/"):
+        return True
+    for r in _state["roots"]:
+        if p == r or p.startswith(r + os.sep):
+            return True
+    return False
+
+
+def _caller_is_library():
+    """True when the innermost frame outside the standard library and this package belongs
+    to an installed library (triton, torch, ...) rather than to user code."""
+    f = sys._getframe(2)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if fn.startswith(_STDLIB) and "site-packages" not in fn and "dist-packages" not in fn:
+            f = f.f_back
+            continue
+        if fn.startswith(_HERE) or fn.startswith("<"):
+            f = f.f_back
+            continue
+        return "site-packages" in fn or "dist-packages" in fn
+    return False
+
+
+def _violate(kind, message):
+    _state["violations"].append({"kind": kind, "message": message})
+    raise SandboxViolation(message)
+
+
+def _hook(event, args):
+    if not _state["active"]:
+        return
+    if event == "open":
+        path, mode, flags = (list(args) + [None, None, None])[:3]
+        if path is None or isinstance(path, int):
+            return
+        writing = False
+        if isinstance(mode, str):
+            writing = any(c in mode for c in "wax+")
+        elif isinstance(flags, int):
+            writing = bool(flags & _WRITE_FLAGS)
+        if writing and not _allowed_path(path):
+            _violate("write-outside", f"kernel tried to write outside its work directory: {os.fsdecode(os.fspath(path))}")
+    elif event in _FS_EVENTS:
+        for a in args[:2]:
+            if isinstance(a, (str, bytes, os.PathLike)) and not _allowed_path(a):
+                _violate("write-outside", f"kernel tried to modify a path outside its work directory ({event}): {os.fsdecode(os.fspath(a))}")
+    elif event in _NET_EVENTS:
+        if event == "socket.__new__":
+            import socket as _s
+            fam = args[1] if len(args) > 1 else None
+            if fam == getattr(_s, "AF_UNIX", -1):
+                _violate("network", "kernel tried to open a socket (AF_UNIX); kernels may not use sockets")
+        _violate("network", f"kernel tried to use the network ({event}); network access is not allowed for kernels")
+    elif event in _PROC_EVENTS:
+        if _caller_is_library():
+            return
+        _violate("process", f"kernel tried to start a process ({_PROC_EVENTS[event]}); kernels may not fork or run programs")
+
+
+def is_oom(exc):
+    import re
+    name = type(exc).__name__
+    if isinstance(exc, MemoryError) or name in ("OutOfMemoryError",):
+        return True
+    msg = str(exc)
+    return bool(re.search(r"out of memory|can't allocate memory|Cannot allocate memory|DefaultCPUAllocator|"
+                          r"CUDA error: out of memory|NPU out of memory|std::bad_alloc", msg))
+
+
+def user_location(exc, user_dirs):
+    """file:line of the innermost traceback frame in user code, or None."""
+    loc = None
+    tb = exc.__traceback__
+    dirs = tuple(os.path.realpath(d) + os.sep for d in user_dirs)
+    for fs in traceback.extract_tb(tb):
+        if os.path.realpath(fs.filename).startswith(dirs):
+            loc = f"{os.path.basename(fs.filename)}:{fs.lineno}"
+    return loc
+
+
+def short_exc(exc, limit=400):
+    s = f"{type(exc).__name__}: {exc}".strip()
+    s = " ".join(s.split())
+    return s if len(s) <= limit else s[:limit] + "..."

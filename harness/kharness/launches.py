@@ -1,0 +1,125 @@
+"""Intercepts Triton kernel launches (JITFunction.run, and InterpretedFunction.run under
+TRITON_INTERPRET=1) to record which kernels a forward launched and with which arguments, so
+that the kernel can be compiled offline with the same signature/constexprs, and so that the
+runtime part of the static check can ignore torch calls made by Triton itself."""
+import contextlib
+import threading
+
+_tls = threading.local()
+_installed = {"done": False}
+
+
+def depth():
+    return getattr(_tls, "depth", 0)
+
+
+def _describe(v):
+    try:
+        import torch
+        if isinstance(v, torch.Tensor):
+            return {"kind": "tensor", "dtype": str(v.dtype).replace("torch.", ""),
+                    "align16": v.data_ptr() % 16 == 0, "shape": list(v.shape)}
+    except Exception:
+        pass
+    if isinstance(v, bool):
+        return {"kind": "bool", "value": v}
+    if isinstance(v, int):
+        return {"kind": "int", "value": v}
+    if isinstance(v, float):
+        return {"kind": "float", "value": v}
+    if v is None:
+        return {"kind": "none"}
+    if isinstance(v, str):
+        return {"kind": "str", "value": v}
+    if isinstance(v, (tuple, list)):
+        return {"kind": "tuple", "items": [_describe(x) for x in v]}
+    # triton.language dtypes and constexpr wrappers
+    cls = type(v).__name__
+    if cls == "constexpr":
+        return _describe(getattr(v, "value", None))
+    if cls == "dtype" or hasattr(v, "primitive_bitwidth"):
+        return {"kind": "tl_dtype", "name": str(v)}
+    return {"kind": "unsupported", "repr": repr(v)[:120]}
+
+
+def _record(fn_obj, args, kwargs, grid):
+    recs = getattr(_tls, "records", None)
+    if recs is None:
+        return
+    py_fn = getattr(fn_obj, "fn", None)
+    name = getattr(py_fn, "__name__", None) or getattr(fn_obj, "__name__", "?")
+    arg_names = list(getattr(fn_obj, "arg_names", []))
+    try:
+        g = grid
+        if callable(grid):
+            bound = dict(zip(arg_names, args))
+            bound.update(kwargs)
+            g = grid(bound)
+        g = [int(x) for x in g]
+    except Exception:
+        g = None
+    rec = {
+        "kernel": name,
+        "module_file": getattr(getattr(py_fn, "__code__", None), "co_filename", None),
+        "args": [_describe(a) for a in args],
+        "kwargs": {k: _describe(v) for k, v in kwargs.items() if k not in ("warmup",)},
+        "grid": g,
+    }
+    recs.append(rec)
+
+
+def _wrap(cls):
+    orig = cls.run
+    if getattr(orig, "_kopt_wrapped", False):
+        return
+
+    def run(self, *args, grid, warmup, **kwargs):
+        if not warmup:
+            try:
+                _record(self, args, kwargs, grid)
+            except Exception:
+                pass
+        _tls.depth = depth() + 1
+        try:
+            # The guard stays active: under the interpreter the kernel body is Python run
+            # in this process. Triton's own subprocesses (ptxas) are allowed by the guard.
+            return orig(self, *args, grid=grid, warmup=warmup, **kwargs)
+        finally:
+            _tls.depth -= 1
+
+    run._kopt_wrapped = True
+    cls.run = run
+
+
+def install():
+    if _installed["done"]:
+        return
+    from triton.runtime.jit import JITFunction
+    _wrap(JITFunction)
+    try:
+        from triton.runtime.interpreter import InterpretedFunction
+        _wrap(InterpretedFunction)
+    except Exception:
+        pass
+    _installed["done"] = True
+
+
+@contextlib.contextmanager
+def recording():
+    prev = getattr(_tls, "records", None)
+    recs = []
+    _tls.records = recs
+    try:
+        yield recs
+    finally:
+        _tls.records = prev
+
+
+def summarize(recs):
+    """Distinct kernels launched, with launch count and the last launch's arguments."""
+    out = {}
+    for r in recs:
+        e = out.setdefault(r["kernel"], {"kernel": r["kernel"], "launches": 0, "module_file": r["module_file"]})
+        e["launches"] += 1
+        e["last"] = {"args": r["args"], "kwargs": r["kwargs"], "grid": r["grid"]}
+    return list(out.values())

@@ -1,0 +1,370 @@
+"""The supervisor: the process the kopt worker talks to (stdin/stdout, JSON Lines).
+
+It imports neither torch nor Triton and never runs user code. It forwards each request to a
+persistent worker process (kharness.worker), enforces a wall-clock timeout per request, and
+when the worker dies (segfault, OOM kill, CPU limit) or times out (hang) it answers the
+request with an error that says what happened, kills the worker's whole process group, and
+starts a new worker on the next request, replaying the last successful `load` first.
+
+So a bad kernel costs one failed request and a worker restart (seconds), never the
+protocol stream. If the supervisor itself dies, the caller sees EOF and must restart the
+harness (see PROTOCOL.md)."""
+import argparse
+import collections
+import json
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from .protocol import DEFAULT_TIMEOUTS, HarnessError, encode, error, parse_request
+
+PROGRESS_PREFIX = "\x1ekopt-progress "
+HERE = os.path.dirname(os.path.abspath(__file__))
+ENTRY = os.path.join(os.path.dirname(HERE), "kopt_harness.py")
+
+
+def log(msg):
+    sys.stderr.write(f"kopt-harness[supervisor {os.getpid()}]: {msg}\n")
+    sys.stderr.flush()
+
+
+def _signame(n):
+    try:
+        return signal.Signals(n).name
+    except Exception:
+        return f"signal {n}"
+
+
+SIGNAL_MEANING = {
+    "SIGSEGV": "segmentation fault", "SIGBUS": "bus error", "SIGILL": "illegal instruction",
+    "SIGFPE": "floating-point exception", "SIGABRT": "aborted", "SIGKILL": "killed (often the kernel OOM killer "
+    "or a cgroup memory limit)", "SIGXCPU": "CPU-time limit (RLIMIT_CPU) exceeded", "SIGXFSZ": "file-size limit exceeded",
+}
+
+
+class WorkerDied(Exception):
+    def __init__(self, message, kind="crashed"):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+class WorkerProc:
+    def __init__(self, args, env, limits):
+        self.args = args
+        self.stderr_tail = collections.deque(maxlen=60)
+        self.progress = None
+        cmd = [sys.executable, ENTRY, "--worker", "--backend", args.backend]
+        if args.workdir:
+            cmd += ["--workdir", args.workdir]
+
+        def pre():
+            os.setsid()
+            for name, val in limits.items():
+                if val is None:
+                    continue
+                rl = getattr(resource, name)
+                try:
+                    soft, hard = resource.getrlimit(rl)
+                    v = val if hard == resource.RLIM_INFINITY else min(val, hard)
+                    resource.setrlimit(rl, (v, v if hard == resource.RLIM_INFINITY else hard))
+                except (ValueError, OSError):
+                    pass
+
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     env=env, preexec_fn=pre, close_fds=True)
+        self.pid = self.proc.pid
+        self._buf = b""
+        self.sel = selectors.DefaultSelector()
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        self.sel.register(self.proc.stdout, selectors.EVENT_READ)
+        self.err_thread = threading.Thread(target=self._pump_stderr, daemon=True)
+        self.err_thread.start()
+        self.fresh = True          # no load replayed yet
+        self.started = time.time()
+
+    def _pump_stderr(self):
+        for raw in iter(self.proc.stderr.readline, b""):
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            if line.startswith(PROGRESS_PREFIX):
+                self.progress = line[len(PROGRESS_PREFIX):]
+                continue
+            self.stderr_tail.append(line)
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+
+    def read_line(self, deadline):
+        while True:
+            nl = self._buf.find(b"\n")
+            if nl >= 0:
+                line, self._buf = self._buf[:nl], self._buf[nl + 1:]
+                return line.decode("utf-8")
+            remaining = deadline - time.time()
+            if remaining <= 0:
+                raise TimeoutError()
+            events = self.sel.select(timeout=min(remaining, 1.0))
+            if not events:
+                if self.proc.poll() is not None:
+                    # drain whatever is left
+                    try:
+                        chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
+                    except (BlockingIOError, OSError):
+                        chunk = b""
+                    if chunk:
+                        self._buf += chunk
+                        continue
+                    raise EOFError()
+                continue
+            try:
+                chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise EOFError()
+            self._buf += chunk
+
+    def send(self, obj):
+        data = encode(obj).encode("utf-8")
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise EOFError()
+
+    def kill(self):
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.proc.kill()
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except Exception:
+            pass
+        self.err_thread.join(timeout=2)
+
+    def death_reason(self):
+        try:
+            rc = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            rc = self.proc.returncode
+        self.err_thread.join(timeout=2)
+        if rc is not None and rc < 0:
+            name = _signame(-rc)
+            return f"killed by {name} ({SIGNAL_MEANING.get(name, 'signal')})", name
+        return f"exited with status {rc}", None
+
+    def tail(self, n=15):
+        lines = [l for l in self.stderr_tail if l.strip()]
+        return "\n".join(lines[-n:])
+
+
+class Supervisor:
+    def __init__(self, args):
+        self.args = args
+        self.worker = None
+        self.last_load = None
+        self.restarts = 0
+        self.env = self._worker_env()
+        self.limits = {
+            "RLIMIT_AS": args.mem_mb * (1 << 20) if args.mem_mb else None,
+            "RLIMIT_CPU": args.cpu_s or None,
+            "RLIMIT_NOFILE": args.nofile or None,
+            "RLIMIT_NPROC": args.nproc or None,
+            "RLIMIT_FSIZE": args.fsize_mb * (1 << 20) if args.fsize_mb else None,
+            "RLIMIT_CORE": 0,
+        }
+
+    def _worker_env(self):
+        env = dict(os.environ)
+        wd = self.args.workdir
+        if wd:
+            os.makedirs(wd, exist_ok=True)
+            tmp = os.path.join(wd, "tmp")
+            os.makedirs(tmp, exist_ok=True)
+            env.setdefault("TMPDIR", tmp)
+            env.setdefault("TRITON_CACHE_DIR", os.path.join(wd, ".triton", "cache"))
+            env.setdefault("TRITON_DUMP_DIR", os.path.join(wd, ".triton", "dump"))
+            env.setdefault("TRITON_HOME", wd)
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["PYTHONUNBUFFERED"] = "1"
+        env["PYTHONFAULTHANDLER"] = "1"
+        return env
+
+    # -------------------------------------------------------------- worker mgmt
+    def _start_worker(self):
+        t0 = time.time()
+        w = WorkerProc(self.args, self.env, self.limits)
+        try:
+            line = w.read_line(time.time() + self.args.start_timeout)
+            msg = json.loads(line)
+        except TimeoutError:
+            w.kill()
+            raise HarnessError("harness-start", f"the harness worker did not start within {self.args.start_timeout} s")
+        except (EOFError, ValueError):
+            reason, _ = w.death_reason()
+            raise HarnessError("harness-start", f"the harness worker failed to start ({reason}): {w.tail()}")
+        if not msg.get("ready"):
+            w.kill()
+            raise HarnessError("harness-start", f"the harness worker failed to start: {msg.get('error')}",
+                               detail=msg.get("traceback"))
+        log(f"worker {w.pid} ready ({msg.get('backend')}) in {time.time() - t0:.1f}s")
+        self.worker = w
+        return w
+
+    def _call(self, req, timeout):
+        """Send req to the worker and wait for its response, or raise WorkerDied."""
+        w = self.worker
+        w.progress = None
+        t0 = time.time()
+        try:
+            w.send(req)
+            while True:
+                line = w.read_line(t0 + timeout)
+                try:
+                    resp = json.loads(line)
+                except ValueError:
+                    log(f"ignoring a non-JSON line from the worker: {line[:200]!r}")
+                    continue
+                if resp.get("id") == req.get("id"):
+                    return resp
+                log(f"ignoring a response with unexpected id {resp.get('id')!r}")
+        except TimeoutError:
+            where = f" (last progress: {w.progress})" if w.progress else ""
+            w.kill()
+            self.worker = None
+            raise WorkerDied(f"did not finish within {timeout:g} s{where}; the kernel may hang (an infinite loop, "
+                             f"a deadlock, or far too much work); the harness worker was killed and will be restarted",
+                             kind="timeout")
+        except EOFError:
+            reason, sig = w.death_reason()
+            where = f" during {w.progress}" if w.progress else ""
+            tail = w.tail()
+            self.worker = None
+            kind = "crashed"
+            if sig == "SIGXCPU":
+                kind = "cpu-limit"
+            elif sig == "SIGKILL":
+                kind = "killed"
+            raise WorkerDied(f"the harness worker {reason}{where}; it will be restarted" +
+                             (f". Last worker log lines:\n{tail}" if tail else ""), kind=kind)
+
+    def _ensure_worker(self, op):
+        if self.worker is not None and self.worker.proc.poll() is not None:
+            self.worker = None
+        if self.worker is None:
+            self._start_worker()
+            self.restarts += 1 if self.restarts or self.last_load else 0
+        w = self.worker
+        if w.fresh and op != "load" and self.last_load is not None:
+            replay = dict(self.last_load)
+            replay["id"] = -1
+            log("replaying the last load in the new worker")
+            try:
+                resp = self._call(replay, DEFAULT_TIMEOUTS["load"])
+            except WorkerDied as e:
+                raise HarnessError("reload-failed", f"reloading the problem in a new harness worker failed: {e.message}")
+            if not resp.get("ok"):
+                raise HarnessError("reload-failed", "reloading the problem in a new harness worker failed: "
+                                   f"{resp.get('error', {}).get('message')}")
+        w.fresh = False
+
+    # -------------------------------------------------------------- main loop
+    def handle_line(self, line):
+        try:
+            req = parse_request(line)
+        except HarnessError as e:
+            return error(e.extra.get("id"), e.kind, e.message)
+        rid, op = req["id"], req["op"]
+        if op == "shutdown":
+            if self.worker is not None:
+                try:
+                    self._call({"id": rid, "op": "shutdown"}, 10)
+                except WorkerDied:
+                    pass
+                self.worker.kill() if self.worker else None
+            return {"id": rid, "ok": True, "result": {"bye": True}}
+        timeout = float(req.get("timeout_s") or DEFAULT_TIMEOUTS.get(op, 600))
+        try:
+            self._ensure_worker(op)
+        except HarnessError as e:
+            return error(rid, e.kind, e.message, **e.extra)
+        what = op
+        if op in ("validate", "bench"):
+            what = f"{op} of the {'candidate' if req.get('candidate_source') else 'initial kernel'}"
+        try:
+            resp = self._call(req, timeout)
+        except WorkerDied as e:
+            if op == "load":
+                self.last_load = None
+            return error(rid, e.kind, f"{what}: {e.message}", restarted=True)
+        if op == "load":
+            if resp.get("ok"):
+                self.last_load = {k: v for k, v in req.items() if k not in ("timeout_s",)}
+            else:
+                self.last_load = None
+        if self.worker is not None and self.worker.proc.poll() is None:
+            pass
+        return resp
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="kopt device harness (JSON Lines on stdin/stdout)")
+    ap.add_argument("--backend", default=os.environ.get("KOPT_BACKEND", "auto"),
+                    help="cuda | ascend | interp | auto (default: auto)")
+    ap.add_argument("--workdir", default=os.environ.get("KOPT_WORKDIR"),
+                    help="the only directory user code may write (default: none; then load.workdir must be absolute)")
+    ap.add_argument("--mem-mb", type=int, default=None, help="RLIMIT_AS of the worker in MiB (0: none). "
+                    "Default 16384 for interp, none for cuda/ascend (their drivers reserve huge address space)")
+    ap.add_argument("--cpu-s", type=int, default=0, help="RLIMIT_CPU of the worker in s (0: none)")
+    ap.add_argument("--nofile", type=int, default=0, help="RLIMIT_NOFILE of the worker (0: inherited)")
+    ap.add_argument("--nproc", type=int, default=0, help="RLIMIT_NPROC of the worker (0: inherited)")
+    ap.add_argument("--fsize-mb", type=int, default=0, help="RLIMIT_FSIZE of the worker in MiB (0: inherited)")
+    ap.add_argument("--start-timeout", type=float, default=300.0)
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.workdir:
+        args.workdir = os.path.realpath(args.workdir)
+    if args.mem_mb is None:
+        be = args.backend
+        if be in ("auto", "any"):
+            be = "interp" if os.environ.get("TRITON_INTERPRET") == "1" else be
+        args.mem_mb = 16384 if be == "interp" else 0
+    # stdout carries only protocol lines
+    out = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    sup = Supervisor(args)
+    log(f"ready (backend {args.backend}, workdir {args.workdir}, limits {sup.limits})")
+    stdin = sys.stdin.buffer
+    while True:
+        raw = stdin.readline(16 * 1024 * 1024 + 2)
+        if not raw:
+            break
+        if not raw.endswith(b"\n") and len(raw) > 16 * 1024 * 1024:
+            # over-long line: drain it and answer
+            while raw and not raw.endswith(b"\n"):
+                raw = stdin.readline(1 << 20)
+            out.write(encode(error(None, "bad-request", "request line exceeds 16 MiB")))
+            continue
+        line = raw.decode("utf-8", "replace").strip()
+        if not line:
+            continue
+        resp = sup.handle_line(line)
+        out.write(encode(resp))
+        out.flush()
+        if resp.get("ok") and isinstance(resp.get("result"), dict) and resp["result"].get("bye"):
+            break
+    if sup.worker is not None:
+        sup.worker.kill()
+    return 0

@@ -1,0 +1,115 @@
+"""Importing and running user code (reference, kernels) under the guard, turning failures
+into messages a submitter can act on."""
+import hashlib
+import importlib.util
+import os
+import resource
+import sys
+
+import torch
+
+from . import guard
+from .cases import seed_all
+
+
+class UserCodeFailure(Exception):
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+CUDA_FATAL = ("illegal memory access", "unspecified launch failure", "device-side assert", "CUDA error: misaligned",
+              "an illegal instruction", "CUDA error: unknown error", "ECC error", "ACL_ERROR", "aicore exception",
+              "AICORE", "device unavailable")
+
+
+def sha(text):
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def write_source(directory, stem, source):
+    os.makedirs(directory, exist_ok=True)
+    h = sha(source)[:12]
+    path = os.path.join(directory, f"{stem}_{h}.py")
+    if not os.path.exists(path):
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(source)
+        os.replace(tmp, path)
+    return path, h
+
+
+def import_module(path, name, what, user_dirs):
+    """Import a user file as module `name` (under the guard)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+
+    def _load():
+        spec.loader.exec_module(mod)
+        return mod
+
+    try:
+        return run_user(f"importing the {what}", _load, user_dirs, verb="failed")
+    except UserCodeFailure:
+        sys.modules.pop(name, None)
+        raise
+
+
+def forget_module(name):
+    sys.modules.pop(name, None)
+
+
+def _mem_limit():
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def run_user(what, fn, user_dirs, verb="raised"):
+    """Run fn() as user code. Raises UserCodeFailure(kind, message) with kind in
+    sandbox-violation, oom, exception, device-fault."""
+    guard.take_violations()
+    try:
+        with guard.active():
+            result = fn()
+    except BaseException as e:  # noqa: B902 (user code may raise SystemExit/KeyboardInterrupt too)
+        v = guard.take_violations()
+        if v:
+            raise UserCodeFailure("sandbox-violation", f"{what}: {v[0]['message']}") from None
+        if guard.is_oom(e):
+            lim = _mem_limit()
+            extra = f" (address-space limit {lim // (1 << 20)} MiB)" if lim else ""
+            raise UserCodeFailure("oom", f"{what} ran out of memory{extra}: {guard.short_exc(e, 300)}") from None
+        loc = guard.user_location(e, user_dirs)
+        msg = f"{what} {verb}: {guard.short_exc(e)}" + (f" ({loc})" if loc else "")
+        if any(s in str(e) for s in CUDA_FATAL):
+            raise UserCodeFailure("device-fault", msg + "; the device context is unusable, the harness worker restarts") from None
+        raise UserCodeFailure("exception", msg) from None
+    v = guard.take_violations()
+    if v:
+        raise UserCodeFailure("sandbox-violation", f"{what}: {v[0]['message']}")
+    return result
+
+
+def build_model(module, class_name, init_inputs, tunables, device, seed, user_dirs, what, dtype=None):
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise UserCodeFailure("exception", f"the {what} defines no class {class_name}")
+
+    def _build():
+        seed_all(seed)
+        m = cls(*init_inputs, **(tunables or {}))
+        if isinstance(m, torch.nn.Module):
+            m = m.to(device)
+            if dtype is not None:
+                m = m.to(dtype)
+            m.eval()
+        return m
+
+    return run_user(f"constructing {class_name} ({what})", _build, user_dirs, verb="failed")
+
+
+def call_forward(model, inputs):
+    with torch.no_grad():
+        return model(*inputs)

@@ -1,0 +1,726 @@
+"""The worker: the process that imports torch/Triton once, holds the device, and runs user
+code for the supervisor (kharness.supervisor). It speaks the same JSON Lines protocol on its
+stdin and on a private copy of its original stdout; its fd 1 is redirected to stderr so that
+prints from user code can never corrupt the protocol stream.
+
+It may die (segfault, OOM kill, CPU limit) or be killed (timeout): the supervisor restarts it
+and replays the last `load`."""
+import argparse
+import faulthandler
+import json
+import math
+import os
+import sys
+import time
+import traceback
+
+from . import backend as bk
+from .protocol import HarnessError, encode, error, ok
+
+PROGRESS_PREFIX = "\x1ekopt-progress "
+
+
+def progress(text):
+    sys.stderr.write(f"{PROGRESS_PREFIX}{text}\n")
+    sys.stderr.flush()
+
+
+def log(text):
+    sys.stderr.write(f"kopt-harness[worker {os.getpid()}]: {text}\n")
+    sys.stderr.flush()
+
+
+def _int_field(req, name, default, lo, hi):
+    v = req.get(name, default)
+    if v is None:
+        v = default
+    if not isinstance(v, int) or isinstance(v, bool) or not (lo <= v <= hi):
+        raise HarnessError("bad-request", f"{name} must be an integer in [{lo}, {hi}]")
+    return v
+
+
+def _num_field(req, name, default, lo, hi):
+    v = req.get(name, default)
+    if v is None:
+        v = default
+    if not isinstance(v, (int, float)) or isinstance(v, bool) or not (lo <= v <= hi):
+        raise HarnessError("bad-request", f"{name} must be a number in [{lo}, {hi}]")
+    return float(v)
+
+
+class Problem:
+    pass
+
+
+class Worker:
+    def __init__(self, backend, root):
+        import torch
+        from . import guard, launches
+        self.torch = torch
+        self.backend = backend
+        self.root = root
+        self.device = bk.device_for(backend)
+        self.problem = None
+        self.poisoned = False
+        self._peak_bw = None
+        from .timing import Timer
+        self.timer = Timer(backend)
+        launches.install()
+        guard.install()
+        self._set_roots()
+
+    # ------------------------------------------------------------------ helpers
+    def _set_roots(self, extra=()):
+        from . import guard
+        roots = [self.root, os.environ.get("TMPDIR"), os.environ.get("TRITON_CACHE_DIR"),
+                 os.environ.get("TRITON_DUMP_DIR"), os.environ.get("TRITON_OVERRIDE_DIR")]
+        guard.set_roots([r for r in list(roots) + list(extra) if r])
+
+    def _need_problem(self):
+        if self.problem is None:
+            raise HarnessError("not-loaded", "no problem is loaded: send `load` first")
+        return self.problem
+
+    def _user_dirs(self):
+        p = self.problem
+        return [p.jobdir] if p else [self.root]
+
+    def _resolve_workdir(self, wd):
+        if wd is None or wd == "":
+            wd = "job"
+        if not isinstance(wd, str):
+            raise HarnessError("bad-request", "workdir must be a string")
+        if self.root is None:
+            if not os.path.isabs(wd):
+                raise HarnessError("bad-request", "workdir must be absolute when the harness has no --workdir")
+            path = os.path.realpath(wd)
+            self.root = path
+            self._set_roots()
+        else:
+            path = os.path.realpath(os.path.join(self.root, wd))
+            if not (path == self.root or path.startswith(self.root + os.sep)):
+                raise HarnessError("bad-request", f"workdir {wd!r} is outside the harness work directory {self.root}")
+        os.makedirs(path, exist_ok=True)
+        return path
+
+    def _fail(self, e, what_kind=None):
+        from .usercode import UserCodeFailure
+        if isinstance(e, UserCodeFailure):
+            if e.kind == "device-fault":
+                self.poisoned = True
+            return HarnessError(e.kind if e.kind != "exception" else (what_kind or "kernel-error"), e.message)
+        return e
+
+    def _import_kernel(self, source, who):
+        """Module for `source` (None: the loaded initial kernel)."""
+        from .usercode import import_module, write_source
+        p = self._need_problem()
+        if source is None:
+            return p.kernel_mod, p.kernel_src, p.kernel_path
+        if source == p.kernel_src:
+            return p.kernel_mod, p.kernel_src, p.kernel_path
+        path, h = write_source(os.path.join(p.jobdir, "candidates"), "cand", source)
+        name = f"kopt_cand_{h}"
+        if name in sys.modules and getattr(sys.modules[name], "__file__", None) == path:
+            return sys.modules[name], source, path
+        return import_module(path, name, who, self._user_dirs()), source, path
+
+    def _tunables(self, req, key="tunables"):
+        t = req.get(key)
+        if t is None:
+            return dict(self.problem.tunables) if self.problem else {}
+        if not isinstance(t, dict) or not all(isinstance(k, str) and k.isidentifier() for k in t):
+            raise HarnessError("bad-request", f"{key} must be an object of identifier -> value")
+        return t
+
+    def _device_inputs(self, i, dtype64=False):
+        from .cases import to_device
+        return to_device(self.problem.cases.inputs(i), self.device, dtype64=dtype64)
+
+    # ------------------------------------------------------------------ ops
+    def handle(self, req):
+        op = req.get("op")
+        rid = req.get("id")
+        t0 = time.time()
+        try:
+            fn = getattr(self, "op_" + op, None)
+            if fn is None:
+                raise HarnessError("unknown-op", f"unknown op {op!r}")
+            res = fn(req)
+            if isinstance(res, dict):
+                res.setdefault("elapsed_s", round(time.time() - t0, 3))
+            resp = ok(rid, res)
+        except HarnessError as e:
+            resp = error(rid, e.kind, e.message, **e.extra)
+        except Exception as e:  # a bug in the harness, or user code escaping run_user
+            from .usercode import UserCodeFailure
+            if isinstance(e, UserCodeFailure):
+                e2 = self._fail(e)
+                resp = error(rid, e2.kind, e2.message)
+            else:
+                log("internal error:\n" + traceback.format_exc())
+                resp = error(rid, "internal", f"harness internal error in {op}: {type(e).__name__}: {e}")
+        if self.poisoned:
+            resp.setdefault("error" if not resp["ok"] else "result", {})
+            if resp["ok"]:
+                resp["result"]["worker_restarting"] = True
+            else:
+                resp["error"]["worker_restarting"] = True
+        return resp
+
+    def op_hello(self, req):
+        env = bk.environment(self.backend)
+        env["pid"] = os.getpid()
+        env["workdir"] = self.root
+        env["loaded"] = self.problem is not None
+        return env
+
+    def op_shutdown(self, req):
+        return {"bye": True}
+
+    def op_load(self, req):
+        from . import launches
+        from .cases import CaseSet, parse_jsonl_cases, sample_indices, case_seed, describe_value
+        from .correctness import Tolerances
+        from .static_check import check_source
+        from .usercode import (UserCodeFailure, build_model, call_forward, forget_module, import_module,
+                               run_user, write_source)
+        torch = self.torch
+        ksrc = req.get("kernel_source")
+        if not isinstance(ksrc, str) or not ksrc.strip():
+            raise HarnessError("bad-request", "load needs kernel_source (a Python module with class ModelNew)")
+        rsrc = req.get("reference_source")
+        seed = _int_field(req, "seed", 0, 0, 2 ** 31 - 1)
+        nbench = _int_field(req, "benchmark_cases", 5, 1, 1024)
+        ncorr = req.get("correctness_cases", "all")
+        if ncorr is None:
+            ncorr = "all"
+        if not (ncorr == "all" or (isinstance(ncorr, int) and not isinstance(ncorr, bool) and 1 <= ncorr <= 1024)):
+            raise HarnessError("bad-request", 'correctness_cases must be "all" or an integer in [1, 1024]')
+        try:
+            tol = Tolerances(req.get("tolerances"))
+        except ValueError as e:
+            raise HarnessError("bad-request", str(e))
+        cases = req.get("cases")
+        if cases is None and isinstance(req.get("cases_jsonl"), str):
+            cases = parse_jsonl_cases(req["cases_jsonl"])
+        tunables = req.get("tunables") or {}
+        if not isinstance(tunables, dict):
+            raise HarnessError("bad-request", "tunables must be an object")
+
+        # forget the previous problem
+        if self.problem is not None:
+            for n in self.problem.module_names:
+                forget_module(n)
+            self.problem = None
+
+        jobdir = self._resolve_workdir(req.get("workdir"))
+        p = Problem()
+        p.jobdir = jobdir
+        p.seed = seed
+        p.tol = tol
+        p.tunables = tunables
+        p.module_names = []
+        p.kernel_src = ksrc
+        p.ref_src = rsrc
+        p.has_reference = bool(rsrc)
+        udirs = [jobdir]
+        pdir = os.path.join(jobdir, "problem")
+        try:
+            p.kernel_path, kh = write_source(pdir, "kernel", ksrc)
+            p.ref_path = None
+            p.ref_mod = None
+            if rsrc:
+                p.ref_path, rh = write_source(pdir, "ref", rsrc)
+                p.ref_mod = import_module(p.ref_path, f"kopt_ref_{rh}", "reference", udirs)
+                p.module_names.append(f"kopt_ref_{rh}")
+            p.kernel_mod = import_module(p.kernel_path, f"kopt_kernel_{kh}", "initial kernel", udirs)
+            p.module_names.append(f"kopt_kernel_{kh}")
+            src_mod = p.ref_mod if p.ref_mod is not None else p.kernel_mod
+            p.cases = run_user("building the cases", lambda: CaseSet.build(src_mod, cases, seed, ncorr), udirs,
+                               verb="failed")
+            init = []
+            if hasattr(src_mod, "get_init_inputs"):
+                init = run_user("get_init_inputs()", lambda: list(src_mod.get_init_inputs()), udirs, verb="failed")
+            p.init_inputs = init
+            p.correctness = sample_indices(p.cases.count, ncorr if p.cases.form != "kernelbench" else "all",
+                                           seed, salt=1_000_001)
+            p.bench = sample_indices(p.cases.count, nbench, seed, salt=1_000_003)
+            self.problem = p
+            p.static = check_source(ksrc, filename=p.kernel_path)
+            p.kernel_model = build_model(p.kernel_mod, "ModelNew", init, tunables, self.device, seed, udirs,
+                                         "initial kernel")
+            p.ref_model = None
+            p.ref64_model = None
+            if p.ref_mod is not None:
+                p.ref_model = build_model(p.ref_mod, "Model", init, {}, self.device, seed, udirs, "reference")
+            # probe run of the initial kernel on the first benchmark case: records launches
+            from .static_check import RuntimeTrace
+            first = p.bench[0]
+            progress(f"load probe case {first}")
+            inputs = self._device_inputs(first)
+            with launches.recording() as recs, RuntimeTrace(tuple(udirs)) as trace:
+                run_user(f"initial kernel on case {first}", lambda: (call_forward(p.kernel_model, inputs),
+                                                                     bk.sync(self.backend)), udirs)
+            p.launches = launches.summarize(recs)
+            p.probe_case = first
+            p.runtime_check = {"ok": not trace.violations and bool(recs), "violations": trace.violations,
+                               "warnings": trace.warnings, "kernels_launched": len(recs)}
+            if not recs:
+                p.runtime_check["violations"].append({"op": None, "where": None,
+                                                      "reason": "forward launched no Triton kernel"})
+            # golden outputs when there is no reference
+            p.golden = None
+            if not p.has_reference:
+                p.golden = {}
+                for i in p.correctness:
+                    progress(f"load golden case {i}")
+                    inp = self._device_inputs(i)
+                    out = run_user(f"initial kernel on case {i}", lambda: call_forward(p.kernel_model, inp), udirs)
+                    p.golden[i] = _to_cpu(out)
+        except UserCodeFailure as e:
+            self.problem = None
+            if e.kind == "device-fault":
+                self.poisoned = True
+            raise HarnessError("load-failed" if e.kind == "exception" else e.kind, e.message)
+        except HarnessError:
+            self.problem = None
+            raise
+        static = dict(p.static)
+        static["runtime"] = p.runtime_check
+        static["ok"] = bool(p.static["ok"] and p.runtime_check["ok"])
+        return {
+            "workdir": jobdir, "files": {"kernel": p.kernel_path, "reference": p.ref_path},
+            "form": p.cases.form, "cases": p.cases.count,
+            "correctness_cases": p.correctness, "benchmark_cases": p.bench,
+            "seed": seed, "case_seeds": {str(i): case_seed(seed, i) for i in p.bench},
+            "has_reference": p.has_reference,
+            "golden": "reference" if p.has_reference else "initial kernel outputs (computed at load)",
+            "tolerances": tol.to_json(), "static_check": static, "kernels": p.launches,
+            "probe_case": p.probe_case, "inputs_of_probe_case": [describe_value(v) for v in inputs],
+            "backend": self.backend, "device": str(self.device),
+        }
+
+    # ------------------------------------------------------------------ validate
+    def op_validate(self, req):
+        from . import launches
+        from .cases import clone_tree
+        from .correctness import compare, flatten_outputs, inputs_mutated, overlaps, storages
+        from .static_check import RuntimeTrace, check_source
+        from .usercode import UserCodeFailure, build_model, call_forward, run_user
+        torch = self.torch
+        p = self._need_problem()
+        csrc = req.get("candidate_source")
+        who = "candidate" if csrc is not None and csrc != p.kernel_src else "initial kernel"
+        udirs = self._user_dirs()
+        res = {"who": who, "passed": False, "failure": None, "cases": [], "backend": self.backend}
+        # static check first
+        static = check_source(csrc if csrc is not None else p.kernel_src)
+        res["static_check"] = static
+        if not static["ok"]:
+            v = static["violations"][0]
+            more = f" (and {len(static['violations']) - 1} more)" if len(static["violations"]) > 1 else ""
+            res["failure"] = {"kind": "static-check", "case": None,
+                              "message": f"{who} rejected by the static check: line {v['line']}: "
+                                         f"{v['code'] + ': ' if v['code'] else ''}{v['reason']}{more}"}
+            return res
+        try:
+            mod, src, path = self._import_kernel(csrc, who)
+            model = p.kernel_model if mod is p.kernel_mod and not req.get("tunables") else build_model(
+                mod, "ModelNew", p.init_inputs, self._tunables(req), self.device, p.seed, udirs, who)
+        except UserCodeFailure as e:
+            if e.kind == "device-fault":
+                self.poisoned = True
+            res["failure"] = {"kind": e.kind if e.kind != "exception" else "import-error", "case": None,
+                              "message": e.message}
+            return res
+        cases = req.get("cases")
+        if cases is None:
+            cases = p.correctness
+        if not isinstance(cases, list) or not all(isinstance(i, int) for i in cases):
+            raise HarnessError("bad-request", "cases must be a list of case indices")
+        trace = RuntimeTrace(tuple(udirs))
+        worst = {"max_err_in_tol_units": 0.0, "f64_candidate_err": None, "f64_reference_err": None,
+                 "mismatches_within_budget": 0, "f64_checked_outputs": 0, "f64_unavailable": None}
+        all_recs = []
+        from .cases import to_device
+        for i in cases:
+            progress(f"validate case {i} {who}")
+            entry = {"case": i, "passed": False}
+            res["cases"].append(entry)
+            cpu_inputs = p.cases.inputs(i)
+            cin = to_device(clone_tree(cpu_inputs), self.device)
+            pristine = clone_tree(cin)
+            # 1. candidate first
+            try:
+                with launches.recording() as recs, trace:
+                    out_c = run_user(f"{who} on case {i}", lambda: _sync_ret(call_forward(model, cin), self.backend),
+                                     udirs)
+                all_recs.extend(recs)
+            except UserCodeFailure as e:
+                if e.kind == "device-fault":
+                    self.poisoned = True
+                kind = {"exception": "exception"}.get(e.kind, e.kind)
+                res["failure"] = {"kind": kind, "case": i, "message": e.message}
+                entry["error"] = e.message
+                break
+            if trace.violations or not recs:
+                v = trace.violations[0] if trace.violations else {"op": None, "where": None,
+                                                                  "reason": "forward launched no Triton kernel"}
+                res["failure"] = {"kind": "static-check", "case": i,
+                                  "message": f"{who} rejected by the static check (runtime trace on case {i}): "
+                                             f"{v['reason']}" + (f" at {v['where']}" if v.get("where") else "")}
+                break
+            leaves_c = flatten_outputs(out_c)
+            in_ranges = storages(cin)
+            alias_k = next((k for k, t in enumerate(leaves_c) if overlaps(t, in_ranges)), None)
+            if alias_k is not None:
+                res["failure"] = {"kind": "aliased-output", "case": i,
+                                  "message": f"{who} output {alias_k} on case {i} shares memory with an input; "
+                                             f"outputs must be freshly allocated tensors"}
+                break
+            mut = inputs_mutated(cin, pristine)
+            if mut is not None:
+                k, body = mut
+                res["failure"] = {"kind": "mutated-input", "case": i,
+                                  "message": f"{who} mutated input {k} on case {i}: {body}; kernels must not write "
+                                             f"to their inputs"}
+                break
+            # 2. reference (after the candidate), and its float64 evaluation
+            g64_leaves = None
+            if p.has_reference:
+                rin = to_device(clone_tree(cpu_inputs), self.device)
+                try:
+                    out_g = run_user(f"reference on case {i}", lambda: _sync_ret(call_forward(p.ref_model, rin),
+                                                                                 self.backend), udirs)
+                except UserCodeFailure as e:
+                    raise HarnessError("reference-error", e.message)
+                try:
+                    if p.ref64_model is None:
+                        p.ref64_model = build_model(p.ref_mod, "Model", p.init_inputs, {}, self.device, p.seed,
+                                                    udirs, "reference (float64)", dtype=torch.float64)
+                    in64 = to_device(clone_tree(cpu_inputs), self.device, dtype64=True)
+                    out64 = run_user(f"float64 reference on case {i}",
+                                     lambda: _sync_ret(call_forward(p.ref64_model, in64), self.backend), udirs)
+                    g64_leaves = flatten_outputs(out64)
+                except UserCodeFailure as e:
+                    worst["f64_unavailable"] = e.message
+                    g64_leaves = None
+            else:
+                out_g = _to_device_tree(p.golden[i], self.device) if i in p.golden else None
+                if out_g is None:
+                    raise HarnessError("bad-request", f"case {i} has no golden output (not a correctness case)")
+                worst["f64_unavailable"] = "no reference: the initial kernel's outputs are the golden"
+            leaves_g = flatten_outputs(out_g)
+            # 3. outputs must not alias the reference's outputs either
+            g_ranges = storages(out_g)
+            alias_k = next((k for k, t in enumerate(leaves_c) if overlaps(t, g_ranges)), None)
+            if alias_k is not None:
+                res["failure"] = {"kind": "aliased-output", "case": i,
+                                  "message": f"{who} output {alias_k} on case {i} shares memory with the reference's "
+                                             f"output; outputs must be freshly written"}
+                break
+            if len(leaves_c) != len(leaves_g):
+                res["failure"] = {"kind": "wrong-result", "case": i,
+                                  "message": f"{who} wrong on case {i}: {len(leaves_c)} outputs, expected {len(leaves_g)}"}
+                break
+            outs = []
+            problem = None
+            for k, (c, g) in enumerate(zip(leaves_c, leaves_g)):
+                g64 = g64_leaves[k] if g64_leaves is not None and k < len(g64_leaves) else None
+                d = compare(c, g, g64, p.tol)
+                d["output"] = k
+                outs.append(d)
+                worst["max_err_in_tol_units"] = max(worst["max_err_in_tol_units"], d.get("max_err_in_tol_units") or 0.0)
+                worst["mismatches_within_budget"] += d.get("within_budget", 0) or 0
+                f = d.get("float64")
+                if f:
+                    worst["f64_checked_outputs"] += 1
+                    worst["f64_candidate_err"] = max(worst["f64_candidate_err"] or 0.0, f["candidate_err"])
+                    worst["f64_reference_err"] = max(worst["f64_reference_err"] or 0.0, f["reference_err"])
+                if not d["passed"] and problem is None:
+                    suffix = f" output {k}" if len(leaves_c) > 1 else ""
+                    problem = f"{who} wrong on case {i}{suffix}: {d['problem']}"
+            entry["outputs"] = outs
+            if problem:
+                res["failure"] = {"kind": "wrong-result", "case": i, "message": problem}
+                break
+            entry["passed"] = True
+            del cin, pristine, out_c, out_g
+        res["runtime_check"] = {"violations": trace.violations, "warnings": trace.warnings, "calls": trace.calls}
+        res["kernels"] = launches.summarize(all_recs)
+        res["summary"] = worst
+        res["cases_checked"] = len(res["cases"])
+        res["passed"] = res["failure"] is None and all(c["passed"] for c in res["cases"])
+        return res
+
+    # ------------------------------------------------------------------ bench
+    def _bench_fn(self, model, i, rotate=True):
+        """(fn(k), info) running model on case i with inputs rotated over copies."""
+        from .cases import clone_tree
+        from .correctness import storages
+        torch = self.torch
+        base = self._device_inputs(i)
+        nbytes = sum(b1 - b0 for (b0, b1, _) in storages(base))
+        copies = [base]
+        l2 = None
+        if self.backend == "cuda":
+            l2 = getattr(torch.cuda.get_device_properties(self.device), "L2_cache_size", None) or (50 << 20)
+        if rotate and l2 and 0 < nbytes * 4 <= l2 * 4 and nbytes <= l2:
+            n = max(2, min(8, (2 * l2) // max(nbytes, 1)))
+            copies += [clone_tree(base) for _ in range(int(n) - 1)]
+
+        def fn(k):
+            return model(*copies[k % len(copies)])
+
+        return fn, {"input_bytes": nbytes, "input_copies": len(copies)}
+
+    def _time_model(self, model, i, what, warmup_ms, rep_ms, min_reps, max_reps):
+        from .timing import stats
+        from .usercode import call_forward, run_user
+        torch = self.torch
+        fn, info = self._bench_fn(model, i)
+
+        def go():
+            with torch.no_grad():
+                return self.timer.bench(fn, warmup_ms, rep_ms, min_reps, max_reps)
+
+        times, meta = run_user(f"{what} on case {i}", go, self._user_dirs())
+        st = stats(times)
+        st.update(meta)
+        st.update(info)
+        return st, fn
+
+    def _peak_bandwidth(self):
+        """Device-to-device copy bandwidth (GB/s), measured once."""
+        if self._peak_bw is not None or self.backend not in ("cuda", "ascend"):
+            return self._peak_bw
+        torch = self.torch
+        n = 1 << 28  # 1 GiB of float32
+        try:
+            a = torch.empty(n, dtype=torch.float32, device=self.device)
+            b = torch.empty_like(a)
+            times = self.timer.measure(lambda k: b.copy_(a), 10, flush=False)
+            t = sorted(times)[len(times) // 2]
+            self._peak_bw = 2 * a.numel() * 4 / (t * 1e-3) / 1e9
+            del a, b
+        except Exception as e:
+            log(f"bandwidth probe failed: {e}")
+            self._peak_bw = None
+        return self._peak_bw
+
+    def _bench_defaults(self, req):
+        gpu = self.backend != "interp"
+        warmup_ms = _num_field(req, "warmup_ms", 25.0 if gpu else 0.0, 0, 60000)
+        rep_ms = req.get("rep_ms", req.get("rep"))
+        rep_ms = _num_field({"rep_ms": rep_ms}, "rep_ms", 100.0 if gpu else 500.0, 0, 600000)
+        min_reps = _int_field(req, "min_reps", 10 if gpu else 3, 1, 100000)
+        max_reps = _int_field(req, "max_reps", 10000 if gpu else 50, min_reps, 1000000)
+        return warmup_ms, rep_ms, min_reps, max_reps
+
+    def op_bench(self, req):
+        from .correctness import flatten_outputs, storages
+        from .usercode import UserCodeFailure, build_model, run_user
+        torch = self.torch
+        p = self._need_problem()
+        warmup_ms, rep_ms, min_reps, max_reps = self._bench_defaults(req)
+        cases = req.get("cases") or p.bench
+        if not isinstance(cases, list) or not all(isinstance(i, int) and 0 <= i < p.cases.count for i in cases):
+            raise HarnessError("bad-request", f"cases must be a list of case indices in [0, {p.cases.count - 1}]")
+        with_ref = req.get("reference", True) and p.has_reference
+        csrc = req.get("candidate_source")
+        who = "candidate" if csrc is not None and csrc != p.kernel_src else "initial kernel"
+        try:
+            mod, _, _ = self._import_kernel(csrc, who)
+            model = p.kernel_model if mod is p.kernel_mod and not req.get("tunables") else build_model(
+                mod, "ModelNew", p.init_inputs, self._tunables(req), self.device, p.seed, self._user_dirs(), who)
+            out = []
+            peak = self._peak_bandwidth() if self.backend != "interp" else None
+            for i in cases:
+                progress(f"bench case {i} {who}")
+                st, fn = self._time_model(model, i, who, warmup_ms, rep_ms, min_reps, max_reps)
+                entry = {"case": i, "kernel": st}
+                if self.backend != "interp":
+                    # bytes moved estimate: every input and output storage touched once
+                    with torch.no_grad():
+                        o = run_user(f"{who} on case {i}", lambda: fn(0), self._user_dirs())
+                    ob = sum(b1 - b0 for (b0, b1, _) in storages(o))
+                    moved = st["input_bytes"] + ob
+                    entry["bytes_moved_estimate"] = moved
+                    entry["achieved_gbps"] = moved / (st["median_ms"] * 1e-3) / 1e9 if st["median_ms"] > 0 else None
+                    if peak:
+                        entry["measured_peak_gbps"] = peak
+                        entry["roofline_fraction"] = entry["achieved_gbps"] / peak if entry["achieved_gbps"] else None
+                if with_ref:
+                    progress(f"bench case {i} reference")
+                    rst, _ = self._time_model(p.ref_model, i, "reference", warmup_ms, rep_ms, min_reps, max_reps)
+                    entry["reference"] = rst
+                    entry["speedup_vs_reference"] = rst["median_ms"] / st["median_ms"] if st["median_ms"] > 0 else None
+                out.append(entry)
+        except UserCodeFailure as e:
+            raise self._fail(e)
+        med = [e["kernel"]["median_ms"] for e in out if e["kernel"]["median_ms"] > 0]
+        summary = {"geomean_median_ms": math.exp(sum(math.log(x) for x in med) / len(med)) if med else None}
+        sp = [e["speedup_vs_reference"] for e in out if e.get("speedup_vs_reference")]
+        if sp:
+            summary["geomean_speedup_vs_reference"] = math.exp(sum(math.log(x) for x in sp) / len(sp))
+        return {"who": who, "clock": self.timer.clock, "l2_flush": self.timer.l2_flush,
+                "l2_flush_bytes": 256 << 20 if self.timer.l2_flush else 0, "warmup_ms": warmup_ms,
+                "rep_ms": rep_ms, "cases": out, "summary": summary, "env": bk.environment(self.backend)}
+
+    # ------------------------------------------------------------------ compare
+    def op_compare(self, req):
+        from .timing import abba_decision, stats
+        from .usercode import UserCodeFailure, build_model, run_user
+        torch = self.torch
+        p = self._need_problem()
+        csrc = req.get("candidate_source")
+        if not isinstance(csrc, str):
+            raise HarnessError("bad-request", "compare needs candidate_source")
+        isrc = req.get("incumbent_source")
+        gpu = self.backend != "interp"
+        rounds = _int_field(req, "rounds", 20 if gpu else 3, 1, 1000)
+        reps = _int_field(req, "reps_per_slot", 10 if gpu else 1, 1, 10000)
+        warm = _int_field(req, "warmup_reps", 10 if gpu else 1, 0, 10000)
+        min_imp = _num_field(req, "min_improvement", 0.01, 0.0, 10.0)
+        cases = req.get("cases") or p.bench
+        if not isinstance(cases, list) or not all(isinstance(i, int) and 0 <= i < p.cases.count for i in cases):
+            raise HarnessError("bad-request", f"cases must be a list of case indices in [0, {p.cases.count - 1}]")
+        udirs = self._user_dirs()
+        try:
+            ma, _, _ = self._import_kernel(isrc, "incumbent")
+            mb, _, _ = self._import_kernel(csrc, "candidate")
+            A = build_model(ma, "ModelNew", p.init_inputs, self._tunables(req, "incumbent_tunables"), self.device,
+                            p.seed, udirs, "incumbent")
+            B = build_model(mb, "ModelNew", p.init_inputs, self._tunables(req, "candidate_tunables"), self.device,
+                            p.seed, udirs, "candidate")
+            fa = {i: self._bench_fn(A, i)[0] for i in cases}
+            fb = {i: self._bench_fn(B, i)[0] for i in cases}
+
+            def warmup():
+                with torch.no_grad():
+                    for i in cases:
+                        for f in (fa[i], fb[i]):
+                            for k in range(max(1, warm)):
+                                f(k)
+                    self.timer.sync()
+
+            progress("compare warmup")
+            run_user("warm-up of incumbent/candidate", warmup, udirs)
+            samples = {"A": {i: [] for i in cases}, "B": {i: [] for i in cases}}
+            slots = {"A1": [], "B1": [], "B2": [], "A2": []}
+
+            def one_round(r):
+                with torch.no_grad():
+                    for slot in ("A1", "B1", "B2", "A2"):
+                        fs = fa if slot[0] == "A" else fb
+                        per_case = []
+                        for i in cases:
+                            t = self.timer.measure(fs[i], reps)
+                            samples[slot[0]][i].extend(t)
+                            per_case.append(sorted(t)[len(t) // 2])
+                        slots[slot].append(math.exp(sum(math.log(max(x, 1e-9)) for x in per_case) / len(per_case)))
+
+            for r in range(rounds):
+                progress(f"compare round {r}")
+                run_user(f"compare round {r}", lambda: one_round(r), udirs)
+        except UserCodeFailure as e:
+            raise self._fail(e)
+        dec = abba_decision(slots["A1"], slots["B1"], slots["B2"], slots["A2"], min_imp)
+        per_case = []
+        for i in cases:
+            sa, sb = stats(samples["A"][i]), stats(samples["B"][i])
+            per_case.append({"case": i, "incumbent": sa, "candidate": sb,
+                             "ratio": sb["median_ms"] / sa["median_ms"] if sa["median_ms"] > 0 else None})
+        return {"clock": self.timer.clock, "l2_flush": self.timer.l2_flush, "order": "ABBA",
+                "rounds": rounds, "reps_per_slot": reps,
+                "incumbent_median_ms": statistics_median(slots["A1"] + slots["A2"]),
+                "candidate_median_ms": statistics_median(slots["B1"] + slots["B2"]),
+                "ratio": dec["ratio"], "speedup": dec["speedup"], "noise": dec["noise_ratio"],
+                "faster_beyond_noise": dec["faster_beyond_noise"], "decision": dec,
+                "slots": slots, "cases": per_case, "env": bk.environment(self.backend)}
+
+    # ------------------------------------------------------------------ compile / profile
+    def op_compile(self, req):
+        from .compile import compile_op
+        return compile_op(self, req)
+
+    def op_profile(self, req):
+        from .profile import profile_op
+        return profile_op(self, req)
+
+
+def statistics_median(v):
+    s = sorted(v)
+    if not s:
+        return None
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def _sync_ret(x, backend):
+    bk.sync(backend)
+    return x
+
+
+def _to_cpu(v):
+    import torch
+    if isinstance(v, torch.Tensor):
+        return v.detach().to("cpu", copy=True)
+    if isinstance(v, (list, tuple)):
+        return type(v)(_to_cpu(x) for x in v)
+    if isinstance(v, dict):
+        return {k: _to_cpu(x) for k, x in v.items()}
+    return v
+
+
+def _to_device_tree(v, device):
+    import torch
+    if isinstance(v, torch.Tensor):
+        return v.to(device, copy=True)
+    if isinstance(v, (list, tuple)):
+        return type(v)(_to_device_tree(x, device) for x in v)
+    if isinstance(v, dict):
+        return {k: _to_device_tree(x, device) for k, x in v.items()}
+    return v
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--worker", action="store_true")
+    ap.add_argument("--backend", default="auto")
+    ap.add_argument("--workdir", default=None)
+    args, _ = ap.parse_known_args(argv)
+    # the protocol stream is a private copy of fd 1; fd 1 itself goes to stderr
+    proto = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    faulthandler.enable(file=sys.stderr, all_threads=True)
+    try:
+        backend = bk.choose_backend(args.backend)
+        root = os.path.realpath(args.workdir) if args.workdir else None
+        w = Worker(backend, root)
+    except Exception as e:
+        proto.write(encode({"ready": False, "error": f"{type(e).__name__}: {e}",
+                            "traceback": traceback.format_exc()[-4000:]}))
+        proto.flush()
+        return 2
+    proto.write(encode({"ready": True, "pid": os.getpid(), "backend": backend}))
+    proto.flush()
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            req = json.loads(line)
+        except ValueError:
+            continue
+        resp = w.handle(req)
+        proto.write(encode(resp))
+        proto.flush()
+        if req.get("op") == "shutdown":
+            return 0
+        if w.poisoned:
+            log("device context is unusable after a device fault; exiting so that the supervisor restarts me")
+            return 3
+    return 0
