@@ -127,15 +127,19 @@ void ctl_format_progress(const json_t *job, char *buf, size_t n)
 	const json_t *round = json_object_get(prog, "round");
 	const json_t *rounds = json_object_get(prog, "rounds");
 	const json_t *level = json_object_get(prog, "level");
-	char tmp[64];
+	char tmp[64], st[64];
+	const char *state;
 	size_t o = 0;
 	double speedup;
 
 	if (n == 0)
 		return;
 	buf[0] = '\0';
-	ctl_format_addf(buf, n, &o, "%s", ctl_format_str(job, "state", "?", tmp, sizeof(tmp), 20));
-	if (json_is_true(json_object_get(job, "cancel_requested")))
+	state = ctl_format_str(job, "state", "?", st, sizeof(st), 20);
+	ctl_format_addf(buf, n, &o, "%s", state);
+	/* Worth saying only while the job still runs: once over, its state says it all. */
+	if (json_is_true(json_object_get(job, "cancel_requested")) &&
+	    (strcmp(state, "queued") == 0 || strcmp(state, "running") == 0))
 		ctl_format_addf(buf, n, &o, " (cancel requested)");
 	if (!json_is_integer(rounds))
 		rounds = json_object_get(job, "rounds");

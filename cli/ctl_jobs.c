@@ -134,7 +134,6 @@ int ctl_jobs_list(struct ctl_ctx *ctx, const char *states, long limit, bool all)
 		rc = -ENAMETOOLONG;
 		goto out;
 	}
-	ctl_format_list_header(ctx->out);
 	for (;;) {
 		const json_t *jobs, *job, *next; /* borrowed from page */
 		char next_esc[1024];
@@ -159,6 +158,9 @@ int ctl_jobs_list(struct ctl_ctx *ctx, const char *states, long limit, bool all)
 			rc = -EPROTO;
 			goto out;
 		}
+		/* The header waits for the first page: an error then prints alone. */
+		if (!cursor[0])
+			ctl_format_list_header(ctx->out);
 		json_array_foreach(jobs, i, job)
 			ctl_format_list_row(ctx->out, job);
 		next = json_object_get(page, "next_cursor");

@@ -21,6 +21,7 @@ struct ctl_watch {
 	char last[256];      /* the progress line shown last: only changes are printed */
 	char id[CTL_JOBS_ID_MAX]; /* sanitised, for messages */
 	bool open_line;      /* on a terminal, a line without its '\n' is showing */
+	char bye[128];       /* why the server ended the stream (its "shutdown" event) */
 	unsigned long events;
 	int outcome;         /* -1 until the job is over */
 };
@@ -80,6 +81,16 @@ static int ctl_watch_on_event(void *arg, const struct ctl_sse_event *ev)
 	json_t *doc, *inner; /* doc owned; inner borrowed from doc */
 
 	w->events++;
+	if (strcmp(ev->type, "shutdown") == 0) {
+		/* koptd drains: it says why before it closes the stream. */
+		const char *why;
+
+		doc = json_loadb(ev->data, ev->data_len, 0, NULL);
+		why = json_string_value(json_object_get(doc, "reason"));
+		ctl_format_clean(w->bye, sizeof(w->bye), why ? why : "server shutdown", 100);
+		json_decref(doc);
+		return 0;
+	}
 	/* Every event we act on carries the job ("state", "progress"); others are skipped so
 	 * that a newer server may add kinds. */
 	doc = json_loadb(ev->data, ev->data_len, 0, NULL);
@@ -208,7 +219,8 @@ int ctl_watch_run(struct ctl_ctx *ctx, const char *id, int *outcome)
 	if (w.events > 0) {
 		ctl_watch_end_line(&w);
 		fprintf(ctx->err, "koptctl: event stream ended (%s); polling every %u s\n",
-			rc < 0 && ctx->http.errmsg[0] ? ctx->http.errmsg : "closed by the server",
+			w.bye[0] ? w.bye
+			: rc < 0 && ctx->http.errmsg[0] ? ctx->http.errmsg : "closed by the server",
 			ctx->poll_ms / 1000);
 	}
 	rc = ctl_watch_poll(&w, job_path, w.events > 0);

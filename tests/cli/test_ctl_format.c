@@ -64,6 +64,16 @@ static void test_progress(void **state)
 	assert_string_equal(line, "running (cancel requested)  round 7/10  level L4");
 	json_decref(job);
 
+	/* Once the job is over, a cancel request is old news. */
+	job = json_loads("{\"state\": \"cancelled\", \"cancel_requested\": true}", 0, NULL);
+	ctl_format_progress(job, line, sizeof(line));
+	assert_string_equal(line, "cancelled");
+	json_decref(job);
+	job = json_loads("{\"cancel_requested\": true}", 0, NULL);
+	ctl_format_progress(job, line, sizeof(line));
+	assert_string_equal(line, "?");
+	json_decref(job);
+
 	/* A tiny buffer truncates instead of overflowing. */
 	job = json_loads("{\"state\": \"running\", \"progress\": {\"round\": 3, \"rounds\": 15}}", 0,
 			 NULL);
