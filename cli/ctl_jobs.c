@@ -76,7 +76,7 @@ int ctl_jobs_submit(struct ctl_ctx *ctx, const struct ctl_submit_opts *o, char *
 	json_t *job = NULL; /* owned */
 	char *body = NULL;  /* owned */
 	char name[600], state[64], backend[64];
-	const char *jid;
+	const char *jid;    /* borrowed from job */
 	size_t len = 0;
 	int rc;
 

@@ -345,8 +345,8 @@ int main(int argc, char **argv)
 {
 	struct ctl_ctx ctx = {.out = stdout, .err = stderr, .poll_ms = 2000, .grace_s = 60};
 	const struct ctl_cmd *cmd;
-	const char *url = getenv("KOPT_URL");
-	const char *token = getenv("KOPT_TOKEN");
+	const char *url = getenv("KOPT_URL");     /* borrowed from the environment */
+	const char *token = getenv("KOPT_TOKEN"); /* borrowed; copied into ctx.http */
 	bool curl_up = false, http_up = false;
 	int rc;
 
@@ -362,8 +362,14 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "help") == 0) {
 		cmd = argc > 2 ? ctl_find(argv[2]) : NULL;
+		if (argc > 2 && !cmd) {
+			fprintf(stderr, "koptctl: unknown command '%s'\nTry 'koptctl --help'.\n",
+				argv[2]);
+			rc = CTL_EXIT_ERROR;
+			goto out;
+		}
 		fputs(cmd ? cmd->help : ctl_help_main, stdout);
-		rc = argc > 2 && !cmd ? CTL_EXIT_ERROR : CTL_EXIT_SUCCEEDED;
+		rc = CTL_EXIT_SUCCEEDED;
 		goto out;
 	}
 	cmd = ctl_find(argv[1]);
