@@ -9,6 +9,7 @@
 #include "api.h"
 #include "log.h"
 #include "migrate.h"
+#include "pool.h"
 
 void api_resp_set(struct api_req *r, unsigned status, const char *ctype, char *body)
 {
@@ -299,6 +300,7 @@ void api_after_work(struct api_req *r)
   if (r->db_ok)
     for (int s = 0; s < 5; s++)
       buf_appendf(&b, "kopt_jobs{state=\"%s\"} %lld\n", states[s], r->jobs_by_state[s]);
+  pool_render_metrics(r->ctx, &b);
   buf_appendf(&b, "# HELP kopt_database_up Whether the last scrape reached the database.\n"
                   "# TYPE kopt_database_up gauge\nkopt_database_up %d\n"
                   "# HELP kopt_draining 1 while koptd drains for shutdown.\n"

@@ -14,6 +14,7 @@ struct http_server;
 struct sse_hub;
 struct notify_listener;
 struct sched;
+struct pool;
 
 struct kopt_ctx {
   uv_loop_t *loop;               /* borrowed: uv_default_loop() */
@@ -25,7 +26,8 @@ struct kopt_ctx {
   struct http_server *http;      /* owned */
   struct sse_hub *sse;           /* owned */
   struct notify_listener *notify; /* owned */
-  struct sched *sched;           /* owned; NULL until workers are configured */
+  struct sched *sched;           /* owned; NULL when no devices are configured */
+  struct pool *workers;          /* owned; the supervised worker processes */
   uv_signal_t sig_term, sig_int, sig_hup;
   uv_timer_t watchdog;
   uv_timer_t drain_timer;

@@ -14,6 +14,9 @@
 #include "log.h"
 #include "migrate.h"
 #include "notify.h"
+#include "pool.h"
+#include "scheduler.h"
+#include "devices.h"
 #include "sdnotify.h"
 #include "sse.h"
 
@@ -51,6 +54,8 @@ static void on_notify(struct kopt_ctx *ctx, const char *channel, const char *pay
 {
   if (strcmp(channel, "kopt_job_events") == 0 && ctx->sse)
     sse_on_notify(ctx->sse, payload);
+  else if (strcmp(channel, "kopt_jobs_queued") == 0 || channel[0] == '\0')
+    sched_kick(ctx); /* a new job, or a reconnect after which anything may have changed */
 }
 
 static void close_walk_cb(uv_handle_t *h, void *arg)
@@ -73,7 +78,7 @@ static void shutdown_now(struct kopt_ctx *ctx)
 static void drain_tick(uv_timer_t *t)
 {
   struct kopt_ctx *ctx = t->data;
-  unsigned busy = http_busy(ctx->http);
+  unsigned busy = http_busy(ctx->http) + pool_live(ctx) + sched_pending(ctx);
   if (busy == 0 || ctx_now_ms() >= ctx->drain_deadline_ms) {
     if (busy)
       log_warn("koptd.drain_timeout", "unfinished=%u", busy);
@@ -95,6 +100,8 @@ static void begin_drain(struct kopt_ctx *ctx, int signum)
            http_busy(ctx->http), DRAIN_LIMIT_MS);
   sdnotify_send("STOPPING=1");
   http_quiesce(ctx->http);
+  sched_stop(ctx);
+  pool_stop(ctx);
   if (ctx->sse)
     sse_close_all(ctx->sse);
   ctx->drain_deadline_ms = ctx_now_ms() + DRAIN_LIMIT_MS;
@@ -204,9 +211,36 @@ out:
   return rc;
 }
 
+/* Workers read their settings from KOPT_* variables; export the effective ones. */
+static void worker_env(struct kopt_ctx *ctx)
+{
+  char exe[1024];
+  ssize_t n;
+  setenv("KOPT_DATABASE_URL", ctx->cfg.database_url, 1);
+  if (ctx->cfg.harness_python[0])
+    setenv("KOPT_HARNESS_PYTHON", ctx->cfg.harness_python, 1);
+  if (ctx->cfg.harness_dir[0])
+    setenv("KOPT_HARNESS_DIR", ctx->cfg.harness_dir, 1);
+  if (ctx->cfg.work_dir[0])
+    setenv("KOPT_WORK_DIR", ctx->cfg.work_dir, 1);
+  if (!ctx->cfg.worker_bin[0]) {
+    /* Default: kopt-worker next to this koptd. */
+    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n > 0) {
+      char *slash;
+      exe[n] = '\0';
+      slash = strrchr(exe, '/');
+      if (slash)
+        *slash = '\0';
+      snprintf(ctx->cfg.worker_bin, sizeof(ctx->cfg.worker_bin), "%.1000s/kopt-worker", exe);
+    }
+  }
+}
+
 static int cmd_serve(struct kopt_ctx *ctx)
 {
   char err[512], env[16];
+  struct device_list devs;
   unsigned applied = 0;
   PGconn *c;
   uint64_t wd;
@@ -236,6 +270,10 @@ static int cmd_serve(struct kopt_ctx *ctx)
   }
   db_pool_release(&ctx->pool, c);
 
+  if (devices_parse(ctx->cfg.devices, "/dev", &devs, err, sizeof(err))) {
+    log_error("config.invalid", "err=\"%s\"", err);
+    goto out;
+  }
   if (sse_hub_init(ctx) || notify_start(ctx, notify_channels, on_notify)) {
     log_error("koptd.init_failed", "err=out_of_memory");
     goto out;
@@ -258,9 +296,16 @@ static int cmd_serve(struct kopt_ctx *ctx)
   if (wd)
     uv_timer_start(&ctx->watchdog, watchdog_cb, 0, wd / 2000 ? wd / 2000 : 1);
 
-  log_info("koptd.ready", "listen=%s:%u version=%s schema=%d pool=%u instance=%s",
+  if (devs.n) {
+    worker_env(ctx);
+    if (pool_start(ctx, &devs) || sched_start(ctx)) {
+      log_error("koptd.init_failed", "err=out_of_memory");
+      goto out;
+    }
+  }
+  log_info("koptd.ready", "listen=%s:%u version=%s schema=%d pool=%u devices=%u instance=%s",
            ctx->cfg.listen_host, http_port(ctx->http), KOPT_VERSION, ctx->schema_latest,
-           ctx->cfg.pool_size, ctx->instance_id);
+           ctx->cfg.pool_size, devs.n, ctx->instance_id);
   sdnotify_send("READY=1");
   uv_run(ctx->loop, UV_RUN_DEFAULT);
   rc = ctx->exit_code;
@@ -274,6 +319,8 @@ out:
     uv_walk(ctx->loop, close_walk_cb, NULL);
     uv_run(ctx->loop, UV_RUN_DEFAULT);
   }
+  free(ctx->sched);
+  free(ctx->workers);
   db_pool_close(&ctx->pool);
 out_nopool:
   auth_cache_destroy(&ctx->auth);

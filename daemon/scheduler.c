@@ -1,0 +1,332 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "log.h"
+#include "pool.h"
+#include "scheduler.h"
+
+#define SCHED_POLL_MS 2000
+
+struct sched_claim {
+  struct pool_worker *w;       /* borrowed; reserved while the claim runs */
+  char backend[8];
+  char worker_name[96];
+  char got[40];
+  int attempt;
+};
+
+struct sched {
+  struct kopt_ctx *ctx;
+  uv_timer_t poll, renew;
+  int stopped, claiming, again;
+  unsigned pending;            /* work items in flight (claims, renewals, releases) */
+  char leases[DEVICES_MAX][40];
+  unsigned nleases;
+  uv_work_t claim_work;
+  struct sched_claim claims[DEVICES_MAX];
+  unsigned nclaims;
+  char owner[320];
+  unsigned lease_s;
+};
+
+struct sched_release_req {
+  uv_work_t work;
+  struct sched *s;
+  char job[40];
+};
+
+struct sched_renew_req {
+  uv_work_t work;
+  struct sched *s;
+  char ids[DEVICES_MAX * 40 + 8];     /* "{a,b}" */
+  char rows[DEVICES_MAX][6][96];      /* workers table snapshot: id host device state pid job */
+  unsigned nrows;
+  int lost;
+};
+
+static void sched_lease_add(struct sched *s, const char *id)
+{
+  for (unsigned i = 0; i < s->nleases; i++)
+    if (strcmp(s->leases[i], id) == 0)
+      return;
+  if (s->nleases < DEVICES_MAX)
+    snprintf(s->leases[s->nleases++], sizeof(s->leases[0]), "%s", id);
+}
+
+unsigned sched_leases(struct kopt_ctx *ctx) { return ctx->sched ? ctx->sched->nleases : 0; }
+
+static void sched_claim_work(uv_work_t *wk)
+{
+  struct sched *s = wk->data;
+  char err[512], lease[16];
+  PGconn *c = db_pool_acquire(&s->ctx->pool, err, sizeof(err));
+  if (!c)
+    return;
+  snprintf(lease, sizeof(lease), "%u", s->lease_s);
+  for (unsigned i = 0; i < s->nclaims; i++) {
+    struct sched_claim *cl = &s->claims[i];
+    const char *p[4] = { cl->backend, s->owner, lease, cl->worker_name };
+    PGresult *r = db_exec(
+        c, PGRES_TUPLES_OK, err, sizeof(err),
+        "UPDATE jobs j SET state = 'running', lease_owner = $2,"
+        " lease_expires_at = now() + make_interval(secs => $3::int),"
+        " attempts = j.attempts + 1, worker = $4, started_at = coalesce(j.started_at, now())"
+        " FROM (SELECT id FROM jobs"
+        "       WHERE (state = 'queued' OR (state = 'running' AND lease_expires_at < now()))"
+        "         AND (backend = $1 OR backend = 'any')"
+        "       ORDER BY priority DESC, seq LIMIT 1 FOR UPDATE SKIP LOCKED) pick"
+        " WHERE j.id = pick.id RETURNING j.id, j.attempts",
+        4, p);
+    if (!r) {
+      log_error("sched.claim_failed", "err=\"%.300s\"", err);
+      break;
+    }
+    if (PQntuples(r) == 1) {
+      snprintf(cl->got, sizeof(cl->got), "%s", PQgetvalue(r, 0, 0));
+      cl->attempt = atoi(PQgetvalue(r, 0, 1));
+    }
+    PQclear(r);
+  }
+  db_pool_release(&s->ctx->pool, c);
+}
+
+static void sched_release_expire(struct sched *s, const char *job);
+
+static void sched_claim_done(uv_work_t *wk, int status)
+{
+  struct sched *s = wk->data;
+  int got_any = 0;
+  (void)status;
+  s->pending--;
+  s->claiming = 0;
+  for (unsigned i = 0; i < s->nclaims; i++) {
+    struct sched_claim *cl = &s->claims[i];
+    pool_reserve(cl->w, 0);
+    if (!cl->got[0])
+      continue;
+    got_any = 1;
+    if (pool_assign(cl->w, cl->got, s->owner, cl->attempt) == 0) {
+      sched_lease_add(s, cl->got);
+    } else {
+      log_warn("sched.assign_failed", "job=%s action=expire_lease", cl->got);
+      sched_release_expire(s, cl->got);
+    }
+  }
+  if ((got_any || s->again) && !s->stopped) {
+    s->again = 0;
+    sched_kick(s->ctx);
+  }
+}
+
+void sched_kick(struct kopt_ctx *ctx)
+{
+  struct sched *s = ctx->sched;
+  unsigned n = 0;
+  if (!s || s->stopped || ctx->draining)
+    return;
+  if (s->claiming) {
+    s->again = 1;
+    return;
+  }
+  for (unsigned i = 0; i < pool_count(ctx); i++) {
+    struct pool_worker *w = pool_at(ctx, i);
+    if (pool_worker_state(w) != POOL_IDLE || pool_reserved(w))
+      continue;
+    pool_reserve(w, 1);
+    s->claims[n].w = w;
+    snprintf(s->claims[n].backend, sizeof(s->claims[n].backend), "%s",
+             pool_worker_device(w)->backend);
+    snprintf(s->claims[n].worker_name, sizeof(s->claims[n].worker_name), "%.60s/%s",
+             ctx->cfg.host_id, pool_worker_device(w)->name);
+    s->claims[n].got[0] = '\0';
+    n++;
+  }
+  if (!n)
+    return;
+  s->nclaims = n;
+  s->claiming = 1;
+  s->claim_work.data = s;
+  if (uv_queue_work(ctx->loop, &s->claim_work, sched_claim_work, sched_claim_done) == 0) {
+    s->pending++;
+  } else {
+    s->claiming = 0;
+    for (unsigned i = 0; i < n; i++)
+      pool_reserve(s->claims[i].w, 0);
+  }
+}
+
+static void sched_release_work(uv_work_t *wk)
+{
+  struct sched_release_req *q = wk->data;
+  char err[256];
+  const char *p[2] = { q->job, q->s->owner };
+  PGconn *c = db_pool_acquire(&q->s->ctx->pool, err, sizeof(err));
+  PGresult *r;
+  if (!c)
+    return;
+  r = db_exec(c, PGRES_COMMAND_OK, err, sizeof(err),
+              "UPDATE jobs SET lease_expires_at = now() - interval '1 second'"
+              " WHERE id = $1::uuid AND lease_owner = $2 AND state = 'running'",
+              2, p);
+  PQclear(r);
+  db_pool_release(&q->s->ctx->pool, c);
+}
+
+static void sched_release_done(uv_work_t *wk, int status)
+{
+  struct sched_release_req *q = wk->data;
+  struct sched *s = q->s;
+  (void)status;
+  s->pending--;
+  free(q);
+  /* The job is claimable again: an idle worker here may take it at once. */
+  sched_kick(s->ctx);
+}
+
+static void sched_release_expire(struct sched *s, const char *job)
+{
+  struct sched_release_req *q = calloc(1, sizeof(*q));
+  if (!q)
+    return;
+  q->s = s;
+  snprintf(q->job, sizeof(q->job), "%s", job);
+  q->work.data = q;
+  if (uv_queue_work(s->ctx->loop, &q->work, sched_release_work, sched_release_done) == 0)
+    s->pending++;
+  else
+    free(q);
+}
+
+void sched_release(struct kopt_ctx *ctx, const char *job_id, int expire)
+{
+  struct sched *s = ctx->sched;
+  if (!s)
+    return;
+  for (unsigned i = 0; i < s->nleases; i++) {
+    if (strcmp(s->leases[i], job_id) == 0) {
+      memmove(s->leases[i], s->leases[i + 1], (s->nleases - i - 1) * sizeof(s->leases[0]));
+      s->nleases--;
+      break;
+    }
+  }
+  if (expire)
+    sched_release_expire(s, job_id);
+}
+
+static void sched_renew_work(uv_work_t *wk)
+{
+  struct sched_renew_req *q = wk->data;
+  struct sched *s = q->s;
+  char err[512], lease[16];
+  PGconn *c = db_pool_acquire(&s->ctx->pool, err, sizeof(err));
+  PGresult *r;
+  if (!c)
+    return;
+  snprintf(lease, sizeof(lease), "%u", s->lease_s);
+  if (strcmp(q->ids, "{}") != 0) {
+    const char *p[3] = { q->ids, s->owner, lease };
+    r = db_exec(c, PGRES_COMMAND_OK, err, sizeof(err),
+                "UPDATE jobs SET lease_expires_at = now() + make_interval(secs => $3::int)"
+                " WHERE id = ANY($1::uuid[]) AND lease_owner = $2 AND state = 'running'",
+                3, p);
+    if (r) {
+      int n = atoi(PQcmdTuples(r));
+      int want = 1;
+      for (const char *x = q->ids; *x; x++)
+        want += *x == ',';
+      q->lost = want - n;
+      PQclear(r);
+    }
+  }
+  for (unsigned i = 0; i < q->nrows; i++) {
+    const char *p[6] = { q->rows[i][0], q->rows[i][1], q->rows[i][2], q->rows[i][3],
+                         q->rows[i][4][0] ? q->rows[i][4] : NULL,
+                         q->rows[i][5][0] ? q->rows[i][5] : NULL };
+    r = db_exec(c, PGRES_COMMAND_OK, err, sizeof(err),
+                "INSERT INTO workers (id, host, device, state, pid, current_job, heartbeat_at)"
+                " VALUES ($1, $2, $3, $4, $5::int, $6::uuid, now())"
+                " ON CONFLICT (id) DO UPDATE SET state = $4, pid = $5::int, current_job = $6::uuid,"
+                " heartbeat_at = now()",
+                6, p);
+    PQclear(r);
+  }
+  db_pool_release(&s->ctx->pool, c);
+}
+
+static void sched_renew_done(uv_work_t *wk, int status)
+{
+  struct sched_renew_req *q = wk->data;
+  (void)status;
+  q->s->pending--;
+  if (q->lost > 0)
+    log_warn("sched.lease_lost", "jobs=%d", q->lost);
+  free(q);
+}
+
+static void sched_renew_cb(uv_timer_t *t)
+{
+  struct sched *s = t->data;
+  struct kopt_ctx *ctx = s->ctx;
+  struct sched_renew_req *q = calloc(1, sizeof(*q));
+  size_t o = 0;
+  if (!q)
+    return;
+  q->s = s;
+  q->ids[o++] = '{';
+  for (unsigned i = 0; i < s->nleases; i++)
+    o += (size_t)snprintf(q->ids + o, sizeof(q->ids) - o, "%s%s", i ? "," : "", s->leases[i]);
+  q->ids[o++] = '}';
+  q->ids[o] = '\0';
+  for (unsigned i = 0; i < pool_count(ctx) && i < DEVICES_MAX; i++) {
+    struct pool_worker *w = pool_at(ctx, i);
+    snprintf(q->rows[i][0], 96, "%.60s/%s", ctx->cfg.host_id, pool_worker_device(w)->name);
+    snprintf(q->rows[i][1], 96, "%.90s", ctx->cfg.host_id);
+    snprintf(q->rows[i][2], 96, "%s", pool_worker_device(w)->name);
+    snprintf(q->rows[i][3], 96, "%s", pool_state_label(pool_worker_state(w)));
+    if (pool_worker_pid(w))
+      snprintf(q->rows[i][4], 96, "%d", pool_worker_pid(w));
+    snprintf(q->rows[i][5], 96, "%s", pool_worker_job(w));
+    q->nrows++;
+  }
+  q->work.data = q;
+  if (uv_queue_work(ctx->loop, &q->work, sched_renew_work, sched_renew_done) == 0)
+    s->pending++;
+  else
+    free(q);
+}
+
+static void sched_poll_cb(uv_timer_t *t) { sched_kick(((struct sched *)t->data)->ctx); }
+
+int sched_start(struct kopt_ctx *ctx)
+{
+  struct sched *s = calloc(1, sizeof(*s));
+  unsigned every;
+  if (!s)
+    return -ENOMEM;
+  s->ctx = ctx;
+  s->lease_s = ctx->cfg.lease_s;
+  snprintf(s->owner, sizeof(s->owner), "%s", ctx->instance_id);
+  uv_timer_init(ctx->loop, &s->poll);
+  uv_timer_init(ctx->loop, &s->renew);
+  s->poll.data = s->renew.data = s;
+  uv_timer_start(&s->poll, sched_poll_cb, SCHED_POLL_MS, SCHED_POLL_MS);
+  every = s->lease_s * 1000 / 3;
+  uv_timer_start(&s->renew, sched_renew_cb, 200, every ? every : 1000);
+  ctx->sched = s;
+  return 0;
+}
+
+void sched_stop(struct kopt_ctx *ctx)
+{
+  struct sched *s = ctx->sched;
+  if (!s)
+    return;
+  s->stopped = 1;
+  uv_timer_stop(&s->poll);
+  /* Renewal goes on while workers wind down, so no lease lapses before its release. */
+}
+
+unsigned sched_pending(struct kopt_ctx *ctx) { return ctx->sched ? ctx->sched->pending : 0; }

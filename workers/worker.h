@@ -1,0 +1,41 @@
+/* worker: the kopt-worker process. It owns one device, keeps one harness running on it, and
+ * runs the jobs koptd hands it, writing every committed step to PostgreSQL itself. */
+#ifndef KOPT_WORKER_H
+#define KOPT_WORKER_H
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include "harness.h"
+
+#define WORKER_MAX_ARGV 24
+
+struct worker {
+  char device[24];           /* "cuda:0" */
+  char backend[8];
+  int index;
+  char db_url[1024];
+  char work_dir[1024];       /* per-job directories are made under it */
+  char interp_target[32];    /* compile target for offline IR on interp, e.g. cuda:90 */
+  unsigned eval_timeout_s;   /* per harness operation on user code */
+  unsigned max_attempts;     /* claims of one job before it is failed */
+  const char *harness_argv[WORKER_MAX_ARGV];
+  char harness_env[4][160];
+  const char *harness_envp[5];
+  PGconn *db;                /* owned; reconnected when it breaks */
+  struct harness h;
+  volatile sig_atomic_t stop; /* set by SIGTERM: abandon the step, keep the job claimable */
+  pthread_mutex_t out_mu;    /* serializes lines written to koptd */
+  char job_id[40];           /* current job, "" when idle; read by the heartbeat thread */
+  char step[24];
+};
+
+/* Writes one JSON line to koptd (stdout). Thread-safe. */
+void worker_send(struct worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Runs (or resumes) one job under the lease named owner. Returns the outcome word sent to
+ * koptd: "succeeded", "failed", "cancelled", "aborted" (stopping; job left claimable), or
+ * "lost" (the lease is no longer ours). */
+const char *job_run(struct worker *w, const char *job_id, const char *owner, int attempt);
+
+#endif

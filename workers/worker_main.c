@@ -1,0 +1,244 @@
+/* kopt-worker: started by koptd, one per device. Reads JSON lines from koptd on stdin
+ * ({"type":"run",...}, {"type":"shutdown"}), writes heartbeats and results on stdout,
+ * logs on stderr. */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "log.h"
+#include "worker.h"
+
+#define WORKER_HEARTBEAT_S 2
+#define WORKER_LINE_MAX 65536
+
+/* The signal handler's only way to the context; set once in main. */
+static struct worker *worker_for_signal;
+
+static void worker_on_term(int sig)
+{
+  (void)sig;
+  if (worker_for_signal)
+    worker_for_signal->stop = 1;
+}
+
+void worker_send(struct worker *w, const char *fmt, ...)
+{
+  char line[4096];
+  va_list ap;
+  int n;
+  va_start(ap, fmt);
+  n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return;
+  if ((size_t)n > sizeof(line) - 2)
+    n = (int)sizeof(line) - 2;
+  line[n++] = '\n';
+  pthread_mutex_lock(&w->out_mu);
+  if (write(STDOUT_FILENO, line, (size_t)n) < 0) {
+    /* koptd is gone; PR_SET_PDEATHSIG ends us shortly. */
+  }
+  pthread_mutex_unlock(&w->out_mu);
+}
+
+/* Beats while the main thread is busy in a long harness call, so koptd can tell a busy
+ * worker from a dead one; the harness call itself is bounded by eval_timeout_s. */
+static void *worker_heartbeat(void *arg)
+{
+  struct worker *w = arg;
+  while (!w->stop) {
+    char job[40], step[24];
+    pthread_mutex_lock(&w->out_mu);
+    snprintf(job, sizeof(job), "%s", w->job_id);
+    snprintf(step, sizeof(step), "%s", w->step);
+    pthread_mutex_unlock(&w->out_mu);
+    worker_send(w, "{\"type\":\"heartbeat\",\"job\":\"%s\",\"step\":\"%s\",\"harness_pid\":%d}",
+                job, step, (int)w->h.pid);
+    sleep(WORKER_HEARTBEAT_S);
+  }
+  return NULL;
+}
+
+static const char *worker_env(const char *name, const char *def)
+{
+  const char *v = getenv(name);
+  return v && *v ? v : def;
+}
+
+static int worker_setup(struct worker *w, const char *device, char *err, size_t errlen)
+{
+  const char *colon = strchr(device, ':');
+  static char launcher[1200], python[1024], script[1200], hdir[1024], backend_arg[16],
+      root_arg[1200];
+  unsigned a = 0;
+  struct stat st;
+
+  if (!colon || colon - device >= (long)sizeof(w->backend)) {
+    snprintf(err, errlen, "--device must look like cuda:0");
+    return -EINVAL;
+  }
+  snprintf(w->device, sizeof(w->device), "%s", device);
+  memcpy(w->backend, device, (size_t)(colon - device));
+  w->backend[colon - device] = '\0';
+  w->index = atoi(colon + 1);
+  snprintf(w->db_url, sizeof(w->db_url), "%s", worker_env("KOPT_DATABASE_URL", "postgresql:///kopt"));
+  snprintf(w->work_dir, sizeof(w->work_dir), "%s/%s", worker_env("KOPT_WORK_DIR", "/tmp/kopt-work"),
+           device);
+  snprintf(w->interp_target, sizeof(w->interp_target), "%s",
+           worker_env("KOPT_INTERP_TARGET", "cuda:90"));
+  w->eval_timeout_s = (unsigned)atoi(worker_env("KOPT_EVAL_TIMEOUT_S", "900"));
+  w->max_attempts = (unsigned)atoi(worker_env("KOPT_MAX_ATTEMPTS", "3"));
+  if (!w->eval_timeout_s)
+    w->eval_timeout_s = 900;
+  snprintf(hdir, sizeof(hdir), "%s", worker_env("KOPT_HARNESS_DIR", "harness"));
+  snprintf(python, sizeof(python), "%s", worker_env("KOPT_HARNESS_PYTHON", "python3"));
+  snprintf(script, sizeof(script), "%s/kopt_harness.py", hdir);
+  snprintf(launcher, sizeof(launcher), "%s",
+           worker_env("KOPT_HARNESS_LAUNCHER", ""));
+  if (!launcher[0]) {
+    char def[1100];
+    snprintf(def, sizeof(def), "%s/run-sandboxed", hdir);
+    if (stat(def, &st) == 0)
+      snprintf(launcher, sizeof(launcher), "%s", def);
+  }
+  snprintf(backend_arg, sizeof(backend_arg), "%s", w->backend);
+  snprintf(root_arg, sizeof(root_arg), "%s", w->work_dir);
+  if (strcmp(launcher, "none") != 0 && launcher[0])
+    w->harness_argv[a++] = launcher;
+  w->harness_argv[a++] = python;
+  w->harness_argv[a++] = script;
+  w->harness_argv[a++] = "--backend";
+  w->harness_argv[a++] = backend_arg;
+  w->harness_argv[a++] = "--workdir";
+  w->harness_argv[a++] = root_arg;
+  w->harness_argv[a] = NULL;
+  /* Pin the harness to this worker's device. */
+  a = 0;
+  if (strcmp(w->backend, "interp") == 0) {
+    snprintf(w->harness_env[a++], sizeof(w->harness_env[0]), "TRITON_INTERPRET=1");
+  } else if (strcmp(w->backend, "cuda") == 0) {
+    snprintf(w->harness_env[a++], sizeof(w->harness_env[0]), "CUDA_VISIBLE_DEVICES=%d", w->index);
+  } else {
+    snprintf(w->harness_env[a++], sizeof(w->harness_env[0]), "ASCEND_RT_VISIBLE_DEVICES=%d",
+             w->index);
+  }
+  snprintf(w->harness_env[a++], sizeof(w->harness_env[0]), "PYTHONUNBUFFERED=1");
+  for (unsigned i = 0; i < a; i++)
+    w->harness_envp[i] = w->harness_env[i];
+  w->harness_envp[a] = NULL;
+  if (mkdir(w->work_dir, 0750) != 0 && errno != EEXIST) {
+    char parent[1024];
+    snprintf(parent, sizeof(parent), "%s", worker_env("KOPT_WORK_DIR", "/tmp/kopt-work"));
+    mkdir(parent, 0750);
+    if (mkdir(w->work_dir, 0750) != 0 && errno != EEXIST) {
+      int e = errno;
+      snprintf(err, errlen, "cannot create the work directory (%s): %s", device, strerror(e));
+      return -e;
+    }
+  }
+  return 0;
+}
+
+static void worker_handle(struct worker *w, const char *line)
+{
+  json_error_t je;
+  json_t *m = json_loads(line, 0, &je);
+  const char *type = json_string_value(json_object_get(m, "type"));
+  if (!type) {
+    log_warn("worker.bad_message", "len=%zu", strlen(line));
+  } else if (strcmp(type, "run") == 0) {
+    const char *id = json_string_value(json_object_get(m, "job_id"));
+    const char *owner = json_string_value(json_object_get(m, "lease_owner"));
+    int attempt = (int)json_integer_value(json_object_get(m, "attempt"));
+    const char *outcome;
+    if (id && owner && strlen(id) < sizeof(w->job_id)) {
+      pthread_mutex_lock(&w->out_mu);
+      snprintf(w->job_id, sizeof(w->job_id), "%s", id);
+      pthread_mutex_unlock(&w->out_mu);
+      log_info("job.start", "job=%s device=%s attempt=%d", id, w->device, attempt);
+      outcome = job_run(w, id, owner, attempt);
+      log_info("job.end", "job=%s outcome=%s", id, outcome);
+      pthread_mutex_lock(&w->out_mu);
+      w->job_id[0] = '\0';
+      pthread_mutex_unlock(&w->out_mu);
+      worker_send(w, "{\"type\":\"job_done\",\"job_id\":\"%s\",\"outcome\":\"%s\"}", id, outcome);
+    }
+  } else if (strcmp(type, "shutdown") == 0) {
+    w->stop = 1;
+  }
+  json_decref(m);
+}
+
+int main(int argc, char **argv)
+{
+  static const struct option opts[] = { { "device", required_argument, NULL, 'd' },
+                                        { NULL, 0, NULL, 0 } };
+  static struct worker w;
+  struct sigaction sa;
+  pthread_t hb;
+  char err[512], line[WORKER_LINE_MAX];
+  const char *device = NULL;
+  int o;
+
+  log_set_component("kopt-worker");
+  while ((o = getopt_long(argc, argv, "d:", opts, NULL)) != -1) {
+    if (o == 'd')
+      device = optarg;
+    else
+      return 2;
+  }
+  if (!device) {
+    fprintf(stderr, "usage: kopt-worker --device cuda:0|ascend:0|interp:0\n"
+                    "(normally started by koptd; settings come from KOPT_* variables)\n");
+    return 2;
+  }
+  {
+    enum log_level lvl;
+    if (log_level_parse(worker_env("KOPT_LOG_LEVEL", "info"), &lvl) == 0)
+      log_set_level(lvl);
+  }
+  prctl(PR_SET_PDEATHSIG, SIGKILL); /* a worker never outlives its koptd */
+  pthread_mutex_init(&w.out_mu, NULL);
+  harness_init(&w.h);
+  if (worker_setup(&w, device, err, sizeof(err))) {
+    log_error("worker.setup_failed", "err=\"%s\"", err);
+    return 1;
+  }
+  worker_for_signal = &w;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = worker_on_term; /* no SA_RESTART: a blocked read returns EINTR */
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGINT, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  worker_send(&w, "{\"type\":\"hello\",\"device\":\"%s\",\"pid\":%d}", w.device, (int)getpid());
+  pthread_create(&hb, NULL, worker_heartbeat, &w);
+  log_info("worker.ready", "device=%s harness=%s", w.device, w.harness_argv[0]);
+  while (!w.stop) {
+    if (!fgets(line, sizeof(line), stdin)) {
+      if (ferror(stdin) && errno == EINTR) {
+        clearerr(stdin);
+        continue;
+      }
+      break; /* koptd closed the pipe */
+    }
+    worker_handle(&w, line);
+  }
+  w.stop = 1;
+  harness_stop(&w.h);
+  pthread_join(hb, NULL);
+  if (w.db)
+    PQfinish(w.db);
+  buf_free(&w.h.rbuf);
+  log_info("worker.exit", "device=%s", w.device);
+  return 0;
+}
