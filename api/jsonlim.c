@@ -42,8 +42,9 @@ enum jsonlim_result jsonlim_parse_object(const char *s, size_t len, json_t **out
     snprintf(msg, msglen, "JSON nesting deeper than %d levels", JSONLIM_MAX_DEPTH);
     return JSONLIM_TOO_DEEP;
   }
-  /* REJECT_DUPLICATES: a key given twice is ambiguous; refuse it rather than pick one. */
-  doc = json_loadb(s, len, JSON_REJECT_DUPLICATES, &je);
+  /* REJECT_DUPLICATES: a key given twice is ambiguous; refuse it rather than pick one.
+   * DECODE_ANY: a scalar ("1", "null") is valid JSON, refused below as not an object. */
+  doc = json_loadb(s, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
   if (!doc) {
     snprintf(msg, msglen, "invalid JSON at line %d column %d: %s", je.line, je.column, je.text);
     return JSONLIM_MALFORMED;
