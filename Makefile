@@ -45,7 +45,14 @@ $(BUILD)/gen/openapi_data.c: api/openapi.json scripts/embed_file.sh
 $(BUILD)/gen/openapi_data.o: $(BUILD)/gen/openapi_data.c
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
-GEN_OBJ := $(BUILD)/gen/migrations_data.o $(BUILD)/gen/openapi_data.o
+$(BUILD)/gen/dashboard_data.c: api/dashboard.html scripts/embed_file.sh
+	@mkdir -p $(dir $@)
+	bash scripts/embed_file.sh $@ api_dashboard_html api/dashboard.html
+
+$(BUILD)/gen/dashboard_data.o: $(BUILD)/gen/dashboard_data.c
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+GEN_OBJ := $(BUILD)/gen/migrations_data.o $(BUILD)/gen/openapi_data.o $(BUILD)/gen/dashboard_data.o
 
 $(BIN)/koptd: $(call obj,daemon/main.c $(DAEMON_SRC) $(COMMON_SRC)) $(GEN_OBJ)
 	@mkdir -p $(BIN)

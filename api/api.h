@@ -110,5 +110,8 @@ void api_workers_list(struct api_req *r, PGconn *c);
 /* Embedded OpenAPI document (generated from api/openapi.json). */
 extern const char api_openapi_json[];
 extern const unsigned long api_openapi_json_len;
+/* Embedded dashboard page (generated from api/dashboard.html). */
+extern const char api_dashboard_html[];
+extern const unsigned long api_dashboard_html_len;
 
 #endif

@@ -178,6 +178,15 @@ int api_handle_inline(struct api_req *r)
     api_resp_set(r, 200, "application/json", strdup("{\"status\":\"ok\"}"));
     return 1;
   }
+  if (r->route == ROUTE_DASHBOARD) {
+    char *s = malloc(api_dashboard_html_len + 1);
+    if (s) {
+      memcpy(s, api_dashboard_html, api_dashboard_html_len);
+      s[api_dashboard_html_len] = '\0';
+    }
+    api_resp_set(r, 200, "text/html; charset=utf-8", s);
+    return 1;
+  }
   return 0;
 }
 
