@@ -347,7 +347,6 @@ int http_start(struct kopt_ctx *ctx, char *err, size_t errlen)
       MHD_OPTION_CONNECTION_LIMIT, (unsigned)ctx->cfg.max_connections,
       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)ctx->cfg.connection_timeout_s,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
-      MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
       MHD_OPTION_SIGPIPE_HANDLED_BY_APP, (int)1,
       MHD_OPTION_EXTERNAL_LOGGER, http_mhd_log, s,
       MHD_OPTION_END);
