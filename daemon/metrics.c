@@ -52,12 +52,15 @@ void metrics_observe(struct metrics *m, const char *route_name, const char *meth
   r->sum_s += seconds;
 }
 
+/* Keeps the first failure, so the caller sees -E2BIG or -ENOMEM as documented. */
+static int metrics_first(int rc, int r) { return rc ? rc : r; }
+
 int metrics_render(const struct metrics *m, struct buf *out)
 {
   int rc = 0;
-  rc |= buf_appends(out, "# HELP kopt_http_requests_total HTTP requests answered, by route "
+  rc = metrics_first(rc, buf_appends(out, "# HELP kopt_http_requests_total HTTP requests answered, by route "
                          "template, method and status code.\n"
-                         "# TYPE kopt_http_requests_total counter\n");
+                         "# TYPE kopt_http_requests_total counter\n"));
   for (unsigned i = 0; i < m->nroutes; i++) {
     const struct metrics_route *r = &m->routes[i];
     for (unsigned mi = 0; mi < 3; mi++)
@@ -65,32 +68,32 @@ int metrics_render(const struct metrics *m, struct buf *out)
         if (!r->count[mi][ci])
           continue;
         if (ci < METRICS_CODES - 1)
-          rc |= buf_appendf(out,
+          rc = metrics_first(rc, buf_appendf(out,
                             "kopt_http_requests_total{route=\"%s\",method=\"%s\",code=\"%u\"} %llu\n",
                             r->name, metrics_methods[mi], metrics_codes[ci],
-                            (unsigned long long)r->count[mi][ci]);
+                            (unsigned long long)r->count[mi][ci]));
         else
-          rc |= buf_appendf(out,
+          rc = metrics_first(rc, buf_appendf(out,
                             "kopt_http_requests_total{route=\"%s\",method=\"%s\",code=\"other\"} %llu\n",
-                            r->name, metrics_methods[mi], (unsigned long long)r->count[mi][ci]);
+                            r->name, metrics_methods[mi], (unsigned long long)r->count[mi][ci]));
       }
   }
-  rc |= buf_appends(out, "# HELP kopt_http_request_duration_seconds Time from the first byte "
+  rc = metrics_first(rc, buf_appends(out, "# HELP kopt_http_request_duration_seconds Time from the first byte "
                          "of a request to its response, by route template.\n"
-                         "# TYPE kopt_http_request_duration_seconds histogram\n");
+                         "# TYPE kopt_http_request_duration_seconds histogram\n"));
   for (unsigned i = 0; i < m->nroutes; i++) {
     const struct metrics_route *r = &m->routes[i];
     uint64_t cum = 0;
     for (unsigned b = 0; b < METRICS_BUCKETS; b++) {
       cum += r->bucket[b];
-      rc |= buf_appendf(out, "kopt_http_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %llu\n",
-                        r->name, metrics_bounds[b], (unsigned long long)cum);
+      rc = metrics_first(rc, buf_appendf(out, "kopt_http_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %llu\n",
+                        r->name, metrics_bounds[b], (unsigned long long)cum));
     }
-    rc |= buf_appendf(out, "kopt_http_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n"
+    rc = metrics_first(rc, buf_appendf(out, "kopt_http_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n"
                            "kopt_http_request_duration_seconds_sum{route=\"%s\"} %.6f\n"
                            "kopt_http_request_duration_seconds_count{route=\"%s\"} %llu\n",
                       r->name, (unsigned long long)r->total, r->name, r->sum_s, r->name,
-                      (unsigned long long)r->total);
+                      (unsigned long long)r->total));
   }
-  return rc ? -1 : 0;
+  return rc;
 }
