@@ -260,7 +260,7 @@ static void test_routes_separate_histograms(void **state)
 static void test_route_table_full(void **state)
 {
   struct fixture *f = *state;
-  static char names[METRICS_MAX_ROUTES + 4][16];
+  static char names[METRICS_MAX_ROUTES + 4][24];
   const char *t;
   for (int i = 0; i < METRICS_MAX_ROUTES + 4; i++) {
     snprintf(names[i], sizeof(names[i]), "/route%d", i);
