@@ -166,6 +166,8 @@ static void pool_read_cb(uv_stream_t *s, ssize_t nread, const uv_buf_t *b)
   }
 }
 
+static void pool_restart_cb(uv_timer_t *t) { pool_spawn(t->data); }
+
 static void pool_handle_closed(uv_handle_t *h)
 {
   struct pool_worker *w = h->data;
@@ -181,7 +183,7 @@ static void pool_handle_closed(uv_handle_t *h)
   if (ctx_now_ms() - w->started_ms > 60000)
     w->backoff_ms = POOL_BACKOFF_MIN_MS;
   w->state = POOL_BACKOFF;
-  uv_timer_start(&w->restart, (uv_timer_cb)pool_spawn, w->backoff_ms, 0);
+  uv_timer_start(&w->restart, pool_restart_cb, w->backoff_ms, 0);
   log_info("pool.restart_scheduled", "device=%s in_ms=%u", w->dev.name, w->backoff_ms);
   w->backoff_ms = w->backoff_ms * 2 > POOL_BACKOFF_MAX_MS ? POOL_BACKOFF_MAX_MS : w->backoff_ms * 2;
 }
