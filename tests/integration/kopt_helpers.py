@@ -313,12 +313,14 @@ class Conn:
         return RawResponse(status, reason, headers, body)
 
 
-def raw_exchange(port, data, timeout=10.0):
-    """Sends data; returns the first response, or None if the server closed/reset
-    without answering."""
+def raw_exchange(port, data, timeout=10.0, half_close=False):
+    """Sends data (then, with half_close, shuts the sending side: the server sees EOF);
+    returns the first response, or None if the server closed/reset without answering."""
     with Conn(port, timeout=timeout) as c:
         try:
             c.send(data)
+            if half_close:
+                c.sock.shutdown(socket.SHUT_WR)
         except (BrokenPipeError, ConnectionResetError):
             pass
         try:
@@ -561,3 +563,15 @@ class Koptd:
 
     def api(self, token=None):
         return Api(self.base, token)
+
+
+def source_matches(part, src):
+    """A source inside a returned spec: either the text itself or, where koptd stores sources
+    content-addressed, {sha256, bytes} of it."""
+    import hashlib
+    if not isinstance(part, dict):
+        return False
+    if "source" in part:
+        return part["source"] == src
+    return (part.get("sha256") == hashlib.sha256(src.encode()).hexdigest()
+            and part.get("bytes", len(src.encode())) == len(src.encode()))

@@ -79,8 +79,11 @@ def test_sigterm_with_open_event_stream(launch, fresh_db):
         assert es.next_event()["event"] == "state"
         t0 = time.monotonic()
         k.signal(signal.SIGTERM)
-        end = es.next_event()  # the stream must end (EOF), not hang the shutdown
-        assert end is None, end
+        # the stream must end (EOF), not hang the shutdown; a farewell event is fine
+        extra = []
+        while (ev := es.next_event()) is not None:
+            extra.append(ev)
+            assert len(extra) < 5 and time.monotonic() - t0 < 10, f"stream goes on: {extra}"
         rc = k.proc.wait(10)
         assert rc == 0, f"exit {rc}"
         assert time.monotonic() - t0 < 10
