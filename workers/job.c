@@ -244,6 +244,7 @@ static void job_store_artifacts(struct job_ctx *j, json_t *compile)
 static int job_baseline(struct job_ctx *j)
 {
   json_t *req = NULL, *load = NULL, *val = NULL, *bench = NULL, *comp = NULL, *base = NULL;
+  json_t *prof = NULL;
   char workdir[96], *txt = NULL;
   int rc = -1, orc;
 
@@ -304,8 +305,23 @@ static int job_baseline(struct job_ctx *j)
     j->fail_msg[0] = '\0';
   }
 
-  base = json_pack("{s:O, s:O, s:O, s:O, s:s, s:s}", "load", load, "validate", val, "bench",
-                   bench, "compile", comp, "device", j->w->device, "kernel_sha256", j->ksha);
+  job_progress(j, "profile");
+  json_decref(req);
+  req = json_pack("{s:s}", "op", "profile");
+  orc = job_op(j, "profile", req, &prof);
+  if (orc == -EINTR) {
+    rc = orc;
+    goto out;
+  }
+  if (orc) {
+    /* Profiler metrics are evidence (L2), not a gate: a missing profiler is recorded. */
+    prof = json_pack("{s:b, s:s}", "available", 0, "reason", j->fail_msg);
+    j->fail_msg[0] = '\0';
+  }
+
+  base = json_pack("{s:O, s:O, s:O, s:O, s:O, s:s, s:s}", "load", load, "validate", val,
+                   "bench", bench, "compile", comp, "profile", prof, "device", j->w->device,
+                   "kernel_sha256", j->ksha);
   /* The per-case arrays can be long; keep the summary fields the API shows. */
   txt = base ? json_dumps(base, JSON_COMPACT) : NULL;
   if (!txt) {
@@ -340,6 +356,7 @@ out:
   json_decref(val);
   json_decref(bench);
   json_decref(comp);
+  json_decref(prof);
   json_decref(base);
   return rc;
 }
