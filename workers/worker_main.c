@@ -113,10 +113,15 @@ static int worker_setup(struct worker *w, const char *device, char *err, size_t 
   }
   snprintf(backend_arg, sizeof(backend_arg), "%s", w->backend);
   snprintf(root_arg, sizeof(root_arg), "%s", w->work_dir);
-  if (strcmp(launcher, "none") != 0 && launcher[0])
+  if (strcmp(launcher, "none") != 0 && launcher[0]) {
+    /* harness/run-sandboxed: own user, no network, rlimits, private work directory. */
     w->harness_argv[a++] = launcher;
-  w->harness_argv[a++] = python;
-  w->harness_argv[a++] = script;
+    w->harness_argv[a++] = "--python";
+    w->harness_argv[a++] = python;
+  } else {
+    w->harness_argv[a++] = python;
+    w->harness_argv[a++] = script;
+  }
   w->harness_argv[a++] = "--backend";
   w->harness_argv[a++] = backend_arg;
   w->harness_argv[a++] = "--workdir";
