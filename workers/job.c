@@ -168,7 +168,15 @@ static int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **res
       log_warn("harness.killed", "job=%s step=%s action=retry_with_fresh_harness", j->id, what);
       continue;
     }
-    snprintf(j->fail_msg, sizeof(j->fail_msg), "initial kernel failed during %s: %s", what, err);
+    if (hrc == -EPIPE && WIFSIGNALED(j->w->h.last_status))
+      snprintf(j->fail_msg, sizeof(j->fail_msg), "initial kernel crashed the harness during %s: %s",
+               what, err);
+    else if (hrc == -ETIMEDOUT)
+      snprintf(j->fail_msg, sizeof(j->fail_msg), "initial kernel %s %s", what, err);
+    else
+      snprintf(j->fail_msg, sizeof(j->fail_msg),
+               "the device harness failed during %s: %s (the worker's log on the koptd host says why)",
+               what, err);
     goto out;
   }
   if (!json_is_true(json_object_get(rep, "ok"))) {

@@ -141,11 +141,18 @@ static int worker_setup(struct worker *w, const char *device, char *err, size_t 
   for (unsigned i = 0; i < a; i++)
     w->harness_envp[i] = w->harness_env[i];
   w->harness_envp[a] = NULL;
-  if (mkdir(w->work_dir, 0750) != 0 && errno != EEXIST) {
+  {
+    /* The parent must be traversable by the sandbox user; the launcher makes (and owns)
+     * the device's directory itself. Without a launcher the worker makes it. */
     char parent[1024];
     snprintf(parent, sizeof(parent), "%s", worker_env("KOPT_WORK_DIR", "/tmp/kopt-work"));
-    mkdir(parent, 0750);
-    if (mkdir(w->work_dir, 0750) != 0 && errno != EEXIST) {
+    if (mkdir(parent, 0755) != 0 && errno != EEXIST) {
+      int e = errno;
+      snprintf(err, errlen, "cannot create the work directory %.300s: %s", parent, strerror(e));
+      return -e;
+    }
+    if ((strcmp(launcher, "none") == 0 || !launcher[0]) && mkdir(w->work_dir, 0750) != 0 &&
+        errno != EEXIST) {
       int e = errno;
       snprintf(err, errlen, "cannot create the work directory (%s): %s", device, strerror(e));
       return -e;
