@@ -66,6 +66,16 @@ def _mem_limit():
     return None if soft == resource.RLIM_INFINITY else soft
 
 
+MAIN_PID = os.getpid()
+
+
+def _forked_child_exit():
+    # user code forked through libc (bypassing the guard): the child must never continue
+    # running harness code (it would answer requests on the protocol pipe)
+    if os.getpid() != MAIN_PID:
+        os._exit(70)
+
+
 def run_user(what, fn, user_dirs, verb="raised"):
     """Run fn() as user code. Raises UserCodeFailure(kind, message) with kind in
     sandbox-violation, oom, exception, device-fault."""
@@ -73,7 +83,9 @@ def run_user(what, fn, user_dirs, verb="raised"):
     try:
         with guard.active():
             result = fn()
+        _forked_child_exit()
     except BaseException as e:  # noqa: B902 (user code may raise SystemExit/KeyboardInterrupt too)
+        _forked_child_exit()
         v = guard.take_violations()
         if v:
             raise UserCodeFailure("sandbox-violation", f"{what}: {v[0]['message']}") from None

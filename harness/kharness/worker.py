@@ -641,6 +641,24 @@ class Worker:
                 "slots": slots, "cases": per_case, "env": bk.environment(self.backend)}
 
     # ------------------------------------------------------------------ compile / profile
+    def probe_launches(self, mod, who, req):
+        """(launch summary, case) of one forward of `mod`'s ModelNew on the first benchmark case."""
+        from . import launches
+        from .usercode import UserCodeFailure, build_model, call_forward, run_user
+        p = self.problem
+        if mod is p.kernel_mod and not req.get("tunables"):
+            return p.launches, p.probe_case
+        case = p.bench[0]
+        udirs = self._user_dirs()
+        try:
+            model = build_model(mod, "ModelNew", p.init_inputs, self._tunables(req), self.device, p.seed, udirs, who)
+            inputs = self._device_inputs(case)
+            with launches.recording() as recs:
+                run_user(f"{who} on case {case}", lambda: _sync_ret(call_forward(model, inputs), self.backend), udirs)
+        except UserCodeFailure as e:
+            raise self._fail(e)
+        return launches.summarize(recs), case
+
     def op_compile(self, req):
         from .compile import compile_op
         return compile_op(self, req)

@@ -1,0 +1,280 @@
+"""`compile`: the kernel's @triton.jit functions compiled offline for a target (default
+cuda:90), with the signature/constexprs recorded from a real launch of ModelNew.forward on
+the first benchmark case. Outputs TTIR, TTGIR, LLIR, PTX, cubin, SASS (cuobjdump/nvdisasm)
+and, with per_pass, the IR before every MLIR pass (MLIR_ENABLE_DUMP=1).
+
+On the ascend backend, the IR comes from triton-ascend's TRITON_DEBUG=1 dumps
+(kernel.ttir.mlir, kernel.ttadapter.mlir, kernel.npuir.mlir) of a real run; per_pass runs
+bishengir-compile with --mlir-print-ir-after-all on the adapter IR. That path has not been
+run on Ascend hardware."""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+from .protocol import HarnessError
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PASS_RE = re.compile(r"^// -----// IR Dump (Before|After) (\S+) \(([^)]*)\)(?: \('([^']*)' operation(?:: @(\S+))?\))?",
+                     re.M)
+
+
+def find_tool(name):
+    p = shutil.which(name)
+    if p:
+        return p
+    try:
+        import triton
+        cand = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", name)
+        if os.access(cand, os.X_OK):
+            return cand
+    except Exception:
+        pass
+    for d in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
+        if d and os.access(os.path.join(d, "bin", name), os.X_OK):
+            return os.path.join(d, "bin", name)
+    return None
+
+
+def parse_pass_dump(text):
+    """Pass names, in order, from an MLIR_ENABLE_DUMP=1 stderr capture, with byte offsets."""
+    out = []
+    for m in PASS_RE.finditer(text):
+        out.append({"when": m.group(1).lower(), "pass": m.group(2), "flag": m.group(3),
+                    "scope": m.group(4), "function": m.group(5), "offset": m.start()})
+    return out
+
+
+def parse_res_usage(text):
+    """cuobjdump -res-usage: {function: {REG, STACK, SHARED, LOCAL, ...}}."""
+    res = {}
+    cur = None
+    for line in text.splitlines():
+        m = re.match(r"\s*Function (\S+):", line)
+        if m:
+            cur = m.group(1)
+            continue
+        if cur and "REG:" in line:
+            res[cur] = {k: int(v) for k, v in re.findall(r"(\w+(?:\[\d+\])?):(\d+)", line)}
+            cur = None
+    return res
+
+
+def ptx_stats(ptx):
+    """Counts that the L3 diagnosis uses: global loads/stores by width, shared memory ops,
+    barriers, predicated branches."""
+    st = {}
+    for m in re.finditer(r"\b(ld|st)\.global(?:\.[a-z0-9_:]+)*?(?:\.(v2|v4|v8))?\.(b|f|u|s)(8|16|32|64|128)\b", ptx):
+        key = f"{m.group(1)}.global{'.' + m.group(2) if m.group(2) else ''}.{m.group(4)}"
+        st[key] = st.get(key, 0) + 1
+    st["ld.shared"] = len(re.findall(r"\bld\.shared", ptx))
+    st["st.shared"] = len(re.findall(r"\bst\.shared", ptx))
+    st["bar.sync"] = len(re.findall(r"\bbar\.sync|\bbarrier\.sync", ptx))
+    st["mma"] = len(re.findall(r"\b(?:mma|wgmma)\.", ptx))
+    st["cp.async"] = len(re.findall(r"\bcp\.async", ptx))
+    return st
+
+
+def ops_by_source_line(mlir, source_file):
+    """{source line: [op names]} from an MLIR file with loc() info, for ops located in
+    source_file (L3 attribution of IR ops to kernel source lines)."""
+    locs = {}
+    alias = {}
+    base = os.path.basename(source_file) if source_file else None
+    for m in re.finditer(r'^#(loc\d*) = loc\("([^"]+)":(\d+):(\d+)\)', mlir, re.M):
+        if base is None or os.path.basename(m.group(2)) == base:
+            locs[m.group(1)] = int(m.group(3))
+    for m in re.finditer(r'^#(loc\d*) = loc\("[^"]*"\(#(loc\d*)\)\)', mlir, re.M):
+        alias[m.group(1)] = m.group(2)
+    for a in list(alias):
+        seen, cur = 0, a
+        while cur in alias and seen < 16:
+            cur = alias[cur]
+            seen += 1
+        if cur in locs:
+            locs[a] = locs[cur]
+    res = {}
+    for m in re.finditer(r'^\s*(?:%[\w#:, ]+ = )?"?([a-z_]+\.[a-z_.]+)"?.*loc\(#(loc\d*)\)\s*$', mlir, re.M):
+        line = locs.get(m.group(2))
+        if line is not None:
+            res.setdefault(line, []).append(m.group(1))
+    return {str(k): v for k, v in sorted(res.items())}
+
+
+def _file_entry(path):
+    return {"path": path, "bytes": os.path.getsize(path)} if path and os.path.exists(path) else None
+
+
+def compile_op(worker, req):
+    from . import launches
+    from .usercode import UserCodeFailure, build_model, call_forward, run_user
+    p = worker._need_problem()
+    target = req.get("target", "cuda:90")
+    if not isinstance(target, str):
+        raise HarnessError("bad-request", 'target must be a string such as "cuda:90"')
+    per_pass = bool(req.get("per_pass", False))
+    csrc = req.get("candidate_source")
+    who = "candidate" if csrc is not None and csrc != p.kernel_src else "initial kernel"
+    timeout = float(req.get("compile_timeout_s", 300))
+    udirs = worker._user_dirs()
+    try:
+        mod, src, path = worker._import_kernel(csrc, who)
+    except UserCodeFailure as e:
+        raise worker._fail(e)
+    if worker.backend == "ascend" or target.startswith("ascend") or target.startswith("npu"):
+        return _compile_ascend(worker, req, path, per_pass, timeout)
+    kernels, probe_case = worker.probe_launches(mod, who, req)
+    if not kernels:
+        raise HarnessError("compile-failed", f"{who}'s forward launched no Triton kernel on case {probe_case}")
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    base_dir = os.path.join(p.jobdir, "compile", f"{os.path.splitext(os.path.basename(path))[0]}_{target.replace(':', '')}_{stamp}")
+    os.makedirs(base_dir, exist_ok=True)
+    results = []
+    for kinfo in kernels:
+        name = kinfo["kernel"]
+        mfile = kinfo.get("module_file") or path
+        kdir = os.path.join(base_dir, name)
+        os.makedirs(kdir, exist_ok=True)
+        spec = {"module_path": mfile, "kernel": name, "args": kinfo["last"]["args"], "kwargs": kinfo["last"]["kwargs"],
+                "target": target, "out_dir": kdir, "harness_dir": os.path.dirname(HERE)}
+        spec_path = os.path.join(kdir, "spec.json")
+        with open(spec_path, "w") as f:
+            json.dump(spec, f)
+        env = dict(os.environ)
+        env.pop("TRITON_INTERPRET", None)
+        env["TRITON_CACHE_DIR"] = os.path.join(kdir, "cache")
+        env["TRITON_ALWAYS_COMPILE"] = "1"
+        if per_pass:
+            env["MLIR_ENABLE_DUMP"] = "1"
+        passes_path = os.path.join(kdir, "passes.mlir") if per_pass else os.path.join(kdir, "compile.log")
+        t0 = time.time()
+        try:
+            with open(passes_path, "w") as errf:
+                r = subprocess.run([sys.executable, os.path.join(HERE, "drivers", "compile_driver.py"), spec_path],
+                                   stdout=subprocess.PIPE, stderr=errf, env=env, timeout=timeout, text=True,
+                                   cwd=kdir)
+        except subprocess.TimeoutExpired:
+            raise HarnessError("timeout", f"compiling {name} for {target} did not finish within {timeout:g} s")
+        lines = [l for l in r.stdout.splitlines() if l.startswith("{")]
+        info = json.loads(lines[-1]) if lines else {"ok": False, "error": f"compile driver exited {r.returncode}"}
+        entry = {"kernel": name, "launches": kinfo["launches"], "args": kinfo["last"]["args"],
+                 "kwargs": kinfo["last"]["kwargs"], "grid": kinfo["last"].get("grid"),
+                 "compile_s": round(time.time() - t0, 3)}
+        if not info.get("ok"):
+            tail = open(passes_path, errors="replace").read()[-3000:]
+            entry["error"] = info.get("error")
+            entry["log"] = _file_entry(passes_path)
+            raise HarnessError("compile-failed", f"compiling {name} for {target} failed: {info.get('error')}",
+                               detail=tail)
+        files = {ext: _file_entry(pth) for ext, pth in info["files"].items()}
+        entry.update({"signature": info["signature"], "constexprs": info["constexprs"], "attrs": info["attrs"],
+                      "metadata": info["metadata"]})
+        cubin = info["files"].get("cubin")
+        if cubin:
+            cuobjdump = find_tool("cuobjdump")
+            nvdisasm = find_tool("nvdisasm")
+            sass_path = os.path.join(kdir, f"{name}.sass")
+            sass_ok = False
+            if cuobjdump:
+                s = subprocess.run([cuobjdump, "-sass", cubin], capture_output=True, text=True, timeout=120)
+                if s.returncode == 0 and s.stdout.strip():
+                    open(sass_path, "w").write(s.stdout)
+                    sass_ok = True
+                    entry["sass_tool"] = cuobjdump
+                ru = subprocess.run([cuobjdump, "-res-usage", cubin], capture_output=True, text=True, timeout=60)
+                if ru.returncode == 0:
+                    entry["resource_usage"] = parse_res_usage(ru.stdout)
+            if not sass_ok and nvdisasm:
+                s = subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True, timeout=120)
+                if s.returncode == 0 and s.stdout.strip():
+                    open(sass_path, "w").write(s.stdout)
+                    sass_ok = True
+                    entry["sass_tool"] = nvdisasm
+            if sass_ok:
+                files["sass"] = _file_entry(sass_path)
+            else:
+                entry["sass_unavailable"] = "neither cuobjdump nor nvdisasm found (PATH, triton's bundled bin, CUDA_HOME)"
+        if "ptx" in info["files"]:
+            entry["ptx_stats"] = ptx_stats(open(info["files"]["ptx"]).read())
+        if "ttgir" in info["files"]:
+            entry["ttgir_ops_by_source_line"] = ops_by_source_line(open(info["files"]["ttgir"]).read(), mfile)
+        if per_pass:
+            text = open(passes_path, errors="replace").read()
+            passes = parse_pass_dump(text)
+            files["passes"] = _file_entry(passes_path)
+            entry["passes"] = passes
+            entry["pass_count"] = len(passes)
+            entry["distinct_passes"] = sorted({x["pass"] for x in passes})
+        else:
+            files["log"] = _file_entry(passes_path)
+        entry["files"] = files
+        results.append(entry)
+    return {"target": target, "who": who, "probe_case": probe_case, "dir": base_dir, "per_pass": per_pass,
+            "kernels": results}
+
+
+def _compile_ascend(worker, req, kernel_path, per_pass, timeout):
+    """triton-ascend: run the case once with TRITON_DEBUG=1 and collect the dumps. Untested
+    on hardware (no Ascend device was available when this was written)."""
+    from .state import write_state
+    p = worker.problem
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    out_dir = os.path.join(p.jobdir, "compile", f"ascend_{stamp}")
+    os.makedirs(out_dir, exist_ok=True)
+    state_path = os.path.join(out_dir, "state.json")
+    write_state(worker, state_path, source_path=kernel_path, tunables=worker._tunables(req))
+    env = dict(os.environ)
+    env.update({"TRITON_DEBUG": "1", "TRITON_ALWAYS_COMPILE": "1", "TRITON_DISABLE_LINE_INFO": "0",
+                "TRITON_CACHE_DIR": os.path.join(out_dir, "cache"), "HOME": out_dir})
+    env.pop("TRITON_INTERPRET", None)
+    try:
+        r = subprocess.run([sys.executable, os.path.join(HERE, "drivers", "run_case.py"), state_path],
+                           capture_output=True, text=True, env=env, timeout=timeout, cwd=out_dir)
+    except subprocess.TimeoutExpired:
+        raise HarnessError("timeout", f"the TRITON_DEBUG=1 run did not finish within {timeout:g} s")
+    log = r.stdout + r.stderr
+    open(os.path.join(out_dir, "run.log"), "w").write(log)
+    dumps = re.findall(r"Dumping intermediate results to (\S+)", log)
+    if r.returncode != 0 or not dumps:
+        raise HarnessError("compile-failed", "the TRITON_DEBUG=1 run produced no IR dump "
+                           f"(exit {r.returncode}); see {os.path.join(out_dir, 'run.log')}", detail=log[-3000:])
+    kernels = []
+    for d in dict.fromkeys(dumps):
+        files = {}
+        for fname, key in (("kernel.ttir.mlir", "ttir"), ("kernel.ttadapter.mlir", "ttadapter"),
+                           ("kernel.npuir.mlir", "npuir")):
+            src = os.path.join(d, fname)
+            if os.path.exists(src):
+                dst = os.path.join(out_dir, f"{os.path.basename(d)}.{fname}")
+                shutil.copyfile(src, dst)
+                files[key] = _file_entry(dst)
+        entry = {"dump_dir": d, "files": files}
+        if files.get("npuir"):
+            t = open(files["npuir"]["path"], errors="replace").read()
+            entry["hivm_stats"] = {k: len(re.findall(re.escape(k), t)) for k in (
+                "hivm.hir.set_flag", "hivm.hir.wait_flag", "hivm.hir.pipe_barrier", "hivm.hir.load",
+                "hivm.hir.store", "scf.for", "hivm.hir.load_scalar")}
+        if per_pass and files.get("ttadapter"):
+            bish = shutil.which("bishengir-compile")
+            if not bish:
+                entry["passes_unavailable"] = "bishengir-compile is not on PATH"
+            else:
+                arch = os.environ.get("KOPT_ASCEND_ARCH", "Ascend910B3")
+                pp = os.path.join(out_dir, f"{os.path.basename(d)}.passes.mlir")
+                with open(pp, "w") as f:
+                    subprocess.run([bish, files["ttadapter"]["path"], f"--target={arch}",
+                                    "--enable-hfusion-compile=true", "--enable-hivm-compile=true",
+                                    "--enable-triton-kernel-compile=true", "--mlir-print-ir-after-all",
+                                    "-o", os.path.join(out_dir, "kernel")],
+                                   stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
+                text = open(pp, errors="replace").read()
+                entry["passes"] = parse_pass_dump(text)
+                entry["pass_count"] = len(entry["passes"])
+                files["passes"] = _file_entry(pp)
+        kernels.append(entry)
+    return {"target": "ascend", "dir": out_dir, "per_pass": per_pass, "kernels": kernels,
+            "note": "Ascend path: written from triton-ascend documentation, not run on hardware"}

@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""Start the kopt harness sandboxed. The harness then speaks JSON Lines on this process's
+stdin/stdout (this process execs into the sandbox; nothing stays in between).
+
+    python3 harness/launch.py --backend cuda --workdir /var/lib/kopt/work/cuda0 [options]
+
+What it does, in order (each step logs one line on stderr, and says so when it falls back):
+
+1. User. As root: creates the system user `kopt-sandbox` (useradd -r) if absent, gives it
+   the work directory (chown -R, mode 0700), and the harness later runs as that user with
+   no supplementary groups and PR_SET_NO_NEW_PRIVS. Not root: runs as the calling user.
+2. Isolation, first that works (probed with a trial run, not assumed):
+   a. bubblewrap: new network (only loopback), IPC, UTS, PID and cgroup namespaces; a root
+      assembled from read-only binds of the host's top-level directories; /proc and a minimal
+      /dev (plus /dev/nvidia* or /dev/davinci* for the device); the virtualenv and the harness
+      bound read-only at /kopt/venv and /kopt/harness (so a venv under a 0700 home works);
+      the work directory the only writable path; --die-with-parent.
+   b. `unshare --net --ipc --uts` (root, or a user namespace when not root): no network;
+      the filesystem is protected only by the sandbox user's permissions (it can still
+      write world-writable directories such as /tmp). Logged as a fallback.
+   c. none: logged as a WARNING; only the harness's in-process guard and rlimits remain.
+3. rlimits for the whole harness: RLIMIT_NOFILE, RLIMIT_NPROC (per user: bounds fork bombs
+   when not root), RLIMIT_FSIZE, RLIMIT_CORE=0; RLIMIT_AS and RLIMIT_CPU are applied by the
+   harness supervisor to each worker it starts (so a restarted worker gets a fresh CPU budget).
+   RLIMIT_AS defaults to none on cuda/ascend (their drivers reserve huge address ranges).
+4. A clean environment: HOME and TMPDIR inside the work directory, Triton caches there,
+   device selection and toolchain variables passed through.
+"""
+import argparse
+import ctypes
+import grp
+import os
+import pwd
+import shutil
+import stat
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+SBX_VENV = "/kopt/venv"
+SBX_HARNESS = "/kopt/harness"
+PASS_ENV_PREFIXES = ("CUDA_", "NVIDIA_", "TRITON_", "KOPT_", "ASCEND_", "NPU_", "HCCL_", "MLIR_", "LLVM_",
+                     "TORCH_", "OMP_", "MKL_", "PYTORCH_")
+PASS_ENV = ("LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH", "TERM")
+
+
+def log(msg):
+    sys.stderr.write(f"kopt-launch: {msg}\n")
+    sys.stderr.flush()
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--backend", default="auto", help="cuda | ascend | interp | auto")
+    ap.add_argument("--workdir", required=True, help="private work directory (created; the only writable path)")
+    ap.add_argument("--user", default="kopt-sandbox", help="unprivileged user to run as when started as root")
+    ap.add_argument("--no-user", action="store_true", help="do not switch user even when root")
+    ap.add_argument("--isolation", default="auto", choices=["auto", "bwrap", "unshare", "none"])
+    ap.add_argument("--python", default=None, help="python of the harness virtualenv (default: <repo>/.venv/bin/python)")
+    ap.add_argument("--mem-mb", type=int, default=None, help="RLIMIT_AS per worker, MiB (default 16384 interp, none otherwise)")
+    ap.add_argument("--cpu-s", type=int, default=6 * 3600, help="RLIMIT_CPU per worker, s (default 21600)")
+    ap.add_argument("--nofile", type=int, default=4096)
+    ap.add_argument("--nproc", type=int, default=1024, help="RLIMIT_NPROC (processes+threads of the sandbox user)")
+    ap.add_argument("--fsize-mb", type=int, default=4096, help="RLIMIT_FSIZE, MiB")
+    ap.add_argument("--device", action="append", default=[], help="extra device node to expose (bwrap), repeatable")
+    ap.add_argument("--env", action="append", default=[], help="NAME=VALUE to set in the sandbox, repeatable")
+    ap.add_argument("--dry-run", action="store_true", help="print the command instead of running it")
+    ap.add_argument("--stage2", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--stage2-uid", type=int, default=-1, help=argparse.SUPPRESS)
+    ap.add_argument("--stage2-gid", type=int, default=-1, help=argparse.SUPPRESS)
+    ap.add_argument("--stage2-isolation", default="none", help=argparse.SUPPRESS)
+    ap.add_argument("harness_args", nargs="*", help="extra arguments for kopt_harness.py (after --)")
+    return ap.parse_args(argv)
+
+
+# ------------------------------------------------------------------------------ stage 1
+
+def venv_root(python):
+    d = os.path.dirname(os.path.dirname(python))
+    return d if os.path.exists(os.path.join(d, "pyvenv.cfg")) else None
+
+
+def traversable_by_others(path):
+    """Every ancestor directory has o+x and the path itself o+r (rough check of whether an
+    unrelated user can use it)."""
+    p = os.path.realpath(path)
+    parts = p.split(os.sep)
+    for i in range(2, len(parts) + 1):
+        d = os.sep.join(parts[:i]) or "/"
+        try:
+            st = os.stat(d)
+        except OSError:
+            return False
+        if stat.S_ISDIR(st.st_mode) and not st.st_mode & stat.S_IXOTH:
+            return False
+    return bool(os.stat(p).st_mode & stat.S_IROTH)
+
+
+def ensure_user(name):
+    try:
+        pw = pwd.getpwnam(name)
+        return pw.pw_uid, pw.pw_gid
+    except KeyError:
+        pass
+    useradd = shutil.which("useradd") or "/usr/sbin/useradd"
+    nologin = "/usr/sbin/nologin" if os.path.exists("/usr/sbin/nologin") else "/bin/false"
+    r = subprocess.run([useradd, "-r", "-M", "-d", "/nonexistent", "-s", nologin, "-U", name],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"useradd {name} failed: {r.stderr.strip()}")
+    log(f"created system user {name}")
+    pw = pwd.getpwnam(name)
+    return pw.pw_uid, pw.pw_gid
+
+
+def chown_tree(path, uid, gid):
+    for root, dirs, files in os.walk(path):
+        for n in [root] + [os.path.join(root, x) for x in dirs + files]:
+            try:
+                os.lchown(n, uid, gid)
+            except OSError:
+                pass
+    os.chmod(path, 0o700)
+
+
+def device_nodes(backend, extra):
+    nodes = []
+    import glob
+    if backend in ("cuda", "auto"):
+        nodes += sorted(glob.glob("/dev/nvidia*"))
+        nodes += [p for p in ("/dev/dri",) if os.path.exists(p) and backend == "cuda"]
+    if backend in ("ascend", "auto"):
+        nodes += sorted(glob.glob("/dev/davinci*")) + [p for p in ("/dev/devmm_svm", "/dev/hisi_hdc", "/dev/svm0")
+                                                      if os.path.exists(p)]
+    nodes += extra
+    return [n for n in dict.fromkeys(nodes) if os.path.exists(n)]
+
+
+def bwrap_cmd(bwrap, args, workdir, venv, inner):
+    cmd = [bwrap, "--die-with-parent", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-pid",
+           "--unshare-cgroup-try", "--hostname", "kopt-sandbox"]
+    if os.geteuid() != 0:
+        cmd.append("--unshare-user")
+    for name in sorted(os.listdir("/")):
+        p = "/" + name
+        if name in ("proc", "dev", "kopt"):
+            continue
+        if os.path.islink(p):
+            cmd += ["--symlink", os.readlink(p), p]
+        elif os.path.isdir(p):
+            cmd += ["--ro-bind", p, p]
+    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm"]
+    for n in device_nodes(args.backend, args.device):
+        cmd += ["--dev-bind", n, n]
+    cmd += ["--perms", "0755", "--dir", "/kopt"]
+    if venv:
+        cmd += ["--ro-bind", venv, SBX_VENV]
+    cmd += ["--ro-bind", HERE, SBX_HARNESS]
+    cmd += ["--bind", workdir, workdir, "--chdir", workdir]
+    return cmd + ["--"] + inner
+
+
+def probe(cmd_prefix):
+    try:
+        r = subprocess.run(cmd_prefix + ["/bin/true"], capture_output=True, text=True, timeout=30)
+        return r.returncode == 0, (r.stderr or "").strip()
+    except Exception as e:
+        return False, str(e)
+
+
+def stage1(args):
+    workdir = os.path.realpath(args.workdir)
+    os.makedirs(workdir, exist_ok=True)
+    python = args.python or os.path.join(REPO, ".venv", "bin", "python")
+    if not os.path.exists(python):
+        python = sys.executable
+    venv = venv_root(python)
+    venv_real = os.path.realpath(venv) if venv else None
+    root = os.geteuid() == 0
+    uid = gid = -1
+    if root and not args.no_user:
+        uid, gid = ensure_user(args.user)
+        chown_tree(workdir, uid, gid)
+        log(f"harness will run as {args.user} (uid {uid}); work directory {workdir} owned by it, mode 0700")
+    elif root:
+        log("--no-user: harness runs as root (not recommended)")
+    else:
+        log(f"not root: harness runs as the calling user (uid {os.getuid()})")
+    isolation = args.isolation
+    bwrap = shutil.which("bwrap")
+    chosen = None
+    stage2 = lambda py, launch, iso: [py, launch, "--stage2", "--stage2-uid", str(uid), "--stage2-gid", str(gid),
+                                      "--stage2-isolation", iso, "--backend", args.backend, "--workdir", workdir,
+                                      "--nofile", str(args.nofile), "--nproc", str(args.nproc),
+                                      "--fsize-mb", str(args.fsize_mb), "--cpu-s", str(args.cpu_s)] + \
+        (["--mem-mb", str(args.mem_mb)] if args.mem_mb is not None else []) + \
+        [x for e in args.env for x in ("--env", e)] + ["--"] + list(args.harness_args)
+    if isolation in ("auto", "bwrap"):
+        if not bwrap:
+            log("bubblewrap (bwrap) not found" + ("; falling back" if isolation == "auto" else ""))
+        else:
+            sbx_python = os.path.join(SBX_VENV, "bin", os.path.basename(python)) if venv else python
+            trial = bwrap_cmd(bwrap, args, workdir, venv_real, [])[:-1]
+            ok, err = probe(trial + ["--"])
+            if ok:
+                chosen = bwrap_cmd(bwrap, args, workdir, venv_real,
+                                   stage2(sbx_python, os.path.join(SBX_HARNESS, "launch.py"), "bwrap"))
+                log("isolation: bubblewrap (network: loopback only; filesystem read-only except the work directory; new PID/IPC/UTS namespaces)")
+            else:
+                log(f"bubblewrap does not work here ({err[:300]})" + ("; falling back" if isolation == "auto" else ""))
+        if chosen is None and isolation == "bwrap":
+            raise SystemExit("kopt-launch: --isolation bwrap requested but bubblewrap does not work")
+    if chosen is None and isolation in ("auto", "unshare"):
+        unshare = shutil.which("unshare")
+        flags = ["--net", "--ipc", "--uts"] + ([] if root else ["--map-root-user"])
+        if unshare:
+            ok, err = probe([unshare] + flags + ["--"])
+            if ok:
+                py = python
+                if uid >= 0 and not (traversable_by_others(python) and traversable_by_others(HERE)):
+                    log(f"WARNING: {python} or {HERE} is not readable by {args.user} and bwrap is unavailable to "
+                        f"re-bind it: the harness runs as root. Install the venv where {args.user} can read it.")
+                    uid = gid = -1
+                chosen = [unshare] + flags + ["--"] + stage2(py, os.path.join(HERE, "launch.py"), "unshare")
+                log("isolation: unshare --net --ipc --uts (fallback: no network, but the filesystem is protected only "
+                    "by user permissions; world-writable directories such as /tmp stay writable)")
+            else:
+                log(f"unshare does not work here ({err[:300]})")
+        if chosen is None and isolation == "unshare":
+            raise SystemExit("kopt-launch: --isolation unshare requested but unshare does not work")
+    if chosen is None:
+        py = python
+        if uid >= 0 and not (traversable_by_others(python) and traversable_by_others(HERE)):
+            log(f"WARNING: {python} is not readable by {args.user}: the harness runs as root")
+            uid = gid = -1
+        chosen = stage2(py, os.path.join(HERE, "launch.py"), "none")
+        log("WARNING: isolation: none (no network or filesystem isolation; only rlimits, the sandbox user and the "
+            "harness's in-process guard apply)")
+    if args.dry_run:
+        print(" ".join(chosen))
+        return 0
+    os.execvp(chosen[0], chosen)
+
+
+# ------------------------------------------------------------------------------ stage 2
+
+def stage2(args):
+    import resource
+    lims = {resource.RLIMIT_NOFILE: args.nofile, resource.RLIMIT_NPROC: args.nproc,
+            resource.RLIMIT_FSIZE: args.fsize_mb * (1 << 20) if args.fsize_mb else None, resource.RLIMIT_CORE: 0}
+    for rl, v in lims.items():
+        if v is None:
+            continue
+        try:
+            soft, hard = resource.getrlimit(rl)
+            v = v if hard == resource.RLIM_INFINITY else min(v, hard)
+            resource.setrlimit(rl, (v, v))
+        except (ValueError, OSError) as e:
+            log(f"could not set rlimit {rl}: {e}")
+    workdir = os.path.realpath(args.workdir)
+    tmp = os.path.join(workdir, "tmp")
+    env = {"PATH": os.pathsep.join([os.path.dirname(sys.executable), "/usr/local/cuda/bin", "/usr/local/sbin",
+                                    "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]),
+           "HOME": workdir, "TMPDIR": tmp, "TRITON_CACHE_DIR": os.path.join(workdir, ".triton", "cache"),
+           "TRITON_DUMP_DIR": os.path.join(workdir, ".triton", "dump"), "TRITON_HOME": workdir,
+           "XDG_CACHE_HOME": os.path.join(workdir, ".cache"), "PYTHONDONTWRITEBYTECODE": "1",
+           "KOPT_SANDBOX": args.stage2_isolation + ("+user" if args.stage2_uid >= 0 else "")}
+    for k, v in os.environ.items():
+        if k.startswith(PASS_ENV_PREFIXES) or k in PASS_ENV:
+            env.setdefault(k, v)
+    for e in args.env:
+        k, _, v = e.partition("=")
+        env[k] = v
+    if args.stage2_uid >= 0:
+        os.makedirs(tmp, exist_ok=True)
+        for d in (tmp,):
+            try:
+                os.chown(d, args.stage2_uid, args.stage2_gid)
+            except OSError:
+                pass
+        os.setgroups([])
+        os.setgid(args.stage2_gid)
+        os.setuid(args.stage2_uid)
+        if os.getuid() == 0 or os.geteuid() == 0:
+            raise SystemExit("kopt-launch: failed to drop root privileges")
+    else:
+        os.makedirs(tmp, exist_ok=True)
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_NO_NEW_PRIVS = 38
+        if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            log("could not set PR_SET_NO_NEW_PRIVS")
+    except Exception as e:
+        log(f"could not set PR_SET_NO_NEW_PRIVS: {e}")
+    harness = os.path.join(HERE, "kopt_harness.py")
+    cmd = [sys.executable, harness, "--backend", args.backend, "--workdir", workdir, "--cpu-s", str(args.cpu_s)]
+    if args.mem_mb is not None:
+        cmd += ["--mem-mb", str(args.mem_mb)]
+    cmd += list(args.harness_args)
+    os.chdir(workdir)
+    os.execve(sys.executable, cmd, env)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.stage2:
+        return stage2(args)
+    return stage1(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
