@@ -199,53 +199,63 @@ out:
   return rc;
 }
 
-/* Reads IR files named by the compile result into artifacts rows (round 0). */
+/* Stores one IR file as an artifacts row (round 0), skipping files over the cap. */
+static void job_store_file(struct job_ctx *j, const char *kind, const char *path)
+{
+  FILE *fp = fopen(path, "rb");
+  struct buf b;
+  char chunk[65536], size[24], err[256];
+  size_t n;
+  int too_big = 0;
+
+  if (!fp)
+    return;
+  buf_init(&b, JOB_ARTIFACT_MAX);
+  while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+    if (buf_append(&b, chunk, n)) {
+      too_big = 1;
+      break;
+    }
+  fclose(fp);
+  if (too_big) {
+    log_warn("job.artifact_skipped", "job=%s kind=%s reason=over_%u_bytes", j->id, kind,
+             JOB_ARTIFACT_MAX);
+  } else if (b.len) {
+    size_t esclen;
+    char *esc = (char *)PQescapeByteaConn(j->w->db, (unsigned char *)b.data, b.len, &esclen);
+    snprintf(size, sizeof(size), "%zu", b.len);
+    if (esc) {
+      const char *p[4] = { j->id, kind, size, esc };
+      PGresult *r = db_exec(j->w->db, PGRES_COMMAND_OK, err, sizeof(err),
+                            "INSERT INTO artifacts (job_id, round, kind, size, data)"
+                            " VALUES ($1::uuid, 0, $2, $3::int, $4::bytea)"
+                            " ON CONFLICT (job_id, round, kind) DO NOTHING",
+                            4, p);
+      PQclear(r);
+      PQfreemem(esc);
+    }
+  }
+  buf_free(&b);
+}
+
+/* The compile result lists IR files per launched kernel: kernels[i].files.{ttir,ptx,...}.
+ * Each becomes an artifact "<kernel>.<kind>". */
 static void job_store_artifacts(struct job_ctx *j, json_t *compile)
 {
-  json_t *files = json_object_get(compile, "files");
-  const char *kind;
-  json_t *f;
-  char err[256];
-
-  if (!json_is_object(files))
-    return;
-  json_object_foreach(files, kind, f) {
-    const char *path = json_is_string(f) ? json_string_value(f)
-                                         : json_string_value(json_object_get(f, "path"));
-    FILE *fp;
-    struct buf b;
-    char chunk[65536], size[24];
-    size_t n;
-    int too_big = 0;
-    if (!path || !(fp = fopen(path, "rb")))
-      continue;
-    buf_init(&b, JOB_ARTIFACT_MAX);
-    while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-      if (buf_append(&b, chunk, n)) {
-        too_big = 1;
-        break;
-      }
-    fclose(fp);
-    if (!too_big && b.len) {
-      char *esc;
-      size_t esclen;
-      snprintf(size, sizeof(size), "%zu", b.len);
-      esc = (char *)PQescapeByteaConn(j->w->db, (unsigned char *)b.data, b.len, &esclen);
-      if (esc) {
-        const char *p[4] = { j->id, kind, size, esc };
-        PGresult *r = db_exec(j->w->db, PGRES_COMMAND_OK, err, sizeof(err),
-                              "INSERT INTO artifacts (job_id, round, kind, size, data)"
-                              " VALUES ($1::uuid, 0, $2, $3::int, $4::bytea)"
-                              " ON CONFLICT (job_id, round, kind) DO NOTHING",
-                              4, p);
-        PQclear(r);
-        PQfreemem(esc);
-      }
-    } else if (too_big) {
-      log_warn("job.artifact_skipped", "job=%s kind=%s reason=over_%u_bytes", j->id, kind,
-               JOB_ARTIFACT_MAX);
+  json_t *kernels = json_object_get(compile, "kernels"), *k;
+  size_t i;
+  json_array_foreach(kernels, i, k) {
+    const char *name = json_string_value(json_object_get(k, "kernel"));
+    json_t *files = json_object_get(k, "files"), *f;
+    const char *kind;
+    json_object_foreach(files, kind, f) {
+      char full[160];
+      const char *path = json_string_value(json_object_get(f, "path"));
+      if (!path || strcmp(kind, "cubin") == 0)
+        continue; /* binary; the SASS listing carries what L3 reads */
+      snprintf(full, sizeof(full), "%.64s.%.32s", name ? name : "kernel", kind);
+      job_store_file(j, full, path);
     }
-    buf_free(&b);
   }
 }
 
