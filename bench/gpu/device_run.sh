@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The whole stack on a GPU machine without a package registry (the device tool's H200):
+# PostgreSQL 15 and the C runtime libraries come from Debian .debs carried in .devdeps/
+# (see bench/gpu/README.md), koptd/kopt-worker/koptctl are the binaries built on the
+# development machine (bin/), and the harness runs on the machine's own python3 (torch,
+# Triton). Submits the bundled example RUNS times on cuda and summarizes the baselines.
+#   OUT=/tmp/out RUNS=3 bash bench/gpu/device_run.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/kopt-device-out}
+RUNS=${RUNS:-3}
+EXAMPLE=${EXAMPLE:-examples/vector_add}
+mkdir -p "$OUT"
+log() { echo "device_run: $*" >&2; }
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm --format=csv \
+  | tee "$OUT/gpu.txt"
+python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)' \
+  | tee -a "$OUT/gpu.txt"
+command -v ncu >/dev/null && ncu --version | tail -1 | tee -a "$OUT/gpu.txt"
+
+mkdir -p /opt/deps
+for f in .devdeps/*.deb; do dpkg -x "$f" /opt/deps; done
+export LD_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu
+if ldd bin/koptd bin/kopt-worker bin/koptctl | grep "not found"; then
+  log "missing libraries (above)"; exit 1
+fi
+id kopt >/dev/null 2>&1 || useradd -r -M -s /usr/sbin/nologin kopt
+PGBIN=/opt/deps/usr/lib/postgresql/15/bin
+rm -rf /tmp/kpg && mkdir -p /tmp/kpg && chown kopt /tmp/kpg
+runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/initdb" -D /tmp/kpg/data \
+  -U kopt --auth=trust >/dev/null || { log "initdb failed"; exit 1; }
+runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/pg_ctl" -D /tmp/kpg/data -w \
+  -o "-c listen_addresses='' -k /tmp/kpg -c jit=off" -l /tmp/kpg/log start >/dev/null \
+  || { cat /tmp/kpg/log; exit 1; }
+
+export KOPT_DATABASE_URL="postgresql:///postgres?host=/tmp/kpg&user=kopt"
+export KOPT_LISTEN=127.0.0.1:18470 KOPT_URL=http://127.0.0.1:18470
+export KOPT_DEVICES=${KOPT_DEVICES:-auto} KOPT_HARNESS_PYTHON=$(command -v python3)
+export KOPT_HARNESS_DIR=$PWD/harness KOPT_WORK_DIR=/tmp/kopt-work KOPT_LEASE_S=30
+bin/koptd migrate || exit 1
+KOPT_TOKEN=$(bin/koptd token create --role admin | tail -1); export KOPT_TOKEN
+bin/koptd >"$OUT/koptd.log" 2>&1 &
+kpid=$!
+for _ in $(seq 1 100); do
+  python3 -c 'import urllib.request,sys; urllib.request.urlopen(sys.argv[1]+"/readyz")' "$KOPT_URL" \
+    2>/dev/null && break
+  sleep 0.2
+done
+
+for r in $(seq 1 "$RUNS"); do
+  J=$(bin/koptctl submit --reference "$EXAMPLE/ref.py" --kernel "$EXAMPLE/kernel.py" \
+      --backend cuda --rounds 0 --name "$(basename "$EXAMPLE")-run$r" | tail -1)
+  log "run $r: job $J"
+  timeout 400 bin/koptctl watch "$J"
+  log "run $r: watch exit $?"
+  bin/koptctl status "$J" --json >"$OUT/job-$r.json"
+done
+python3 - "$KOPT_URL" "$KOPT_TOKEN" >"$OUT/workers.json" <<'PY'
+import sys, urllib.request
+req = urllib.request.Request(sys.argv[1] + "/v1/workers", headers={"Authorization": "Bearer " + sys.argv[2]})
+print(urllib.request.urlopen(req).read().decode())
+PY
+kill -TERM "$kpid"; wait "$kpid"; log "koptd exit $?"
+python3 bench/gpu/summarize.py "$OUT"/job-*.json | tee "$OUT/summary.txt"
+runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/pg_ctl" -D /tmp/kpg/data stop >/dev/null
