@@ -74,6 +74,7 @@ trap 'exit 143' TERM
 # VmRSS of pid in KiB (0 when gone); reads /proc without forking.
 rss_kib() {
   local k v _
+  [ -r "/proc/$1/status" ] || { echo 0; return; }
   while read -r k v _; do
     if [ "$k" = VmRSS: ]; then echo "$v"; return; fi
   done <"/proc/$1/status" 2>/dev/null || true
@@ -162,7 +163,13 @@ run() { # label conns url [wrk args...]
   kill "$sampler_pid" 2>/dev/null || true
   wait "$sampler_pid" 2>/dev/null || true
   sampler_pid=""
-  kill -0 "$koptd_pid" 2>/dev/null || die "koptd died during $label -c$c"
+  if ! kill -0 "$koptd_pid" 2>/dev/null; then
+    local st=0
+    wait "$koptd_pid" || st=$?
+    koptd_pid=""
+    [ "$st" -le 128 ] || st="$st (signal $((st - 128)))"
+    die "koptd died during $label -c$c, exit status $st"
+  fi
   peak=$(cat "$peak_file")
   rps=$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$out")
   reqs=$(awk '/ requests in / { print $1 }' "$out")
