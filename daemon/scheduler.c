@@ -52,8 +52,13 @@ static void sched_lease_add(struct sched *s, const char *id)
   for (unsigned i = 0; i < s->nleases; i++)
     if (strcmp(s->leases[i], id) == 0)
       return;
-  if (s->nleases < DEVICES_MAX)
-    snprintf(s->leases[s->nleases++], sizeof(s->leases[0]), "%s", id);
+  if (s->nleases < DEVICES_MAX) {
+    /* Not snprintf: id lives in s too (claims[].got), and GCC -O1 (make asan) then fails
+     * the build with -Werror=restrict although the two arrays never overlap. */
+    size_t n = strnlen(id, sizeof(s->leases[0]) - 1);
+    memcpy(s->leases[s->nleases], id, n);
+    s->leases[s->nleases++][n] = '\0';
+  }
 }
 
 unsigned sched_leases(struct kopt_ctx *ctx) { return ctx->sched ? ctx->sched->nleases : 0; }
