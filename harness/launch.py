@@ -97,6 +97,19 @@ def traversable_by_others(path):
     return bool(os.stat(p).st_mode & stat.S_IROTH)
 
 
+def traversable_dirs(path):
+    p = os.path.realpath(path)
+    parts = p.split(os.sep)
+    for i in range(1, len(parts) + 1):
+        d = os.sep.join(parts[:i]) or "/"
+        try:
+            if not os.stat(d).st_mode & stat.S_IXOTH:
+                return False
+        except OSError:
+            return False
+    return True
+
+
 def ensure_user(name):
     try:
         pw = pwd.getpwnam(name)
@@ -181,6 +194,10 @@ def stage1(args):
     uid = gid = -1
     if root and not args.no_user:
         uid, gid = ensure_user(args.user)
+        parent = os.path.dirname(workdir)
+        if not traversable_dirs(parent):
+            raise SystemExit(f"kopt-launch: {args.user} cannot reach {workdir}: a parent directory of it is not "
+                             f"world-traversable (o+x); choose a work directory such as /var/lib/kopt/work/<device>")
         chown_tree(workdir, uid, gid)
         log(f"harness will run as {args.user} (uid {uid}); work directory {workdir} owned by it, mode 0700")
     elif root:
@@ -218,7 +235,7 @@ def stage1(args):
             ok, err = probe([unshare] + flags + ["--"])
             if ok:
                 py = python
-                if uid >= 0 and not (traversable_by_others(python) and traversable_by_others(HERE)):
+                if uid >= 0 and not (traversable_by_others(venv_real or python) and traversable_by_others(HERE)):
                     log(f"WARNING: {python} or {HERE} is not readable by {args.user} and bwrap is unavailable to "
                         f"re-bind it: the harness runs as root. Install the venv where {args.user} can read it.")
                     uid = gid = -1
@@ -231,7 +248,7 @@ def stage1(args):
             raise SystemExit("kopt-launch: --isolation unshare requested but unshare does not work")
     if chosen is None:
         py = python
-        if uid >= 0 and not (traversable_by_others(python) and traversable_by_others(HERE)):
+        if uid >= 0 and not (traversable_by_others(venv_real or python) and traversable_by_others(HERE)):
             log(f"WARNING: {python} is not readable by {args.user}: the harness runs as root")
             uid = gid = -1
         chosen = stage2(py, os.path.join(HERE, "launch.py"), "none")

@@ -58,7 +58,8 @@ AMBIGUOUS_METHODS = {"sort", "add", "split", "values", "index", "copy", "count",
                      "item", "sub", "mul", "div", "eq", "ne", "lt", "le", "gt", "ge", "exp", "log", "pow"}
 TENSOR_EVIDENCE_ATTRS = {"shape", "stride", "numel", "dtype", "device", "data_ptr", "contiguous", "view",
                          "reshape", "is_contiguous", "element_size", "size", "dim", "ndim", "storage_offset",
-                         "permute", "transpose", "unsqueeze", "squeeze", "flatten", "expand"}
+                         "permute", "transpose", "unsqueeze", "squeeze", "flatten", "expand", "float", "half",
+                         "bfloat16", "double", "long", "clone", "copy_", "new_empty", "new_zeros"}
 ALLOC_FUNCS = {"empty", "empty_like", "empty_strided", "zeros", "zeros_like", "ones", "ones_like", "full",
                "full_like", "tensor", "as_tensor", "arange"}
 LIKE_FUNCS = {"empty_like", "zeros_like", "ones_like", "full_like"}

@@ -1,0 +1,65 @@
+"""Protocol round trips: framing, ids, errors, limits."""
+import json
+
+from conftest import vector_add
+
+
+def test_hello_reports_versions_and_backend(harness):
+    r = harness.request("hello")
+    assert r["ok"], r
+    res = r["result"]
+    for k in ("python", "torch", "triton", "numpy", "backend", "device", "driver", "clocks", "sandbox"):
+        assert k in res
+    assert res["backend"] == "interp"
+    assert res["triton"] == "3.6.0"
+    assert res["interpreter"] is True
+    assert "cpu" in res["device"]["name"]
+
+
+def test_ids_are_echoed_and_malformed_json_answered(harness):
+    r = harness.raw('{"id": 77, "op": "hello"}')
+    assert r["id"] == 77 and r["ok"]
+    r = harness.raw("{not json")
+    assert r["ok"] is False and r["id"] is None
+    assert r["error"]["kind"] == "bad-request" and "not valid JSON" in r["error"]["message"]
+
+
+def test_unknown_op_and_missing_id(harness):
+    r = harness.raw(json.dumps({"id": 5, "op": "frobnicate"}))
+    assert r["id"] == 5 and r["error"]["kind"] == "unknown-op"
+    assert "hello" in r["error"]["message"]
+    r = harness.raw(json.dumps({"op": "hello"}))
+    assert r["error"]["kind"] == "bad-request" and '"id"' in r["error"]["message"]
+
+
+def test_limits(harness):
+    big = "x = 1\n" * 60000  # > 256 KiB
+    r = harness.request("load", kernel_source=big)
+    assert r["error"]["kind"] == "bad-request" and "limit" in r["error"]["message"]
+    r = harness.request("hello", timeout_s=-1)
+    assert r["error"]["kind"] == "bad-request"
+    r = harness.request("load", kernel_source="class ModelNew: pass", cases={"not": "a list"})
+    assert r["error"]["kind"] == "bad-request"
+    deep = {"a": 1}
+    for _ in range(40):
+        deep = {"a": deep}
+    r = harness.request("hello", extra=deep)
+    assert r["error"]["kind"] == "bad-request" and "deeper" in r["error"]["message"]
+
+
+def test_not_loaded_and_load_errors(tmp_path):
+    from conftest import start_harness
+    with start_harness(tmp_path) as h:
+        r = h.request("validate")
+        assert r["error"]["kind"] == "not-loaded"
+        r = h.request("load", kernel_source="import nonexistent_module_xyz\n", workdir="x")
+        assert r["error"]["kind"] == "load-failed"
+        assert "ModuleNotFoundError" in r["error"]["message"] and "nonexistent_module_xyz" in r["error"]["message"]
+        r = h.request("load", kernel_source="class ModelNew: pass\n", workdir="../../escape")
+        assert r["error"]["kind"] == "bad-request" and "outside" in r["error"]["message"]
+        ref, ker = vector_add()
+        r = h.request("load", reference_source=ref, kernel_source=ker, workdir="va", correctness_cases=1)
+        assert r["ok"], r
+        r = h.request("shutdown")
+        assert r["ok"] and r["result"]["bye"]
+        assert h.proc.wait(timeout=30) == 0
