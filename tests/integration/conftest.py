@@ -89,9 +89,18 @@ class Launcher:
         self.procs = []
 
     def __call__(self, db_url, env=None, args=None, wait=True, name="koptd"):
-        k = Koptd(db_url, self.logdir, env=env, args=args, name=name)
-        self.procs.append(k)
-        return k.start(wait=wait)
+        for attempt in range(3):
+            k = Koptd(db_url, self.logdir, env=env, args=args, name=name)
+            self.procs.append(k)
+            try:
+                return k.start(wait=wait)
+            except AssertionError:
+                # the free port was taken between probe and bind: try another one
+                if attempt < 2 and not k.alive() and "cannot bind" in k.log():
+                    k.checked = True
+                    self.procs.remove(k)
+                    continue
+                raise
 
     def stop_all(self):
         errors = []
