@@ -401,6 +401,21 @@ class EventStream:
                 self.ended = True
                 return None
 
+    def wait_comment(self, comment, timeout):
+        """True once a comment line (": keepalive") arrives within timeout seconds."""
+        deadline = time.monotonic() + timeout
+        self.conn.sock.settimeout(timeout)
+        while time.monotonic() < deadline:
+            t = "\n" + self.text.replace("\r\n", "\n")
+            if "\n: " + comment in t or "\n:" + comment in t:
+                return True
+            try:
+                if not self._more():
+                    return False
+            except (EOFError, OSError):
+                return False
+        return False
+
     def close(self):
         self.conn.close()
 

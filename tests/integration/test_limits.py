@@ -183,6 +183,7 @@ CASES = [
     ("correctness_cases", 1025, "correctness_cases"),
     ("seed", -1, "seed"), ("seed", 2 ** 31, "seed"), ("seed", "1", "seed"),
     ("name", "", "name"), ("name", "x" * 129, "name"), ("name", 5, "name"),
+    ("name", "\u00e9" * 129, "name"),
     ("tolerances", {"float64": {"rtol": 0.1, "atol": 0.1}}, "tolerances"),
     ("tolerances", {"float32": {"rtol": -1, "atol": 0}}, "tolerances"),
     ("tolerances", {"float32": {"rtol": "a", "atol": 0}}, "tolerances"),
@@ -222,7 +223,9 @@ def test_several_errors_reported_together(api):
     ("rounds", 0), ("rounds", 100), ("priority", -100), ("priority", 100), ("seed", 2 ** 31 - 1),
     ("benchmark_cases", 64), ("correctness_cases", 1024), ("correctness_cases", "all"),
     ("name", "n" * 128), ("tunables", tun(16, 32)),
-])
+    # lengths are in characters, not bytes: 128 two-byte and three-byte characters fit
+    ("name", "\u00e9" * 128), ("operator", "\u65e5" * 128), ("name", "\U0001F680" * 128),
+], ids=lambda v: ascii(v)[:24])
 def test_boundaries_accepted(api, key, value):
     r = api.post("/v1/jobs", job_spec(**{key: value}))
     assert r.status_code == 201, f"{key}={value!r} is inside the contract" + describe(r)

@@ -222,6 +222,21 @@ def test_events_terminal_job_one_event_then_end(koptd, api, tokens):
         es.close()
 
 
+@pytest.mark.slow
+def test_events_keepalive(koptd, api, tokens):
+    """An idle stream gets a `: keepalive` comment every 15 s."""
+    job = api.create()
+    es = EventStream(koptd.port, f"/v1/jobs/{job['id']}/events", tokens["viewer"], timeout=20)
+    try:
+        assert es.next_event()["event"] == "state"
+        t0 = time.monotonic()
+        assert es.wait_comment("keepalive", 18), f"no keepalive within 18 s: {es.text!r}"
+        assert time.monotonic() - t0 > 5, "keepalive far too early"
+    finally:
+        es.close()
+        api.cancel(job["id"])
+
+
 def test_events_unknown_job_404(api):
     assert_problem(api.get(f"/v1/jobs/{uuid.uuid4()}/events"), 404, "not-found")
 
