@@ -119,7 +119,7 @@ def compile_op(worker, req):
     per_pass = bool(req.get("per_pass", False))
     csrc = req.get("candidate_source")
     who = "candidate" if csrc is not None and csrc != p.kernel_src else "initial kernel"
-    timeout = float(req.get("compile_timeout_s", 300))
+    timeout = min(float(req.get("compile_timeout_s", 300)), float(req.get("timeout_s") or 600) - 15)
     udirs = worker._user_dirs()
     try:
         mod, src, path = worker._import_kernel(csrc, who)

@@ -11,8 +11,11 @@ OS errors:
 * running out of memory (classified from the exception).
 
 It is a sys.audit hook that does nothing unless user code is running (`active()` context).
-Process creation by Triton/torch themselves (e.g. ptxas during a CUDA compile) is allowed:
-the decision looks at the innermost frame that is not the standard library.
+What installed libraries do on their own behalf while user code runs (Triton compiling
+with ptxas and gcc in temporary directories, caches) is allowed: the decision looks at the
+innermost frame that is neither the standard library nor this package; a frame of an
+installed library (site-packages) is trusted, anything else (the user's modules, including
+@triton.jit bodies run by the interpreter) is not.
 """
 import contextlib
 import os
@@ -136,11 +139,11 @@ def _hook(event, args):
             writing = any(c in mode for c in "wax+")
         elif isinstance(flags, int):
             writing = bool(flags & _WRITE_FLAGS)
-        if writing and not _allowed_path(path):
+        if writing and not _allowed_path(path) and not _caller_is_library():
             _violate("write-outside", f"kernel tried to write outside its work directory: {os.fsdecode(os.fspath(path))}")
     elif event in _FS_EVENTS:
         for a in args[:2]:
-            if isinstance(a, (str, bytes, os.PathLike)) and not _allowed_path(a):
+            if isinstance(a, (str, bytes, os.PathLike)) and not _allowed_path(a) and not _caller_is_library():
                 _violate("write-outside", f"kernel tried to modify a path outside its work directory ({event}): {os.fsdecode(os.fspath(a))}")
     elif event in _NET_EVENTS:
         if event == "socket.__new__":

@@ -119,7 +119,7 @@ def parse_ncu_csv(text):
     launches = {}
     for row in rows:
         rid = row.get("ID")
-        if rid in (None, "", "ID"):
+        if rid in (None, "", "ID") or not str(rid).strip().isdigit():
             continue
         k = launches.get(rid)
         if k is None:

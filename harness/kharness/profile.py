@@ -52,7 +52,8 @@ def profile_op(worker, req):
         mod, src, path = worker._import_kernel(csrc, who)
     except UserCodeFailure as e:
         raise worker._fail(e)
-    timeout = float(req.get("profile_timeout_s", 600))
+    # leave the supervisor's request timeout room to answer
+    timeout = min(float(req.get("profile_timeout_s", 600)), float(req.get("timeout_s") or 900) - 15)
     stamp = time.strftime("%Y%m%dT%H%M%S")
     out_dir = os.path.join(p.jobdir, "profile", f"{worker.backend}_{stamp}")
     os.makedirs(out_dir, exist_ok=True)
@@ -86,7 +87,6 @@ def _profile_cuda(worker, out_dir, state_path, names, per_forward, timeout, case
         cmd += ["--metrics", "dram__bytes_read.sum,dram__bytes_write.sum"]
         if names:
             cmd += ["--kernel-name", "regex:^(" + "|".join(sorted(set(names))) + ")$"]
-        cmd += ["--log-file", os.path.join(out_dir, "ncu.log")]
         cmd += _driver_cmd(state_path)
         try:
             r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout,
@@ -99,8 +99,8 @@ def _profile_cuda(worker, out_dir, state_path, names, per_forward, timeout, case
                         "csv": csv_path, "kernels": [{"kernel": k["kernel"], "block": k["block"], "grid": k["grid"],
                                                       "summary": k["summary"], "rules": k["rules"][:20]}
                                                      for k in launches]}
-            log = (open(os.path.join(out_dir, "ncu.log"), errors="replace").read()
-                   if os.path.exists(os.path.join(out_dir, "ncu.log")) else "") + r.stderr
+            log = r.stdout[-4000:] + r.stderr
+            open(os.path.join(out_dir, "ncu.log"), "w").write(r.stderr)
             reason = "ncu exited %d with no parsable metrics" % r.returncode
             if "ERR_NVGPUCTRPERM" in log:
                 reason = ("ncu: no permission to read GPU performance counters (ERR_NVGPUCTRPERM): run as root or set "

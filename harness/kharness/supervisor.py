@@ -195,6 +195,11 @@ class Supervisor:
             env.setdefault("TRITON_CACHE_DIR", os.path.join(wd, ".triton", "cache"))
             env.setdefault("TRITON_DUMP_DIR", os.path.join(wd, ".triton", "dump"))
             env.setdefault("TRITON_HOME", wd)
+            # library caches that would otherwise land in $HOME (outside the allowed roots)
+            env.setdefault("XDG_CACHE_HOME", os.path.join(wd, ".cache"))
+            env.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(wd, ".cache", "inductor"))
+            env.setdefault("TORCH_EXTENSIONS_DIR", os.path.join(wd, ".cache", "torch_extensions"))
+            env.setdefault("CUDA_CACHE_PATH", os.path.join(wd, ".cache", "nv"))
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         env["PYTHONUNBUFFERED"] = "1"
         env["PYTHONFAULTHANDLER"] = "1"
@@ -307,13 +312,22 @@ class Supervisor:
             if op == "load":
                 self.last_load = None
             return error(rid, e.kind, f"{what}: {e.message}", restarted=True)
+        body = resp.get("result") if resp.get("ok") else resp.get("error")
+        if isinstance(body, dict) and body.get("worker_restarting") and self.worker is not None:
+            # the worker exits after a device fault (its device context is unusable): wait for
+            # it here so that the next request starts a fresh one instead of racing its exit
+            w = self.worker
+            try:
+                w.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                pass
+            w.kill()
+            self.worker = None
         if op == "load":
             if resp.get("ok"):
                 self.last_load = {k: v for k, v in req.items() if k not in ("timeout_s",)}
             else:
                 self.last_load = None
-        if self.worker is not None and self.worker.proc.poll() is None:
-            pass
         return resp
 
 

@@ -86,3 +86,16 @@ def test_msprof_op_summary_mte2_bound():
     s = summarize_msprof(op_summary_rows=rows)
     assert s["op_summary"]["Task Duration(us)"] == pytest.approx(8.71)
     assert s["bound"] == "MTE2 BOUND"
+
+
+def test_ncu_real_h200_capture():
+    """A real ncu capture from an H200 (see data/README.md)."""
+    [k] = parse_ncu_csv(read("ncu_h200_add_kernel.csv"))
+    s = k["summary"]
+    assert k["kernel"] == "add_kernel" and k["grid"] == "(131072, 1, 1)"
+    assert s["dram_bytes_read"] == 134222848 and s["dram_bytes_write"] == 55920896
+    assert 10 < s["duration_us"] < 1000
+    assert 0 < s["dram_throughput_pct"] <= 100 and 0 < s["sm_throughput_pct"] <= 100
+    assert 0 < s["achieved_occupancy_pct"] <= 100 and s["registers_per_thread"] > 0
+    assert s["block_size"] == 128 and s["grid_size"] == 131072
+    assert s["bound"] in ("memory", "latency", "balanced", "compute")

@@ -34,7 +34,8 @@ def main():
         bk.sync(state["backend"])
         if a.proton:
             proton.finalize()
-    print(json.dumps({"ok": True, "reps": a.reps}))
+    # on stderr: stdout belongs to the profiler's report (ncu --csv)
+    sys.stderr.write(json.dumps({"ok": True, "reps": a.reps}) + "\n")
 
 
 if __name__ == "__main__":

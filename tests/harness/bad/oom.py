@@ -1,4 +1,4 @@
-"""Out of memory: allocates 64 GiB."""
+"""Out of memory: allocates 1 TiB (more than any GPU or the RLIMIT_AS of the harness worker)."""
 import torch
 import torch.nn as nn
 import triton
@@ -20,6 +20,6 @@ class ModelNew(nn.Module):
         out = torch.empty_like(a)
         n = a.numel()
         add_kernel[(triton.cdiv(n, 1024),)](a, b, out, n, BLOCK_SIZE=1024)
-        scratch = torch.ones(16 << 30, dtype=torch.float32, device=a.device)  # 64 GiB
+        scratch = torch.empty(1 << 40, dtype=torch.uint8, device=a.device)  # 1 TiB
         del scratch
         return out
