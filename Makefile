@@ -13,7 +13,7 @@ OPT       ?= -O2 -g
 SAN       ?=
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE -DKOPT_VERSION='"$(VERSION)"' \
              -Icommon -Idaemon -Iapi -Iworkers $(PKG_CFLAGS)
-LDFLAGS_ALL = $(SAN) $(PKG_LIBS) -lpthread -lm
+LDFLAGS_ALL = $(SAN) -Wl,--as-needed $(PKG_LIBS) -lpthread -lm
 
 COMMON_SRC := $(wildcard common/*.c)
 GEN_MIGR   := $(BUILD)/gen/migrations_data.c

@@ -7,6 +7,7 @@
 #   OUT=/tmp/out RUNS=3 bash bench/gpu/device_run.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+BIN=${BIN:-bin}
 OUT=${OUT:-/tmp/kopt-device-out}
 RUNS=${RUNS:-3}
 EXAMPLE=${EXAMPLE:-examples/vector_add}
@@ -22,7 +23,7 @@ command -v ncu >/dev/null && ncu --version | tail -1 | tee -a "$OUT/gpu.txt"
 mkdir -p /opt/deps
 for f in .devdeps/*.deb; do dpkg -x "$f" /opt/deps; done
 export LD_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu
-if ldd bin/koptd bin/kopt-worker bin/koptctl | grep "not found"; then
+if ldd $BIN/koptd $BIN/kopt-worker $BIN/koptctl | grep "not found"; then
   log "missing libraries (above)"; exit 1
 fi
 id kopt >/dev/null 2>&1 || useradd -r -M -s /usr/sbin/nologin kopt
@@ -38,9 +39,9 @@ export KOPT_DATABASE_URL="postgresql:///postgres?host=/tmp/kpg&user=kopt"
 export KOPT_LISTEN=127.0.0.1:18470 KOPT_URL=http://127.0.0.1:18470
 export KOPT_DEVICES=${KOPT_DEVICES:-auto} KOPT_HARNESS_PYTHON=$(command -v python3)
 export KOPT_HARNESS_DIR=$PWD/harness KOPT_WORK_DIR=/tmp/kopt-work KOPT_LEASE_S=30
-bin/koptd migrate || exit 1
-KOPT_TOKEN=$(bin/koptd token create --role admin | tail -1); export KOPT_TOKEN
-bin/koptd >"$OUT/koptd.log" 2>&1 &
+$BIN/koptd migrate || exit 1
+KOPT_TOKEN=$($BIN/koptd token create --role admin | tail -1); export KOPT_TOKEN
+$BIN/koptd >"$OUT/koptd.log" 2>&1 &
 kpid=$!
 for _ in $(seq 1 100); do
   python3 -c 'import urllib.request,sys; urllib.request.urlopen(sys.argv[1]+"/readyz")' "$KOPT_URL" \
@@ -49,12 +50,12 @@ for _ in $(seq 1 100); do
 done
 
 for r in $(seq 1 "$RUNS"); do
-  J=$(bin/koptctl submit --reference "$EXAMPLE/ref.py" --kernel "$EXAMPLE/kernel.py" \
+  J=$($BIN/koptctl submit --reference "$EXAMPLE/ref.py" --kernel "$EXAMPLE/kernel.py" \
       --backend cuda --rounds 0 --name "$(basename "$EXAMPLE")-run$r" | tail -1)
   log "run $r: job $J"
-  timeout 400 bin/koptctl watch "$J"
+  timeout 400 $BIN/koptctl watch "$J"
   log "run $r: watch exit $?"
-  bin/koptctl status "$J" --json >"$OUT/job-$r.json"
+  $BIN/koptctl status "$J" --json >"$OUT/job-$r.json"
 done
 python3 - "$KOPT_URL" "$KOPT_TOKEN" >"$OUT/workers.json" <<'PY'
 import sys, urllib.request
