@@ -466,7 +466,7 @@ class Worker:
         l2 = None
         if self.backend == "cuda":
             l2 = getattr(torch.cuda.get_device_properties(self.device), "L2_cache_size", None) or (50 << 20)
-        if rotate and l2 and 0 < nbytes * 4 <= l2 * 4 and nbytes <= l2:
+        if rotate and l2 and 0 < nbytes <= l2:          # inputs fit in L2: rotate copies
             n = max(2, min(8, (2 * l2) // max(nbytes, 1)))
             copies += [clone_tree(base) for _ in range(int(n) - 1)]
 

@@ -50,3 +50,18 @@ def test_compare_abba(loaded):
     r = h.request("compare", incumbent_source=fast, candidate_source=ker, rounds=3, cases=[0])
     assert r["ok"] and r["result"]["faster_beyond_noise"] is False
     assert r["result"]["decision"]["slower_beyond_noise"] is True
+
+
+def test_tunables_reach_modelnew(loaded):
+    """Declared tunables are passed to ModelNew(**tunables) without touching the source."""
+    h, _ = loaded
+    r = h.request("validate", tunables={"BLOCK_SIZE": 256, "num_warps": 2})
+    assert r["ok"] and r["result"]["passed"], r
+    assert r["result"]["kernels"][0]["last"]["kwargs"]["BLOCK_SIZE"]["value"] == 256
+    r = h.request("compile", tunables={"BLOCK_SIZE": 512})
+    assert r["ok"] and r["result"]["kernels"][0]["constexprs"] == {"(4,)": "512"}
+    r = h.request("compare", candidate_source=vector_add()[1], candidate_tunables={"BLOCK_SIZE": 1024}, rounds=2,
+                  cases=[0])
+    assert r["ok"] and r["result"]["speedup"] > 1
+    r = h.request("validate", tunables={"NOT_A_PARAM": 1})
+    assert r["result"]["passed"] is False and "NOT_A_PARAM" in r["result"]["failure"]["message"]
