@@ -92,11 +92,21 @@ static void spec_int(const json_t *doc, json_t *out, const char *field, long lon
   json_object_set_new(out, field, json_integer(x));
 }
 
+/* Characters (code points) of a UTF-8 string, which jansson has already validated. */
+static size_t spec_utf8_chars(const char *s, size_t bytes)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < bytes; i++)
+    if (((unsigned char)s[i] & 0xC0) != 0x80)
+      n++;
+  return n;
+}
+
 static void spec_text(const json_t *doc, json_t *out, const char *field, size_t maxlen,
                       struct problem *p)
 {
   json_t *v = json_object_get(doc, field);
-  size_t n;
+  size_t n, chars;
   if (!v || json_is_null(v)) {
     json_object_set_new(out, field, json_null());
     return;
@@ -106,7 +116,8 @@ static void spec_text(const json_t *doc, json_t *out, const char *field, size_t 
     return;
   }
   n = json_string_length(v);
-  if (n == 0 || n > maxlen) {
+  chars = spec_utf8_chars(json_string_value(v), n);
+  if (chars == 0 || chars > maxlen) {
     problem_add(p, field, "length", (long long)maxlen, "must be 1 to %zu characters", maxlen);
     return;
   }

@@ -28,15 +28,19 @@ fi
 
 req="$here/harness/requirements.txt"
 hash=$(sha256sum "$req" | cut -c1-16)
-cache="${KOPT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kopt}"
+# As root the cache lives under /var/cache, not /root (mode 0700), so that the harness's
+# unprivileged sandbox user can read the interpreter and its packages.
+if [ "$(id -u)" -eq 0 ]; then def_cache=/var/cache/kopt; else def_cache=${XDG_CACHE_HOME:-$HOME/.cache}/kopt; fi
+cache="${KOPT_CACHE_DIR:-$def_cache}"
 venv="$cache/venv-$hash"
 if [ ! -x "$venv/bin/python" ] || [ ! -f "$venv/.complete" ]; then
   echo "deps: building Python virtualenv $venv (first run on this machine downloads torch: minutes)" >&2
   rm -rf "$venv"
-  mkdir -p "$cache"
+  mkdir -p "$cache" && chmod 755 "$cache"
   /usr/bin/python3 -m venv "$venv"
   "$venv/bin/pip" install -q --upgrade pip >&2
   "$venv/bin/pip" install -q -r "$req" >&2
+  chmod -R a+rX "$venv"
   touch "$venv/.complete"
 fi
 ln -sfn "$venv" "$here/.venv"

@@ -146,7 +146,11 @@ static int worker_setup(struct worker *w, const char *device, char *err, size_t 
      * the device's directory itself. Without a launcher the worker makes it. */
     char parent[1024];
     snprintf(parent, sizeof(parent), "%s", worker_env("KOPT_WORK_DIR", "/tmp/kopt-work"));
-    if (mkdir(parent, 0755) != 0 && errno != EEXIST) {
+    if (mkdir(parent, 0755) == 0 || errno == EEXIST) {
+      /* An older koptd may have made it 0750: the sandbox user must traverse it. */
+      if (chmod(parent, 0755) != 0)
+        log_warn("worker.workdir_mode", "path=%s err=\"%s\"", parent, strerror(errno));
+    } else {
       int e = errno;
       snprintf(err, errlen, "cannot create the work directory %.300s: %s", parent, strerror(e));
       return -e;
