@@ -1,0 +1,185 @@
+/* The ladder's rules on crafted evidence: it climbs when a test fails, stops when all pass,
+ * and each policy caps the level. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "ladder.h"
+
+uint64_t ctx_now_ms(void);
+int64_t ctx_wall_ms(void);
+uint64_t ctx_now_ms(void) { return 0; }
+int64_t ctx_wall_ms(void) { return 0; }
+
+static const char *vec_add =
+    "import triton\nimport triton.language as tl\n@triton.jit\n"
+    "def add_kernel(a_ptr, b_ptr, out_ptr, n, BLOCK_SIZE: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)\n"
+    "    a = tl.load(a_ptr + offs, mask=offs < n)\n"
+    "    b = tl.load(b_ptr + offs, mask=offs < n)\n"
+    "    tl.store(out_ptr + offs, a + b, mask=offs < n)\n"
+    "class ModelNew:\n    pass\n";
+
+static void test_policy_caps(void **state)
+{
+  enum ladder_policy p;
+  (void)state;
+  assert_int_equal(ladder_policy_parse("hierarchy", &p), 0);
+  assert_int_equal(ladder_max_level(p), 4);
+  assert_int_equal(ladder_policy_parse("profile_only", &p), 0);
+  assert_int_equal(ladder_max_level(p), 2);
+  assert_int_equal(ladder_policy_parse("pattern_only", &p), 0);
+  assert_int_equal(ladder_max_level(p), 1);
+  assert_int_equal(ladder_policy_parse("always_deep", &p), 0);
+  assert_int_equal(ladder_max_level(p), 4);
+  assert_int_not_equal(ladder_policy_parse("deep", &p), 0);
+}
+
+static void test_l1_small_block_climbs(void **state)
+{
+  struct ladder_diag d;
+  struct ladder_tests t;
+  json_t *launch = json_pack("{s:i, s:i}", "BLOCK_SIZE", 128, "num_warps", 4);
+  (void)state;
+  ladder_l1(vec_add, launch, NULL, &d);
+  ladder_tests(&d, NULL, &t);
+  assert_true(t.hotspot); /* one kernel: it is the hotspot */
+  assert_false(t.one_family); /* vectorize_access and block_size both fit */
+  assert_false(t.sufficient); /* and neither is proven by source alone */
+  assert_string_equal(d.family[0], "vectorize_access");
+  json_decref(launch);
+}
+
+static void test_l1_pattern_index_suffices(void **state)
+{
+  struct ladder_diag d;
+  struct ladder_tests t;
+  json_t *launch = json_pack("{s:i, s:i}", "BLOCK_SIZE", 4096, "num_warps", 4);
+  json_t *pat = json_pack("[{s:s, s:s, s:i, s:i, s:s}]", "symptom", "elementwise",
+                          "rewrite_family", "num_warps", "successes", 3, "trials", 4,
+                          "direction", "up");
+  (void)state;
+  ladder_l1(vec_add, launch, pat, &d);
+  ladder_tests(&d, NULL, &t);
+  assert_true(t.hotspot);
+  assert_true(t.one_family);
+  assert_true(t.sufficient);
+  assert_string_equal(d.family[0], "num_warps");
+  /* A pattern that failed more often than it worked is not evidence. */
+  json_object_set_new(json_array_get(pat, 0), "successes", json_integer(1));
+  ladder_l1(vec_add, launch, pat, &d);
+  ladder_tests(&d, NULL, &t);
+  assert_false(t.sufficient && t.one_family);
+  json_decref(launch);
+  json_decref(pat);
+}
+
+static json_t *ncu(double mem, double sm, double dur, double occ)
+{
+  return json_pack("{s:b, s:s, s:[{s:s, s:{s:f, s:f, s:f, s:f, s:f}}]}", "available", 1, "tool",
+                   "ncu", "kernels", "kernel", "add_kernel", "summary", "memory_throughput_pct",
+                   mem, "dram_throughput_pct", mem, "sm_throughput_pct", sm, "duration_us", dur,
+                   "achieved_occupancy_pct", occ);
+}
+
+static void test_l2_classes(void **state)
+{
+  struct ladder_diag d;
+  char why[256];
+  json_t *p;
+  (void)state;
+  p = ncu(75, 20, 80, 60);
+  assert_string_equal(ladder_l2_class(p, why, sizeof(why)), "memory");
+  ladder_l2(p, &d);
+  assert_string_equal(d.hotspot, "kernel add_kernel");
+  assert_int_equal(d.nfamilies, 2);
+  json_decref(p);
+  p = ncu(20, 80, 80, 60);
+  assert_string_equal(ladder_l2_class(p, why, sizeof(why)), "compute");
+  json_decref(p);
+  p = ncu(20, 20, 80, 30);
+  assert_string_equal(ladder_l2_class(p, why, sizeof(why)), "latency");
+  ladder_l2(p, &d);
+  assert_string_equal(d.family[0], "num_warps");
+  json_decref(p);
+  p = ncu(20, 20, 3, 30);
+  assert_string_equal(ladder_l2_class(p, why, sizeof(why)), "launch");
+  json_decref(p);
+  p = ncu(90, 20, 80, 60);
+  ladder_l2(p, &d);
+  assert_string_equal(d.family[0], "algorithmic"); /* at the roofline */
+  json_decref(p);
+  /* interp: no counters -> unavailable, every test fails, the ladder climbs. */
+  p = json_pack("{s:b, s:s}", "available", 0, "reason", "interpreter");
+  ladder_l2(p, &d);
+  assert_false(d.available);
+  {
+    struct ladder_tests t;
+    ladder_tests(&d, NULL, &t);
+    assert_false(t.hotspot || t.one_family || t.sufficient);
+  }
+  json_decref(p);
+  /* Ascend pipe ratios. */
+  p = json_pack("{s:b, s:s, s:[{s:s, s:{s:{s:f, s:f, s:f}}}]}", "available", 1, "tool",
+                "msprof op", "kernels", "kernel", "k", "summary", "ratios", "aiv_vec_ratio", 0.1,
+                "aiv_scalar_ratio", 0.6, "aiv_mte2_ratio", 0.2);
+  assert_string_equal(ladder_l2_class(p, why, sizeof(why)), "scalar");
+  json_decref(p);
+}
+
+static void test_l3_scalar_loads_suffice(void **state)
+{
+  struct ladder_diag d;
+  struct ladder_tests t;
+  json_t *ir = json_pack("{s:{s:i, s:i}, s:{s:i, s:i}, s:i, s:{s:i, s:s}}", "global_loads", "32",
+                         2, "128", 0, "global_stores", "32", 1, "128", 0, "spills", 0,
+                         "hotspot", "line", 6, "what", "tl.load");
+  (void)state;
+  ladder_l3(ir, NULL, NULL, &d);
+  ladder_tests(&d, NULL, &t);
+  assert_true(t.hotspot && t.one_family && t.sufficient);
+  assert_string_equal(d.family[0], "vectorize_access");
+  /* Exhausting that family leaves the level with nothing: one_family fails. */
+  {
+    const char *skip[] = { "vectorize_access", NULL };
+    ladder_tests(&d, skip, &t);
+    assert_false(t.one_family);
+  }
+  json_decref(ir);
+  /* Spills point down. */
+  ir = json_pack("{s:{s:i, s:i}, s:i}", "global_loads", "32", 0, "128", 4, "spills", 12);
+  ladder_l3(ir, "memory", NULL, &d);
+  assert_string_equal(d.family[0], "block_size");
+  assert_string_equal(d.direction[0], "down");
+  json_decref(ir);
+}
+
+static void test_l4_pipeliner(void **state)
+{
+  struct ladder_diag d;
+  struct ladder_tests t;
+  json_t *f = json_pack("[{s:s, s:s, s:b, s:s}]", "symptom", "sync_loads_in_loop", "pass",
+                        "tritongpu-pipeline", "persisted", 1, "description", "pipelines loops");
+  (void)state;
+  ladder_l4(f, NULL, &d);
+  ladder_tests(&d, NULL, &t);
+  assert_true(t.hotspot && t.one_family && t.sufficient);
+  assert_string_equal(d.family[0], "num_stages");
+  json_decref(f);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_policy_caps),
+    cmocka_unit_test(test_l1_small_block_climbs),
+    cmocka_unit_test(test_l1_pattern_index_suffices),
+    cmocka_unit_test(test_l2_classes),
+    cmocka_unit_test(test_l3_scalar_loads_suffice),
+    cmocka_unit_test(test_l4_pipeliner),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

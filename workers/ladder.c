@@ -1,0 +1,482 @@
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ladder.h"
+
+static const char *const ladder_policies[] = { "hierarchy", "profile_only", "always_deep",
+                                               "pattern_only" };
+
+int ladder_policy_parse(const char *s, enum ladder_policy *out)
+{
+  for (int i = 0; i < 4; i++)
+    if (s && strcmp(s, ladder_policies[i]) == 0) {
+      *out = (enum ladder_policy)i;
+      return 0;
+    }
+  return -EINVAL;
+}
+
+const char *ladder_policy_name(enum ladder_policy p) { return ladder_policies[p]; }
+
+int ladder_max_level(enum ladder_policy p)
+{
+  switch (p) {
+  case LADDER_PATTERN_ONLY: return 1;
+  case LADDER_PROFILE_ONLY: return 2;
+  default: return 4;
+  }
+}
+
+static void ladder_reset(struct ladder_diag *d, int level)
+{
+  memset(d, 0, sizeof(*d));
+  d->level = level;
+  d->available = 1;
+}
+
+void ladder_add(struct ladder_diag *d, const char *family, int needs_level, const char *dir)
+{
+  for (unsigned i = 0; i < d->nfamilies; i++)
+    if (strcmp(d->family[i], family) == 0)
+      return;
+  if (d->nfamilies == LADDER_MAX_FAMILIES)
+    return;
+  snprintf(d->family[d->nfamilies], sizeof(d->family[0]), "%s", family);
+  snprintf(d->direction[d->nfamilies], sizeof(d->direction[0]), "%s", dir ? dir : "");
+  d->needs_level[d->nfamilies] = needs_level;
+  d->nfamilies++;
+}
+
+static void ladder_why(struct ladder_diag *d, const char *fmt, ...)
+  __attribute__((format(printf, 2, 3)));
+static void ladder_why(struct ladder_diag *d, const char *fmt, ...)
+{
+  size_t n = strlen(d->why);
+  va_list ap;
+  if (n >= sizeof(d->why) - 1)
+    return;
+  if (n)
+    d->why[n++] = ' ';
+  va_start(ap, fmt);
+  vsnprintf(d->why + n, sizeof(d->why) - n, fmt, ap);
+  va_end(ap);
+}
+
+static unsigned ladder_count(const char *s, const char *needle)
+{
+  unsigned n = 0;
+  size_t l = strlen(needle);
+  for (const char *p = s; (p = strstr(p, needle)) != NULL; p += l)
+    n++;
+  return n;
+}
+
+static long ladder_launch_int(const json_t *launch, const char *name, long def)
+{
+  json_t *v = json_object_get(launch, name);
+  if (json_is_object(v))
+    v = json_object_get(v, "value");
+  return json_is_integer(v) ? (long)json_integer_value(v) : def;
+}
+
+/* The largest BLOCK-like launch value (BLOCK, BLOCK_SIZE, BLOCK_M, ...). */
+static long ladder_block(const json_t *launch)
+{
+  const char *k;
+  json_t *v;
+  long best = -1;
+  json_object_foreach((json_t *)launch, k, v) {
+    long x;
+    if (strncmp(k, "BLOCK", 5) != 0 && strncmp(k, "XBLOCK", 6) != 0)
+      continue;
+    x = ladder_launch_int(launch, k, -1);
+    if (x > best)
+      best = x;
+  }
+  return best;
+}
+
+/* Symptoms named the same way by triage and by the pattern index. */
+static void ladder_symptoms(const char *src, const json_t *launch, char out[][48], unsigned *n)
+{
+  unsigned loads = ladder_count(src, "tl.load("), dots = ladder_count(src, "tl.dot(");
+  unsigned loops = ladder_count(src, " in range(") + ladder_count(src, " in tl.range(");
+  unsigned reds = ladder_count(src, "tl.sum(") + ladder_count(src, "tl.max(") +
+                  ladder_count(src, "tl.min(") + ladder_count(src, ".sum(axis");
+  long block = ladder_block(launch), warps = ladder_launch_int(launch, "num_warps", 4);
+  *n = 0;
+  if (dots)
+    snprintf(out[(*n)++], 48, "%s", loops ? "matmul:loop" : "matmul");
+  else if (reds)
+    snprintf(out[(*n)++], 48, "reduction");
+  else if (loads)
+    snprintf(out[(*n)++], 48, "elementwise");
+  if (!dots && loads && block > 0 && block < 1024)
+    snprintf(out[(*n)++], 48, "small_block");
+  if (!dots && loads && block > 0 && warps > 0 && block / (32 * warps) < 4)
+    snprintf(out[(*n)++], 48, "under_4_per_thread");
+  if (ladder_count(src, "@triton.jit") > 1)
+    snprintf(out[(*n)++], 48, "several_kernels");
+}
+
+void ladder_l1(const char *source, const json_t *launch, const json_t *patterns,
+               struct ladder_diag *d)
+{
+  char sym[8][48];
+  unsigned nsym = 0, jits;
+  size_t i;
+  json_t *p;
+  const char *src = source ? source : "";
+
+  ladder_reset(d, 1);
+  ladder_symptoms(src, launch, sym, &nsym);
+  jits = ladder_count(src, "@triton.jit");
+  if (jits == 1) {
+    const char *def = strstr(strstr(src, "@triton.jit"), "def ");
+    char name[64] = "";
+    if (def && sscanf(def + 4, "%63[A-Za-z0-9_]", name) == 1)
+      snprintf(d->hotspot, sizeof(d->hotspot), "kernel %s (the only Triton kernel)", name);
+  }
+  ladder_why(d, "source symptoms:");
+  for (unsigned s = 0; s < nsym; s++)
+    ladder_why(d, "%s%s", sym[s], s + 1 < nsym ? "," : ".");
+  if (!nsym)
+    ladder_why(d, "none.");
+  /* The pattern index first: a symptom whose family has been validated before is enough
+   * evidence at this level. */
+  json_array_foreach((json_t *)patterns, i, p) {
+    const char *ps = json_string_value(json_object_get(p, "symptom"));
+    const char *pf = json_string_value(json_object_get(p, "rewrite_family"));
+    long succ = (long)json_integer_value(json_object_get(p, "successes"));
+    long trials = (long)json_integer_value(json_object_get(p, "trials"));
+    if (!ps || !pf || trials <= 0 || succ * 2 < trials)
+      continue;
+    for (unsigned s = 0; s < nsym; s++)
+      if (strcmp(ps, sym[s]) == 0) {
+        ladder_add(d, pf, 1, json_string_value(json_object_get(p, "direction")));
+        ladder_why(d, "pattern index: %s -> %s worked %ld of %ld times.", ps, pf, succ, trials);
+      }
+  }
+  /* Built-in triage, strongest cause first. */
+  {
+    static const struct {
+      const char *symptom, *family, *dir;
+      int needs;
+    } map[] = {
+      { "under_4_per_thread", "vectorize_access", "up", 3 },
+      { "several_kernels", "fuse_kernels", "", 2 },
+      { "matmul:loop", "num_stages", "up", 4 },
+      { "matmul", "block_size", "up", 2 },
+      { "reduction", "num_warps", "up", 2 },
+      { "small_block", "block_size", "up", 2 },
+    };
+    for (unsigned m = 0; m < sizeof(map) / sizeof(map[0]); m++)
+      for (unsigned s = 0; s < nsym; s++)
+        if (!strcmp(sym[s], map[m].symptom))
+          ladder_add(d, map[m].family, map[m].needs, map[m].dir);
+  }
+}
+
+static double ladder_num(const json_t *o, const char *k, double def)
+{
+  json_t *v = json_object_get(o, k);
+  return json_is_number(v) ? json_number_value(v) : def;
+}
+
+/* The profiled kernel that takes longest: the hotspot. */
+static const json_t *ladder_hot_kernel(const json_t *profile, char *name, size_t namelen)
+{
+  const json_t *best = NULL, *k;
+  double bt = -2; /* a kernel without times still beats none */
+  size_t i;
+  json_array_foreach(json_object_get(profile, "kernels"), i, k) {
+    const json_t *s = json_object_get(k, "summary");
+    double t = ladder_num(s ? s : k, "duration_us", -1);
+    if (t < 0)
+      t = ladder_num(k, "time_us", ladder_num(k, "aiv_time_us_max", -1));
+    if (t > bt) {
+      bt = t;
+      best = k;
+    }
+  }
+  if (best && name)
+    snprintf(name, namelen, "%s", json_string_value(json_object_get(best, "kernel"))
+                                      ? json_string_value(json_object_get(best, "kernel"))
+                                      : "?");
+  return best;
+}
+
+const char *ladder_l2_class(const json_t *profile, char *why, size_t whylen)
+{
+  const json_t *k, *s, *ratios;
+  const char *tool = json_string_value(json_object_get(profile, "tool"));
+  double mem, sm, dur, vec, scal, mte, cube;
+
+  if (!json_is_true(json_object_get(profile, "available")))
+    return NULL;
+  k = ladder_hot_kernel(profile, NULL, 0);
+  if (!k)
+    return NULL;
+  s = json_object_get(k, "summary");
+  if (tool && strncmp(tool, "msprof", 6) == 0) {
+    ratios = json_object_get(s ? s : k, "ratios");
+    vec = ladder_num(ratios, "aiv_vec_ratio", 0);
+    scal = fmax(ladder_num(ratios, "aiv_scalar_ratio", 0), ladder_num(ratios, "aic_scalar_ratio", 0));
+    mte = fmax(ladder_num(ratios, "aiv_mte2_ratio", 0), ladder_num(ratios, "aiv_mte3_ratio", 0));
+    cube = ladder_num(ratios, "aic_cube_ratio", 0);
+    snprintf(why, whylen, "pipe ratios: vec %.2f, scalar %.2f, mte %.2f, cube %.2f", vec, scal,
+             mte, cube);
+    if (scal >= vec && scal >= mte && scal >= cube && scal > 0.2)
+      return "scalar";
+    if (mte >= vec && mte >= cube)
+      return "mte";
+    if (cube >= vec)
+      return "cube";
+    return "vector";
+  }
+  if (!s)
+    return NULL; /* proton: times only, no counters */
+  mem = fmax(ladder_num(s, "memory_throughput_pct", 0), ladder_num(s, "dram_throughput_pct", 0));
+  sm = ladder_num(s, "sm_throughput_pct", 0);
+  dur = ladder_num(s, "duration_us", -1);
+  snprintf(why, whylen, "%.1f us; memory %.0f%%, SM %.0f%% of peak; occupancy %.0f%%", dur, mem,
+           sm, ladder_num(s, "achieved_occupancy_pct", -1));
+  if (dur >= 0 && dur < 5)
+    return "launch";
+  if (mem >= 60 && mem >= sm)
+    return "memory";
+  if (sm >= 60)
+    return "compute";
+  if (mem < 40 && sm < 40)
+    return "latency";
+  return "balanced";
+}
+
+void ladder_l2(const json_t *profile, struct ladder_diag *d)
+{
+  char why[256] = "", hot[96] = "";
+  const char *cls;
+  const json_t *k, *s;
+
+  ladder_reset(d, 2);
+  if (!json_is_true(json_object_get(profile, "available"))) {
+    d->available = 0;
+    ladder_why(d, "no profile: %s",
+               json_string_value(json_object_get(profile, "reason"))
+                   ? json_string_value(json_object_get(profile, "reason"))
+                   : "profiler unavailable");
+    return;
+  }
+  k = ladder_hot_kernel(profile, hot, sizeof(hot));
+  if (k)
+    snprintf(d->hotspot, sizeof(d->hotspot), "kernel %s", hot);
+  cls = ladder_l2_class(profile, why, sizeof(why));
+  if (!cls) {
+    ladder_why(d, "profile has kernel times but no counters: no bottleneck class.");
+    return;
+  }
+  s = json_object_get(k, "summary");
+  ladder_why(d, "%s-bound (%s).", cls, why);
+  if (!strcmp(cls, "launch")) {
+    ladder_add(d, "fuse_kernels", 2, "");
+    ladder_add(d, "block_size", 2, "up");
+  } else if (!strcmp(cls, "memory")) {
+    if (ladder_num(s, "dram_throughput_pct", 0) >= 85) {
+      ladder_why(d, "DRAM near its roofline: only moving fewer bytes helps.");
+      ladder_add(d, "algorithmic", 2, "");
+    } else {
+      ladder_add(d, "vectorize_access", 3, "up");
+      ladder_add(d, "block_size", 2, "up");
+    }
+  } else if (!strcmp(cls, "compute")) {
+    ladder_add(d, "use_tensor_cores", 3, "");
+    ladder_add(d, "num_stages", 4, "up");
+    ladder_add(d, "block_size", 2, "up");
+  } else if (!strcmp(cls, "latency")) {
+    if (ladder_num(s, "achieved_occupancy_pct", 100) < 50) {
+      ladder_add(d, "num_warps", 2, "up");
+      ladder_add(d, "block_size", 2, "up");
+    } else {
+      ladder_add(d, "num_stages", 4, "up");
+      ladder_add(d, "block_size", 2, "up");
+    }
+  } else if (!strcmp(cls, "balanced")) {
+    ladder_add(d, "block_size", 2, "up");
+    ladder_add(d, "num_warps", 2, "up");
+  } else if (!strcmp(cls, "scalar")) {
+    ladder_add(d, "reduce_scalar_work", 3, "");
+  } else if (!strcmp(cls, "mte")) {
+    ladder_add(d, "block_size", 2, "up");
+    ladder_add(d, "pipeline_loads", 3, "");
+  } else if (!strcmp(cls, "cube")) {
+    ladder_add(d, "block_size", 2, "up");
+  } else {
+    ladder_add(d, "algorithmic", 2, "");
+  }
+}
+
+static long ladder_ir_int(const json_t *o, const char *path)
+{
+  char buf[128], *save = NULL, *tok;
+  const json_t *cur = o;
+  snprintf(buf, sizeof(buf), "%s", path);
+  for (tok = strtok_r(buf, ".", &save); tok && cur; tok = strtok_r(NULL, ".", &save))
+    cur = json_object_get(cur, tok);
+  return json_is_integer(cur) ? (long)json_integer_value(cur) : -1;
+}
+
+void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
+               struct ladder_diag *d)
+{
+  long ld32, ld128, st32, st128, spills, async, loops_sync, mma, cvt, bars, scal, flags;
+  const json_t *hot;
+
+  ladder_reset(d, 3);
+  if (!json_is_object(ir)) {
+    d->available = 0;
+    ladder_why(d, "no IR.");
+    return;
+  }
+  hot = json_object_get(ir, "hotspot");
+  if (json_is_object(hot) && json_integer_value(json_object_get(hot, "line")) > 0)
+    snprintf(d->hotspot, sizeof(d->hotspot), "line %lld: %s",
+             (long long)json_integer_value(json_object_get(hot, "line")),
+             json_string_value(json_object_get(hot, "what"))
+                 ? json_string_value(json_object_get(hot, "what"))
+                 : "global memory");
+  /* Ascend: scalar lowering and sync are the usual pathologies (research notes). */
+  scal = ladder_ir_int(ir, "ascend.scalar_ops");
+  flags = ladder_ir_int(ir, "ascend.set_flag") + ladder_ir_int(ir, "ascend.wait_flag");
+  if (scal >= 0) {
+    ladder_why(d, "HIVM: %ld scalar ops, %ld set/wait flags.", scal, flags);
+    if (scal > 0)
+      ladder_add(d, "reduce_scalar_work", 3, "");
+    if (flags > 8)
+      ladder_add(d, "reduce_barriers", 3, "");
+    return;
+  }
+  ld32 = ladder_ir_int(ir, "global_loads.32");
+  ld128 = ladder_ir_int(ir, "global_loads.128");
+  st32 = ladder_ir_int(ir, "global_stores.32");
+  st128 = ladder_ir_int(ir, "global_stores.128");
+  spills = ladder_ir_int(ir, "spills");
+  async = ladder_ir_int(ir, "async_copies");
+  loops_sync = ladder_ir_int(ir, "loops_with_sync_loads");
+  mma = ladder_ir_int(ir, "mma");
+  cvt = ladder_ir_int(ir, "convert_layout");
+  bars = ladder_ir_int(ir, "barriers");
+  ladder_why(d, "IR: global loads 32-bit %ld, 128-bit %ld; stores 32-bit %ld, 128-bit %ld; "
+                "spills %ld; async copies %ld; mma %ld; layout conversions %ld; barriers %ld.",
+             ld32, ld128, st32, st128, spills, async, mma, cvt, bars);
+  if (spills > 0) {
+    ladder_why(d, "register spills: a smaller tile or fewer stages.");
+    ladder_add(d, "block_size", 3, "down");
+    ladder_add(d, "num_stages", 3, "down");
+    return;
+  }
+  if ((ld32 > 0 || st32 > 0) && ld128 <= 0 && st128 <= 0 &&
+      (!l2_class || !strcmp(l2_class, "memory") || !strcmp(l2_class, "latency") ||
+       !strcmp(l2_class, "balanced"))) {
+    ladder_why(d, "every global access is scalar 32-bit: vectorize.");
+    ladder_add(d, "vectorize_access", 3, "up");
+    return;
+  }
+  if (loops_sync > 0 && async <= 0) {
+    ladder_why(d, "a loop loads synchronously: pipeline it (L4 says why the pipeliner did not).");
+    ladder_add(d, "num_stages", 4, "up");
+  }
+  if (cvt > 4)
+    ladder_add(d, "coalesce_access", 3, "");
+  if (bars > 8)
+    ladder_add(d, "reduce_barriers", 3, "");
+  if (!d->nfamilies) {
+    long block = ladder_block(launch);
+    ladder_why(d, "accesses are vectorized; more work per program hides latency.");
+    ladder_add(d, "block_size", 3, block >= 16384 ? "down" : "up");
+    ladder_add(d, "num_warps", 3, "up");
+  }
+}
+
+void ladder_l4(const json_t *findings, const json_t *ir, struct ladder_diag *d)
+{
+  size_t i;
+  const json_t *f;
+  (void)ir;
+  ladder_reset(d, 4);
+  if (!json_is_array(findings)) {
+    d->available = 0;
+    ladder_why(d, "no per-pass IR.");
+    return;
+  }
+  json_array_foreach((json_t *)findings, i, f) {
+    const char *sym = json_string_value(json_object_get(f, "symptom"));
+    const char *pass = json_string_value(json_object_get(f, "pass"));
+    const char *desc = json_string_value(json_object_get(f, "description"));
+    int persisted = json_is_true(json_object_get(f, "persisted"));
+    if (!sym || !pass)
+      continue;
+    if (!d->hotspot[0])
+      snprintf(d->hotspot, sizeof(d->hotspot), "pass %s", pass);
+    ladder_why(d, "%s %s at %s (%s).", sym, persisted ? "persisted through" : "appeared after",
+               pass, desc ? desc : "no description");
+    if (!strcmp(sym, "sync_loads_in_loop") && persisted)
+      ladder_add(d, "num_stages", 4, "up");
+    else if (!strcmp(sym, "scalar_global_access"))
+      ladder_add(d, "vectorize_access", 4, "up");
+    else if (!strcmp(sym, "layout_conversion") && !persisted)
+      ladder_add(d, "coalesce_access", 4, "");
+    else if (!strcmp(sym, "shared_memory") && !persisted)
+      ladder_add(d, "num_stages", 4, "down");
+  }
+}
+
+static int ladder_skipped(const char *fam, const char *const *skip)
+{
+  for (; skip && *skip; skip++)
+    if (strcmp(fam, *skip) == 0)
+      return 1;
+  return 0;
+}
+
+const char *ladder_pick(const struct ladder_diag *d, const char *const *skip, int *index)
+{
+  for (unsigned i = 0; i < d->nfamilies; i++)
+    if (!ladder_skipped(d->family[i], skip)) {
+      if (index)
+        *index = (int)i;
+      return d->family[i];
+    }
+  return NULL;
+}
+
+void ladder_tests(const struct ladder_diag *d, const char *const *skip, struct ladder_tests *t)
+{
+  unsigned live = 0;
+  int first = -1;
+  for (unsigned i = 0; i < d->nfamilies; i++)
+    if (!ladder_skipped(d->family[i], skip)) {
+      if (first < 0)
+        first = (int)i;
+      live++;
+    }
+  t->hotspot = d->available && d->hotspot[0] != '\0';
+  t->one_family = d->available && live == 1;
+  t->sufficient = d->available && first >= 0 && d->needs_level[first] <= d->level;
+}
+
+json_t *ladder_diag_json(const struct ladder_diag *d, const struct ladder_tests *t)
+{
+  json_t *fams = json_array();
+  for (unsigned i = 0; i < d->nfamilies; i++)
+    json_array_append_new(fams, json_pack("{s:s, s:i, s:s}", "family", d->family[i],
+                                          "needs_level", d->needs_level[i], "direction",
+                                          d->direction[i]));
+  return json_pack("{s:i, s:b, s:s?, s:o, s:s, s:{s:b, s:b, s:b}}", "level", d->level,
+                   "available", d->available, "hotspot", d->hotspot[0] ? d->hotspot : NULL,
+                   "families", fams, "why", d->why, "tests", "hotspot", t->hotspot,
+                   "one_family", t->one_family, "sufficient", t->sufficient);
+}

@@ -1,0 +1,67 @@
+/* ladder: the diagnosis ladder. Each level turns its evidence into a diagnosis (a hotspot,
+ * the rewrite families the evidence justifies, and whether that evidence suffices), and the
+ * paper's three escalation tests decide whether to stop or climb:
+ *   (a) a dominant hotspot is identified, (b) exactly one rewrite family is justified,
+ *   (c) the evidence at this level suffices for that family.
+ * Pure functions over JSON evidence, so every rule is unit-tested without a device. */
+#ifndef KOPT_LADDER_H
+#define KOPT_LADDER_H
+#include <jansson.h>
+
+#define LADDER_MAX_FAMILIES 8
+
+enum ladder_policy {
+  LADDER_HIERARCHY = 0, /* climb while a test fails (default) */
+  LADDER_PROFILE_ONLY,  /* never beyond L2 */
+  LADDER_ALWAYS_DEEP,   /* always to L4 */
+  LADDER_PATTERN_ONLY,  /* L1 only */
+};
+
+struct ladder_diag {
+  int level;                                   /* 1..4 */
+  char hotspot[160];                           /* "" when no dominant hotspot */
+  char family[LADDER_MAX_FAMILIES][32];        /* justified families, strongest first */
+  int needs_level[LADDER_MAX_FAMILIES];        /* evidence level each family needs */
+  char direction[LADDER_MAX_FAMILIES][8];      /* "up" / "down" / "" for tunable families */
+  unsigned nfamilies;
+  int available;                               /* 0 when the level's evidence is missing */
+  char why[600];                               /* what the evidence said, in words */
+};
+
+struct ladder_tests {
+  int hotspot, one_family, sufficient;
+};
+
+int ladder_policy_parse(const char *s, enum ladder_policy *out);
+const char *ladder_policy_name(enum ladder_policy p);
+/* Highest level a policy may reach. */
+int ladder_max_level(enum ladder_policy p);
+
+/* L1: pattern triage from the kernel source, its launch settings and the pattern index.
+ * launch: {"NAME": value} of the current tunables/launch options (may be NULL); patterns:
+ * array of {"symptom", "rewrite_family", "successes", "trials"} (may be NULL). */
+void ladder_l1(const char *source, const json_t *launch, const json_t *patterns,
+               struct ladder_diag *d);
+/* L2: bottleneck class from profiler metrics (the harness's profile result). On Ascend the
+ * class comes from the vector/scalar/MTE/cube pipe ratios. */
+void ladder_l2(const json_t *profile, struct ladder_diag *d);
+/* The L2 class alone, for records: "memory", "compute", "latency", "launch", "balanced",
+ * or on Ascend "vector", "scalar", "mte", "cube"; NULL when unavailable. */
+const char *ladder_l2_class(const json_t *profile, char *why, size_t whylen);
+/* L3: IR features (ir_features_cuda/ascend output), with the L2 class if known. */
+void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
+               struct ladder_diag *d);
+/* L4: per-pass findings (array of ir_passes findings). */
+void ladder_l4(const json_t *findings, const json_t *ir, struct ladder_diag *d);
+
+/* Applies the three tests. skip: families already exhausted this job (NULL-terminated). */
+void ladder_tests(const struct ladder_diag *d, const char *const *skip, struct ladder_tests *t);
+/* First justified family not in skip, or NULL. */
+const char *ladder_pick(const struct ladder_diag *d, const char *const *skip, int *index);
+/* The diagnosis as JSON (new reference). */
+json_t *ladder_diag_json(const struct ladder_diag *d, const struct ladder_tests *t);
+
+/* Adds a justified family (deduplicated). Exposed for tests. */
+void ladder_add(struct ladder_diag *d, const char *family, int needs_level, const char *dir);
+
+#endif
