@@ -154,8 +154,18 @@ void ctl_format_progress(const json_t *job, char *buf, size_t n)
 		ctl_format_clean(tmp, sizeof(tmp), json_string_value(level), 24);
 		ctl_format_addf(buf, n, &o, "  level %s", tmp);
 	}
+	if (json_is_string(json_object_get(prog, "step")) &&
+	    (strcmp(state, "running") == 0 || strcmp(state, "queued") == 0)) {
+		ctl_format_clean(tmp, sizeof(tmp), json_string_value(json_object_get(prog, "step")), 16);
+		ctl_format_addf(buf, n, &o, "  %s", tmp);
+	}
 	if (ctl_format_speedup(job, &speedup))
 		ctl_format_addf(buf, n, &o, "  best %.2fx", speedup);
+	/* The last round's outcome: accepted, or why it was rejected (shortened). */
+	if (json_is_string(json_object_get(prog, "last_outcome"))) {
+		ctl_format_clean(tmp, sizeof(tmp), json_string_value(json_object_get(prog, "last_outcome")), 48);
+		ctl_format_addf(buf, n, &o, "  last: %s", tmp);
+	}
 }
 
 /* Compact JSON of a member, sanitised and cut to one line; "-" when absent or null. */
