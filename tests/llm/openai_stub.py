@@ -168,23 +168,30 @@ class Handler(BaseHTTPRequestHandler):
         auth = self.headers.get("Authorization", "")
         sent_key = auth[len("Bearer "):] if auth.startswith("Bearer ") else auth
         auth_ok = opts.api_key is None or auth == "Bearer " + opts.api_key
-        n, step = self.server.script.next()
         try:
             req = json.loads(raw)
         except ValueError:
             req = None
-        self.server.record({"n": n, "t": time.time(), "step": step_name(step), "auth_ok": auth_ok,
+        problem = None
+        if not auth_ok:
+            problem = (401, "Incorrect API key provided: %s." % sent_key, "invalid_api_key")
+        elif "json" not in self.headers.get("Content-Type", ""):
+            problem = (400, "Content-Type must be application/json", None)
+        else:
+            why = validate(req, opts.model)
+            if why:
+                problem = (400, why, None)
+        # Only a request a real server would serve takes a step of the script.
+        n, step = self.server.script.next() if problem is None else (None, None)
+        self.server.record({"n": n, "t": time.time(),
+                            "step": step_name(step) if step else "rejected:%d" % problem[0],
+                            "auth_ok": auth_ok,
                             "model": req.get("model") if isinstance(req, dict) else None,
                             "n_messages": len(req.get("messages") or [])
-                            if isinstance(req, dict) else None})
-        if not auth_ok:
-            return self.error(401, "Incorrect API key provided: %s." % sent_key,
-                              code="invalid_api_key")
-        if "json" not in self.headers.get("Content-Type", ""):
-            return self.error(400, "Content-Type must be application/json")
-        problem = validate(req, opts.model)
-        if problem:
-            return self.error(400, problem)
+                            if isinstance(req, dict) and isinstance(req.get("messages"), list)
+                            else None})
+        if problem is not None:
+            return self.error(problem[0], problem[1], code=problem[2])
         if step.get("stall"):
             time.sleep(step["stall"])
         if step.get("close"):
