@@ -52,13 +52,21 @@ $(BUILD)/gen/dashboard_data.c: api/dashboard.html scripts/embed_file.sh
 $(BUILD)/gen/dashboard_data.o: $(BUILD)/gen/dashboard_data.c
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
-GEN_OBJ := $(BUILD)/gen/migrations_data.o $(BUILD)/gen/openapi_data.o $(BUILD)/gen/dashboard_data.o
+$(BUILD)/gen/prompt_template_data.c: workers/prompt_template.md scripts/embed_file.sh
+	@mkdir -p $(dir $@)
+	bash scripts/embed_file.sh $@ prompt_template_md workers/prompt_template.md
+
+$(BUILD)/gen/prompt_template_data.o: $(BUILD)/gen/prompt_template_data.c
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+GEN_OBJ := $(BUILD)/gen/migrations_data.o $(BUILD)/gen/openapi_data.o $(BUILD)/gen/dashboard_data.o \
+           $(BUILD)/gen/prompt_template_data.o
 
 $(BIN)/koptd: $(call obj,daemon/main.c $(DAEMON_SRC) $(COMMON_SRC)) $(GEN_OBJ)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDFLAGS_ALL)
 
-$(BIN)/kopt-worker: $(call obj,workers/worker_main.c $(WORKER_SRC) $(COMMON_SRC))
+$(BIN)/kopt-worker: $(call obj,workers/worker_main.c $(WORKER_SRC) $(COMMON_SRC)) $(BUILD)/gen/prompt_template_data.o
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDFLAGS_ALL)
 
