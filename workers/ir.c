@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define IR_LOC_ALIASES_MAX (1u << 20) /* #locN aliases kept; N beyond this is unresolved */
+#define IR_LOC_ALIASES_MAX (1u << 18) /* #locN aliases kept; N beyond this is unresolved */
 #define IR_LOC_DEPTH_MAX 32           /* nesting of loc(...) expressions followed */
 #define IR_FRAMES_MAX 64              /* region nesting tracked by the MLIR walker */
 #define IR_PTX_FILES_MAX 256          /* .file entries kept */
@@ -162,7 +162,8 @@ static int ir_is_ident(int c)
   return isalnum(c) || c == '_' || c == '.' || c == '$';
 }
 
-/* Adds by to the integer member key of obj (created at by). 0 or -ENOMEM. */
+/* Adds by to the integer member key of obj (created at by; obj keeps the reference). 0 or
+ * -ENOMEM. */
 static int ir_bump(json_t *obj, const char *key, json_int_t by)
 {
   json_t *v = json_object_get(obj, key);
@@ -181,7 +182,8 @@ static int ir_set_int(json_t *obj, const char *key, json_int_t v)
   return json_object_set_new(obj, key, json_integer(v)) ? -ENOMEM : 0;
 }
 
-/* by_line[line][key] += by; lines past IR_BY_LINE_MAX set *trunc and are dropped. */
+/* by_line[line][key] += by; the per-line object is created in and owned by by_line. Lines
+ * past IR_BY_LINE_MAX set *trunc and are dropped. */
 static int ir_line_bump(json_t *by_line, long line, const char *key, json_int_t by, int *trunc)
 {
   char k[24];
@@ -875,6 +877,7 @@ long ir_mlir_count_loops(const char *text, size_t len, unsigned flags)
 
 /* ---- TTGIR ---- */
 
+/* Adds "ttgir" to root (root takes its own reference; o, ops and loops are ours until out). */
 static int ir_ttgir(const char *ttgir, json_t *root, json_t *by_line, int *trunc, struct ir_locs *L)
 {
   struct ir_walk w;
@@ -1168,6 +1171,8 @@ static const char *ir_ptx_key(const char *m)
   return NULL;
 }
 
+/* Adds "ptx" to root and the PTX keys of spills and by_line (all borrowed); *srcfile points
+ * into ptx (the user's .file path). */
 static int ir_ptx(const char *ptx, json_t *root, json_t *by_line, json_t *spills, int *trunc,
                   const char **srcfile, size_t *srclen)
 {
@@ -1352,6 +1357,7 @@ static int ir_spill_lines(const char *text, json_t *spills)
   return 0;
 }
 
+/* Adds "sass" to root and the SASS keys of spills (both borrowed). */
 static int ir_sass(const char *sass, json_t *root, json_t *spills)
 {
   static const char *const zero_keys[] = {"LDS", "STS", "LDSM", "LDL", "STL", "LDGSTS", "UTMALDG", "BAR",
@@ -1477,6 +1483,7 @@ static int ir_hotspot(json_t *root, json_t *by_line, int have_ptx)
   json_int_t best_s = 0;
   int mma = 0;
 
+  /* best is borrowed from by_line; json_pack's O takes a new reference for "ops". */
   json_object_foreach(by_line, k, v)
     if (ir_score(v, 1, have_ptx) > 0)
       mma = 1;
@@ -1578,6 +1585,38 @@ out:
   json_decref(root);
   json_decref(by_line);
   json_decref(spills);
+  return ret;
+}
+
+/* Reads an optional IR file: 0 with *text NULL when path is NULL or the file is missing. */
+static int ir_read_optional(const char *what, const char *path, char **text, char *err, size_t errlen)
+{
+  int rc;
+  *text = NULL;
+  if (!path)
+    return 0;
+  rc = ir_read_file(path, IR_TEXT_MAX, text, NULL);
+  if (rc == -ENOENT)
+    return 0;
+  if (rc)
+    ir_errf(err, errlen, "cannot read %s %s: %s", what, path, strerror(-rc));
+  return rc;
+}
+
+json_t *ir_features_cuda_paths(const char *ttgir_path, const char *ptx_path, const char *sass_path, char *err,
+                               size_t errlen)
+{
+  char *ttgir = NULL, *ptx = NULL, *sass = NULL;
+  json_t *ret = NULL;
+
+  if (ir_read_optional("TTGIR", ttgir_path, &ttgir, err, errlen) || ir_read_optional("PTX", ptx_path, &ptx, err, errlen) ||
+      ir_read_optional("SASS", sass_path, &sass, err, errlen))
+    goto out;
+  ret = ir_features_cuda(ttgir, ptx, sass, err, errlen);
+out:
+  free(ttgir);
+  free(ptx);
+  free(sass);
   return ret;
 }
 

@@ -52,7 +52,7 @@ int ir_read_file(const char *path, size_t cap, char **out, size_t *len);
  *     "LDSM": N, "LDL": N, "STL": N, "LDGSTS": N, "UTMALDG": N, "BAR": N, "HGMMA": N,
  *     "HMMA": N, "global_loads": N, "global_stores": N, "all_global_128bit": bool
  *   },
- *   "spills": {"ld.local": N, "st.local": N (ptx), "LDL": N, "STL": N (sass),
+ *   "spills": {"ld.local": N, "st.local": N, "local_depot_bytes": N (ptx), "LDL": N, "STL": N (sass),
  *              "spill_store_bytes": N, "spill_load_bytes": N, "local_bytes": N (ptxas -v /
  *              cuobjdump -res-usage lines, when the sass text carries them)},
  *   "all_global_128bit": bool,               from PTX, else SASS
@@ -62,6 +62,12 @@ int ir_read_file(const char *path, size_t cap, char **out, size_t *len);
  * by_line keys are source line numbers of the user's kernel file; PTX instructions inlined
  * from Triton's library (e.g. tl.sum) count at the user line that called it. */
 json_t *ir_features_cuda(const char *ttgir, const char *ptx, const char *sass, char *err, size_t errlen);
+
+/* ir_features_cuda() on files (the harness's compile output: <kernel>.ttgir, .ptx, .sass). A
+ * path may be NULL, and a file that does not exist counts as missing (its features absent);
+ * any other read error fails. New reference or NULL with err. */
+json_t *ir_features_cuda_paths(const char *ttgir_path, const char *ptx_path, const char *sass_path, char *err,
+                               size_t errlen);
 
 /* L3 features for the ascend backend from the HIVM IR after hivm-inject-sync
  * (kernel.npuir.mlir). Written from the AscendNPU-IR documentation and tests; NOT run on

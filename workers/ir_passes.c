@@ -598,3 +598,34 @@ out:
   json_decref(removed);
   return ret;
 }
+
+json_t *ir_passes_trace_file(const char *path, const char *spec, const struct ir_pass_table *tab, const char *focus,
+                             char *err, size_t errlen)
+{
+  char *text = NULL;
+  size_t len = 0;
+  struct ir_pass_seq seq;
+  struct ir_symptom sym;
+  json_t *ret = NULL;
+  int rc, have_seq = 0, have_sym = 0;
+
+  rc = ir_read_file(path, IR_TEXT_MAX, &text, &len);
+  if (rc) {
+    ir_perr(err, errlen, "cannot read pass dump %s: %s", path, strerror(-rc));
+    goto out;
+  }
+  if (ir_passes_parse(text, len, &seq, err, errlen))
+    goto out;
+  have_seq = 1;
+  if (ir_symptom_init(&sym, spec, err, errlen))
+    goto out;
+  have_sym = 1;
+  ret = ir_passes_trace(&seq, &sym, tab, focus, err, errlen);
+out:
+  if (have_sym)
+    ir_symptom_free(&sym);
+  if (have_seq)
+    ir_passes_free(&seq);
+  free(text);
+  return ret;
+}

@@ -108,4 +108,10 @@ void ir_pass_table_free(struct ir_pass_table *t);
 json_t *ir_passes_trace(const struct ir_pass_seq *seq, const struct ir_symptom *sym, const struct ir_pass_table *tab,
                         const char *focus, char *err, size_t errlen);
 
+/* Convenience for the round loop: reads the dump at path (capped at IR_TEXT_MAX), builds
+ * the symptom from spec and traces it (tab and focus as above). New reference or NULL with
+ * err. */
+json_t *ir_passes_trace_file(const char *path, const char *spec, const struct ir_pass_table *tab, const char *focus,
+                             char *err, size_t errlen);
+
 #endif

@@ -256,6 +256,25 @@ static void test_scalar_loop(void **state)
   json_decref(n);
 }
 
+static void test_features_from_paths(void **state)
+{
+  char err[256] = "";
+  json_t *f;
+  (void)state;
+  /* A missing SASS file is absent, not an error. */
+  f = ir_features_cuda_paths(DATA "/copy_vec/kernel.ttgir", DATA "/copy_vec/kernel.ptx", DATA "/copy_vec/none.sass", err,
+                             sizeof(err));
+  assert_non_null(f);
+  assert_null(json_object_get(f, "sass"));
+  assert_true(json_is_true(json_object_get(f, "all_global_128bit")));
+  json_decref(f);
+  /* A directory where a file should be is a read error. */
+  assert_null(ir_features_cuda_paths(DATA "/copy_vec", NULL, NULL, err, sizeof(err)));
+  assert_non_null(strstr(err, "cannot read TTGIR"));
+  assert_null(ir_features_cuda_paths(NULL, DATA "/none.ptx", NULL, err, sizeof(err)));
+  assert_non_null(strstr(err, "no IR"));
+}
+
 static void test_spills_and_local(void **state)
 {
   char err[256] = "";
@@ -523,6 +542,27 @@ static void test_scalar_loads_appear_in_llvm_lowering(void **state)
   trace_done(&c, r);
 }
 
+static void test_trace_file(void **state)
+{
+  struct ir_pass_table t;
+  char err[256] = "";
+  json_t *r;
+  (void)state;
+  assert_int_equal(ir_pass_table_load(&t, "workers/passes.tsv", err, sizeof(err)), 0);
+  r = ir_passes_trace_file(DATA "/mm_pipelined/passes.mlir", "op:ttg.local_alloc", &t, NULL, err, sizeof(err));
+  assert_non_null(r);
+  /* Shared-memory buffers for the dot operands come from accelerate-matmul (wgmma reads them). */
+  assert_string_equal(sget(json_object_get(r, "appeared"), "pass_arg"), "tritongpu-accelerate-matmul");
+  json_decref(r);
+  assert_null(ir_passes_trace_file(DATA "/none/passes.mlir", "op:tt.load", &t, NULL, err, sizeof(err)));
+  assert_non_null(strstr(err, "cannot read"));
+  assert_null(ir_passes_trace_file(DATA "/mm_pipelined/passes.mlir", "nope", &t, NULL, err, sizeof(err)));
+  assert_non_null(strstr(err, "unknown symptom"));
+  assert_null(ir_passes_trace_file(DATA "/copy_vec/kernel.ttgir", "op:tt.load", &t, NULL, err, sizeof(err)));
+  assert_non_null(strstr(err, "no \"// -----// IR Dump"));
+  ir_pass_table_free(&t);
+}
+
 static void test_nested_partial_dumps(void **state)
 {
   struct trace_ctx c;
@@ -659,6 +699,7 @@ int main(void)
     cmocka_unit_test(test_pipelined_loop_l3),
     cmocka_unit_test(test_layout_conversion_attributed),
     cmocka_unit_test(test_scalar_loop),
+    cmocka_unit_test(test_features_from_paths),
     cmocka_unit_test(test_spills_and_local),
     cmocka_unit_test(test_op_name),
     cmocka_unit_test(test_read_file),
@@ -667,6 +708,7 @@ int main(void)
     cmocka_unit_test(test_loads_persist_through_pipeliner),
     cmocka_unit_test(test_layout_conversion_passes),
     cmocka_unit_test(test_scalar_loads_appear_in_llvm_lowering),
+    cmocka_unit_test(test_trace_file),
     cmocka_unit_test(test_nested_partial_dumps),
     cmocka_unit_test(test_pass_table_covers_dumps),
     cmocka_unit_test(test_pass_table_parse_and_load),
