@@ -28,7 +28,6 @@ What it does, in order (each step logs one line on stderr, and says so when it f
 """
 import argparse
 import ctypes
-import grp
 import os
 import pwd
 import shutil
@@ -316,7 +315,12 @@ def stage2(args):
         cmd += ["--mem-mb", str(args.mem_mb)]
     cmd += list(args.harness_args)
     os.chdir(workdir)
-    os.execve(sys.executable, cmd, env)
+    try:
+        os.execve(sys.executable, cmd, env)
+    except BlockingIOError:
+        raise SystemExit(f"kopt-launch: cannot start the harness: RLIMIT_NPROC ({args.nproc}) is already reached by "
+                         f"the processes and threads of uid {os.getuid()} (another harness or a runaway kernel of the "
+                         f"same user); give each harness its own --user")
 
 
 def main(argv=None):

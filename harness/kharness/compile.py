@@ -7,7 +7,6 @@ On the ascend backend, the IR comes from triton-ascend's TRITON_DEBUG=1 dumps
 (kernel.ttir.mlir, kernel.ttadapter.mlir, kernel.npuir.mlir) of a real run; per_pass runs
 bishengir-compile with --mlir-print-ir-after-all on the adapter IR. That path has not been
 run on Ascend hardware."""
-import glob
 import json
 import os
 import re
@@ -110,8 +109,7 @@ def _file_entry(path):
 
 
 def compile_op(worker, req):
-    from . import launches
-    from .usercode import UserCodeFailure, build_model, call_forward, run_user
+    from .usercode import UserCodeFailure
     p = worker._need_problem()
     target = req.get("target", "cuda:90")
     if not isinstance(target, str):

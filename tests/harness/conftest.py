@@ -2,7 +2,6 @@
 
 The harness runs as a subprocess (backend interp, TRITON_INTERPRET=1) exactly as the C
 worker runs it; the unit tests import harness/kharness directly."""
-import json
 import os
 import sys
 

@@ -49,7 +49,7 @@ def test_compare_abba(loaded):
     # the reverse direction is never "faster"
     r = h.request("compare", incumbent_source=fast, candidate_source=ker, rounds=3, cases=[0])
     assert r["ok"] and r["result"]["faster_beyond_noise"] is False
-    assert r["result"]["decision"]["slower_beyond_noise"] is True
+    assert r["result"]["ratio"] > 1
 
 
 def test_tunables_reach_modelnew(loaded):

@@ -1,7 +1,6 @@
 """compile: offline cuda:90 compile of the intercepted launch (no GPU needed); per-pass IR
 dumps; profile on the interpreter says it is unavailable."""
 import os
-import re
 
 
 def test_compile_cuda90(loaded):

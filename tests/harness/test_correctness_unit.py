@@ -1,6 +1,4 @@
 """The comparison rules of DESIGN section 7, on synthetic tensors."""
-import math
-
 import pytest
 import torch
 

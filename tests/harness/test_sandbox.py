@@ -14,6 +14,7 @@ from conftest import HARNESS_DIR, bad, vector_add
 from kharness.client import HarnessClient
 
 LAUNCH = os.path.join(HARNESS_DIR, "run-sandboxed")
+TEST_USER = "kopt-sbx-test"
 
 
 def bwrap_works():
@@ -33,7 +34,10 @@ pytestmark = pytest.mark.skipif(not OK, reason=f"sandbox test needs root and bwr
 def sandboxed(workdir, *extra):
     env = dict(os.environ)
     env["KOPT_VECTOR_ADD_N"] = "4096"
+    # its own user: RLIMIT_NPROC counts every process and thread of the user, and other
+    # harnesses on this machine may run as the default kopt-sandbox
     return HarnessClient(cmd=[LAUNCH, "--backend", "interp", "--workdir", workdir, "--nproc", "64",
+                              "--user", TEST_USER,
                               "--python", os.path.join(os.path.dirname(HARNESS_DIR), ".venv", "bin", "python"),
                               *extra],
                          env=env, stderr_path=os.path.join(tempfile.gettempdir(), "kopt-sandbox-test.log"))
@@ -53,7 +57,7 @@ def test_sandbox_identity_network_limits(sbx):
     r = h.request("hello", timeout_s=300)
     assert r["ok"], r
     s = r["result"]["sandbox"]
-    assert s["user"] == "kopt-sandbox" and s["uid"] != 0
+    assert s["user"] == TEST_USER and s["uid"] != 0
     assert s["launcher"] == "bwrap+user"
     assert s["network"] == "isolated" and s["network_interfaces"] == ["lo"]
     assert s["no_new_privs"] is True
