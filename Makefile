@@ -59,14 +59,22 @@ $(BUILD)/gen/prompt_template_data.c: workers/prompt_template.md scripts/embed_fi
 $(BUILD)/gen/prompt_template_data.o: $(BUILD)/gen/prompt_template_data.c
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
+$(BUILD)/gen/passes_tsv_data.c: workers/passes.tsv scripts/embed_file.sh
+	@mkdir -p $(dir $@)
+	bash scripts/embed_file.sh $@ kopt_passes_tsv workers/passes.tsv
+
+$(BUILD)/gen/passes_tsv_data.o: $(BUILD)/gen/passes_tsv_data.c
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
 GEN_OBJ := $(BUILD)/gen/migrations_data.o $(BUILD)/gen/openapi_data.o $(BUILD)/gen/dashboard_data.o \
-           $(BUILD)/gen/prompt_template_data.o
+           $(BUILD)/gen/prompt_template_data.o $(BUILD)/gen/passes_tsv_data.o
 
 $(BIN)/koptd: $(call obj,daemon/main.c $(DAEMON_SRC) $(COMMON_SRC)) $(GEN_OBJ)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDFLAGS_ALL)
 
-$(BIN)/kopt-worker: $(call obj,workers/worker_main.c $(WORKER_SRC) $(COMMON_SRC)) $(BUILD)/gen/prompt_template_data.o
+$(BIN)/kopt-worker: $(call obj,workers/worker_main.c $(WORKER_SRC) $(COMMON_SRC)) \
+                   $(BUILD)/gen/prompt_template_data.o $(BUILD)/gen/passes_tsv_data.o
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDFLAGS_ALL)
 

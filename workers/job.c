@@ -12,23 +12,14 @@
 #include "db.h"
 #include "hash.h"
 #include "log.h"
+#include "job.h"
+#include "rounds.h"
 #include "worker.h"
 
 #define JOB_ARTIFACT_MAX (8u << 20)
 #define JOB_HARNESS_RETRIES 2 /* deaths by SIGKILL tolerated per step (kill -9, OOM killer) */
 
-struct job_ctx {
-  struct worker *w;
-  const char *id, *owner;
-  json_t *spec;              /* owned */
-  char *ksrc, *rsrc;         /* owned */
-  char ksha[65];
-  json_t *baseline;          /* owned; NULL until committed */
-  char fail_msg[1024];
-  int rounds;
-};
-
-static int job_db(struct worker *w)
+int job_db(struct worker *w)
 {
   char err[256];
   if (w->db && PQstatus(w->db) == CONNECTION_OK)
@@ -48,7 +39,7 @@ static int job_db(struct worker *w)
 }
 
 /* A fenced UPDATE of our job: 1 when it applied, 0 when the lease is gone, -1 on error. */
-static int job_update(struct job_ctx *j, const char *set_sql, int nextra, const char **extra)
+int job_update(struct job_ctx *j, const char *set_sql, int nextra, const char **extra)
 {
   char sql[1024], err[512];
   const char *params[8];
@@ -143,7 +134,7 @@ static int job_harness_up(struct job_ctx *j, char *err, size_t errlen)
 /* One harness operation on user code, with a fresh harness when one dies of SIGKILL (an
  * operator's kill -9, the OOM killer): the step is retried, not blamed on the kernel.
  * Returns 0 with *result (new ref) or -1 with j->fail_msg set, or -EINTR when stopping. */
-static int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **result)
+int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **result)
 {
   char err[512];
   json_t *rep = NULL;
@@ -200,11 +191,11 @@ out:
 }
 
 /* Stores one IR file as an artifacts row (round 0), skipping files over the cap. */
-static void job_store_file(struct job_ctx *j, const char *kind, const char *path)
+static void job_store_file(struct job_ctx *j, const char *kind, const char *path, int round)
 {
   FILE *fp = fopen(path, "rb");
   struct buf b;
-  char chunk[65536], size[24], err[256];
+  char chunk[65536], size[24], err[256], rnd[16];
   size_t n;
   int too_big = 0;
 
@@ -225,12 +216,14 @@ static void job_store_file(struct job_ctx *j, const char *kind, const char *path
     char *esc = (char *)PQescapeByteaConn(j->w->db, (unsigned char *)b.data, b.len, &esclen);
     snprintf(size, sizeof(size), "%zu", b.len);
     if (esc) {
-      const char *p[4] = { j->id, kind, size, esc };
-      PGresult *r = db_exec(j->w->db, PGRES_COMMAND_OK, err, sizeof(err),
-                            "INSERT INTO artifacts (job_id, round, kind, size, data)"
-                            " VALUES ($1::uuid, 0, $2, $3::int, $4::bytea)"
-                            " ON CONFLICT (job_id, round, kind) DO NOTHING",
-                            4, p);
+      const char *p[5] = { j->id, kind, size, esc, rnd };
+      PGresult *r;
+      snprintf(rnd, sizeof(rnd), "%d", round);
+      r = db_exec(j->w->db, PGRES_COMMAND_OK, err, sizeof(err),
+                  "INSERT INTO artifacts (job_id, round, kind, size, data)"
+                  " VALUES ($1::uuid, $5::int, $2, $3::int, $4::bytea)"
+                  " ON CONFLICT (job_id, round, kind) DO NOTHING",
+                  5, p);
       PQclear(r);
       PQfreemem(esc);
     }
@@ -240,7 +233,7 @@ static void job_store_file(struct job_ctx *j, const char *kind, const char *path
 
 /* The compile result lists IR files per launched kernel: kernels[i].files.{ttir,ptx,...}.
  * Each becomes an artifact "<kernel>.<kind>". */
-static void job_store_artifacts(struct job_ctx *j, json_t *compile)
+void job_store_artifacts(struct job_ctx *j, json_t *compile, int round)
 {
   json_t *kernels = json_object_get(compile, "kernels"), *k;
   size_t i;
@@ -254,7 +247,7 @@ static void job_store_artifacts(struct job_ctx *j, json_t *compile)
       if (!path || strcmp(kind, "cubin") == 0)
         continue; /* binary; the SASS listing carries what L3 reads */
       snprintf(full, sizeof(full), "%.64s.%.32s", name ? name : "kernel", kind);
-      job_store_file(j, full, path);
+      job_store_file(j, full, path, round);
     }
   }
 }
@@ -355,7 +348,7 @@ static int job_baseline(struct job_ctx *j)
       goto out;
     }
     PQclear(PQexec(j->w->db, "BEGIN"));
-    job_store_artifacts(j, comp);
+    job_store_artifacts(j, comp, 0);
     u = job_update(j, "baseline = $3::jsonb", 1, p);
     if (u != 1) {
       PQclear(PQexec(j->w->db, "ROLLBACK"));
@@ -436,7 +429,10 @@ const char *job_run(struct worker *w, const char *job_id, const char *owner, int
   } else {
     log_info("job.resumed", "job=%s from=baseline attempt=%d", j.id, attempt);
   }
-  /* The round loop (issue 4) goes here; until it lands, the baseline is the result. */
+  if (j.rounds > 0) {
+    outcome = rounds_run(&j);
+    goto out;
+  }
   snprintf(best, sizeof(best),
            "{\"round\":0,\"kernel_sha256\":\"%s\",\"median_ms\":%.6g,\"speedup\":1.0}", j.ksha,
            job_median_ms(j.baseline));

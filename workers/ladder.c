@@ -319,61 +319,79 @@ void ladder_l2(const json_t *profile, struct ladder_diag *d)
   }
 }
 
-static long ladder_ir_int(const json_t *o, const char *path)
+/* An integer member (keys may contain dots, e.g. "ld.global.32"); 0 when absent. */
+static long ladder_ir_int(const json_t *o, const char *key)
 {
-  char buf[128], *save = NULL, *tok;
-  const json_t *cur = o;
-  snprintf(buf, sizeof(buf), "%s", path);
-  for (tok = strtok_r(buf, ".", &save); tok && cur; tok = strtok_r(NULL, ".", &save))
-    cur = json_object_get(cur, tok);
-  return json_is_integer(cur) ? (long)json_integer_value(cur) : -1;
+  const json_t *v = json_object_get(o, key);
+  return json_is_integer(v) ? (long)json_integer_value(v) : 0;
 }
 
 void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
                struct ladder_diag *d)
 {
-  long ld32, ld128, st32, st128, spills, async, loops_sync, mma, cvt, bars, scal, flags;
-  const json_t *hot;
+  const json_t *hot, *ptx, *tg, *sp, *hv, *loop;
+  long ld32, ld128, st32, st128, spills = 0, async, loops_sync = 0, mma, cvt, bars, scal, flags;
+  size_t i;
 
   ladder_reset(d, 3);
-  if (!json_is_object(ir)) {
+  if (!json_is_object(ir) || json_is_false(json_object_get(ir, "available"))) {
     d->available = 0;
-    ladder_why(d, "no IR.");
+    ladder_why(d, "no IR: %s",
+               json_string_value(json_object_get(ir, "reason"))
+                   ? json_string_value(json_object_get(ir, "reason"))
+                   : "compile failed");
     return;
   }
   hot = json_object_get(ir, "hotspot");
   if (json_is_object(hot) && json_integer_value(json_object_get(hot, "line")) > 0)
-    snprintf(d->hotspot, sizeof(d->hotspot), "line %lld: %s",
+    snprintf(d->hotspot, sizeof(d->hotspot), "line %lld (%s)",
              (long long)json_integer_value(json_object_get(hot, "line")),
-             json_string_value(json_object_get(hot, "what"))
-                 ? json_string_value(json_object_get(hot, "what"))
+             json_string_value(json_object_get(hot, "reason"))
+                 ? json_string_value(json_object_get(hot, "reason"))
                  : "global memory");
   /* Ascend: scalar lowering and sync are the usual pathologies (research notes). */
-  scal = ladder_ir_int(ir, "ascend.scalar_ops");
-  flags = ladder_ir_int(ir, "ascend.set_flag") + ladder_ir_int(ir, "ascend.wait_flag");
-  if (scal >= 0) {
-    ladder_why(d, "HIVM: %ld scalar ops, %ld set/wait flags.", scal, flags);
+  hv = json_object_get(ir, "hivm");
+  if (json_is_object(hv) || json_object_get(ir, "scalar_ops")) {
+    scal = ladder_ir_int(ir, "scalar_ops");
+    flags = ladder_ir_int(hv, "set_flag") + ladder_ir_int(hv, "wait_flag");
+    ladder_why(d, "HIVM: %ld scalar ops, %ld set/wait flags, core %s.", scal, flags,
+               json_string_value(json_object_get(ir, "core_type"))
+                   ? json_string_value(json_object_get(ir, "core_type"))
+                   : "?");
     if (scal > 0)
       ladder_add(d, "reduce_scalar_work", 3, "");
     if (flags > 8)
       ladder_add(d, "reduce_barriers", 3, "");
     return;
   }
-  ld32 = ladder_ir_int(ir, "global_loads.32");
-  ld128 = ladder_ir_int(ir, "global_loads.128");
-  st32 = ladder_ir_int(ir, "global_stores.32");
-  st128 = ladder_ir_int(ir, "global_stores.128");
-  spills = ladder_ir_int(ir, "spills");
-  async = ladder_ir_int(ir, "async_copies");
-  loops_sync = ladder_ir_int(ir, "loops_with_sync_loads");
-  mma = ladder_ir_int(ir, "mma");
-  cvt = ladder_ir_int(ir, "convert_layout");
-  bars = ladder_ir_int(ir, "barriers");
+  ptx = json_object_get(ir, "ptx");
+  tg = json_object_get(ir, "ttgir");
+  sp = json_object_get(ir, "spills");
+  ld32 = ladder_ir_int(ptx, "ld.global.32");
+  ld128 = ladder_ir_int(ptx, "ld.global.128");
+  st32 = ladder_ir_int(ptx, "st.global.32");
+  st128 = ladder_ir_int(ptx, "st.global.128");
+  if (json_is_object(sp)) {
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)sp, k, v)
+      if (json_is_integer(v) && json_integer_value(v) > 0)
+        spills += (long)json_integer_value(v);
+  }
+  async = ladder_ir_int(tg, "async_copies") + ladder_ir_int(tg, "tma_copies");
+  json_array_foreach(json_object_get(tg, "loops"), i, loop)
+    if (json_integer_value(json_object_get(loop, "loads")) > 0 &&
+        json_integer_value(json_object_get(loop, "async_copies")) <= 0)
+      loops_sync++;
+  mma = ladder_ir_int(tg, "dots") + ladder_ir_int(ptx, "mma.sync") + ladder_ir_int(ptx, "wgmma");
+  cvt = ladder_ir_int(tg, "layout_conversions");
+  bars = ladder_ir_int(ptx, "bar.sync");
   ladder_why(d, "IR: global loads 32-bit %ld, 128-bit %ld; stores 32-bit %ld, 128-bit %ld; "
-                "spills %ld; async copies %ld; mma %ld; layout conversions %ld; barriers %ld.",
-             ld32, ld128, st32, st128, spills, async, mma, cvt, bars);
+                "local memory %ld; async copies %ld; loops with synchronous loads %ld; dots %ld; "
+                "layout conversions %ld; barriers %ld.",
+             ld32, ld128, st32, st128, spills, async, loops_sync, mma, cvt, bars);
   if (spills > 0) {
-    ladder_why(d, "register spills: a smaller tile or fewer stages.");
+    ladder_why(d, "local memory (spills): a smaller tile or fewer stages.");
     ladder_add(d, "block_size", 3, "down");
     ladder_add(d, "num_stages", 3, "down");
     return;
@@ -412,6 +430,9 @@ void ladder_l4(const json_t *findings, const json_t *ir, struct ladder_diag *d)
     ladder_why(d, "no per-pass IR.");
     return;
   }
+  if (json_array_size(findings) == 0)
+    ladder_why(d, "per-pass IR: no tracked symptom (synchronous loads in a loop, scalar global "
+                  "access, layout conversions) appeared in or persisted through a pass.");
   json_array_foreach((json_t *)findings, i, f) {
     const char *sym = json_string_value(json_object_get(f, "symptom"));
     const char *pass = json_string_value(json_object_get(f, "pass"));

@@ -79,7 +79,7 @@ static int worker_setup(struct worker *w, const char *device, char *err, size_t 
 {
   const char *colon = strchr(device, ':');
   static char launcher[1200], python[1024], script[1200], hdir[1024], backend_arg[16],
-      root_arg[1200];
+      root_arg[1200], sb_user[32];
   unsigned a = 0;
   struct stat st;
 
@@ -112,12 +112,17 @@ static int worker_setup(struct worker *w, const char *device, char *err, size_t 
       snprintf(launcher, sizeof(launcher), "%s", def);
   }
   snprintf(backend_arg, sizeof(backend_arg), "%s", w->backend);
+  snprintf(sb_user, sizeof(sb_user), "kopt-sb-%.8s%d", w->backend, w->index);
   snprintf(root_arg, sizeof(root_arg), "%s", w->work_dir);
   if (strcmp(launcher, "none") != 0 && launcher[0]) {
     /* harness/run-sandboxed: own user, no network, rlimits, private work directory. */
     w->harness_argv[a++] = launcher;
     w->harness_argv[a++] = "--python";
     w->harness_argv[a++] = python;
+    /* One sandbox user per device: RLIMIT_NPROC counts per user, so a fork bomb in one
+     * harness must not starve another device's. */
+    w->harness_argv[a++] = "--user";
+    w->harness_argv[a++] = sb_user;
   } else {
     w->harness_argv[a++] = python;
     w->harness_argv[a++] = script;

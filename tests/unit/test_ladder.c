@@ -134,9 +134,11 @@ static void test_l3_scalar_loads_suffice(void **state)
 {
   struct ladder_diag d;
   struct ladder_tests t;
-  json_t *ir = json_pack("{s:{s:i, s:i}, s:{s:i, s:i}, s:i, s:{s:i, s:s}}", "global_loads", "32",
-                         2, "128", 0, "global_stores", "32", 1, "128", 0, "spills", 0,
-                         "hotspot", "line", 6, "what", "tl.load");
+  /* The shape ir_features_cuda returns (workers/ir.h). */
+  json_t *ir = json_pack("{s:{s:i, s:i, s:i}, s:{s:i, s:i}, s:{s:i, s:s}}", "ptx",
+                         "ld.global.32", 2, "ld.global.128", 0, "st.global.32", 1, "spills",
+                         "ld.local", 0, "LDL", 0, "hotspot", "line", 6, "reason",
+                         "global memory");
   (void)state;
   ladder_l3(ir, NULL, NULL, &d);
   ladder_tests(&d, NULL, &t);
@@ -150,10 +152,27 @@ static void test_l3_scalar_loads_suffice(void **state)
   }
   json_decref(ir);
   /* Spills point down. */
-  ir = json_pack("{s:{s:i, s:i}, s:i}", "global_loads", "32", 0, "128", 4, "spills", 12);
+  ir = json_pack("{s:{s:i, s:i}, s:{s:i}}", "ptx", "ld.global.32", 0, "ld.global.128", 4,
+                 "spills", "st.local", 12);
   ladder_l3(ir, "memory", NULL, &d);
   assert_string_equal(d.family[0], "block_size");
   assert_string_equal(d.direction[0], "down");
+  json_decref(ir);
+}
+
+static void test_l3_unpipelined_loop_needs_l4(void **state)
+{
+  struct ladder_diag d;
+  struct ladder_tests t;
+  json_t *ir = json_pack("{s:{s:i, s:i}, s:{s:i, s:i, s:[{s:i, s:i, s:i}]}}", "ptx",
+                         "ld.global.128", 4, "ld.global.32", 0, "ttgir", "async_copies", 0,
+                         "dots", 1, "loops", "line", 30, "loads", 2, "async_copies", 0);
+  (void)state;
+  ladder_l3(ir, "compute", NULL, &d);
+  ladder_tests(&d, NULL, &t);
+  assert_string_equal(d.family[0], "num_stages");
+  assert_true(t.one_family);
+  assert_false(t.sufficient); /* the loop is a lead; the pass dump is the proof: climb */
   json_decref(ir);
 }
 
@@ -179,6 +198,7 @@ int main(void)
     cmocka_unit_test(test_l1_pattern_index_suffices),
     cmocka_unit_test(test_l2_classes),
     cmocka_unit_test(test_l3_scalar_loads_suffice),
+    cmocka_unit_test(test_l3_unpipelined_loop_needs_l4),
     cmocka_unit_test(test_l4_pipeliner),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

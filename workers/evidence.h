@@ -1,0 +1,31 @@
+/* evidence: gathers what each ladder level reads, through the harness, and turns compiler
+ * output into L3 features and L4 findings (workers/ir.c, workers/ir_passes.c). Results are
+ * cached per incumbent: a new incumbent clears them. */
+#ifndef KOPT_EVIDENCE_H
+#define KOPT_EVIDENCE_H
+#include <jansson.h>
+
+#include "job.h"
+
+struct evidence {
+  json_t *profile;   /* owned: harness profile result */
+  json_t *compile;   /* owned: harness compile result (no per-pass) */
+  json_t *ir;        /* owned: L3 features of the hottest kernel */
+  json_t *passes;    /* owned: L4 findings (array) */
+  json_t *compile_pp;/* owned: per-pass compile result */
+};
+
+void evidence_init(struct evidence *e);
+void evidence_clear(struct evidence *e);
+/* Each returns 0 (result cached, possibly an "unavailable" object), or -EINTR when the
+ * worker is stopping. source/tunables describe the incumbent. */
+int evidence_profile(struct job_ctx *j, struct evidence *e, const char *source,
+                     const json_t *tunables);
+int evidence_ir(struct job_ctx *j, struct evidence *e, const char *source,
+                const json_t *tunables, int round);
+int evidence_passes(struct job_ctx *j, struct evidence *e, const char *source,
+                    const json_t *tunables);
+/* The launch settings the compile saw (kernels[0].kwargs flattened to NAME: value). */
+json_t *evidence_launch(const struct evidence *e);
+
+#endif

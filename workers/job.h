@@ -1,0 +1,30 @@
+/* job: one job on one worker (workers/job.c): loading it under its lease, the baseline,
+ * and the fenced writes the round loop (workers/rounds.c) uses too. */
+#ifndef KOPT_JOB_H
+#define KOPT_JOB_H
+#include <jansson.h>
+
+#include "worker.h"
+
+struct job_ctx {
+  struct worker *w;           /* borrowed */
+  const char *id, *owner;     /* borrowed: the job and the lease owner we hold it for */
+  json_t *spec;               /* owned */
+  char *ksrc, *rsrc;          /* owned: initial kernel and reference sources */
+  char ksha[65];
+  json_t *baseline;           /* owned; NULL until committed */
+  char fail_msg[1024];
+  int rounds;
+};
+
+/* (Re)connects the worker's database connection. 0 or -EIO. */
+int job_db(struct worker *w);
+/* UPDATE jobs SET <set_sql> for our job, fenced by the lease; $3.. are extra. 1 applied,
+ * 0 lease gone, -1 error. */
+int job_update(struct job_ctx *j, const char *set_sql, int nextra, const char **extra);
+/* One harness operation; 0 with *result (new ref), -1 with j->fail_msg, -EINTR stopping. */
+int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **result);
+/* Stores a compile result's IR files as artifacts of round `round`. */
+void job_store_artifacts(struct job_ctx *j, json_t *compile, int round);
+
+#endif
