@@ -10,7 +10,9 @@ cd "$(dirname "$0")/../.."
 BIN=${BIN:-bin}
 OUT=${OUT:-/tmp/kopt-device-out}
 RUNS=${RUNS:-3}
-EXAMPLE=${EXAMPLE:-examples/vector_add}
+ROUNDS=${ROUNDS:-0}
+POLICIES=${POLICIES:-hierarchy}
+EXAMPLES=${EXAMPLES:-examples/vector_add}
 mkdir -p "$OUT"
 log() { echo "device_run: $*" >&2; }
 
@@ -49,13 +51,25 @@ for _ in $(seq 1 100); do
   sleep 0.2
 done
 
-for r in $(seq 1 "$RUNS"); do
-  J=$($BIN/koptctl submit --reference "$EXAMPLE/ref.py" --kernel "$EXAMPLE/kernel.py" \
-      --backend cuda --rounds 0 --name "$(basename "$EXAMPLE")-run$r" | tail -1)
-  log "run $r: job $J"
-  timeout 400 $BIN/koptctl watch "$J"
-  log "run $r: watch exit $?"
-  $BIN/koptctl status "$J" --json >"$OUT/job-$r.json"
+n=0
+for ex in $EXAMPLES; do
+  for pol in $POLICIES; do
+    for r in $(seq 1 "$RUNS"); do
+      n=$((n + 1))
+      cases=(); [ -f "$ex/cases.jsonl" ] && cases=(--cases "$ex/cases.jsonl")
+      J=$($BIN/koptctl submit --reference "$ex/ref.py" --kernel "$ex/kernel.py" "${cases[@]}" \
+          --backend cuda --rounds "$ROUNDS" --policy "$pol" --name "$(basename "$ex")-$pol-run$r" | tail -1)
+      log "job $n ($ex, $pol, run $r): $J"
+      timeout 500 $BIN/koptctl watch "$J" | tail -2
+      $BIN/koptctl status "$J" --json >"$OUT/job-$n.json"
+      python3 - "$KOPT_URL" "$KOPT_TOKEN" "$J" >"$OUT/rounds-$n.json" <<'PY'
+import sys, urllib.request
+req = urllib.request.Request(f"{sys.argv[1]}/v1/jobs/{sys.argv[3]}/rounds",
+                             headers={"Authorization": "Bearer " + sys.argv[2]})
+print(urllib.request.urlopen(req).read().decode())
+PY
+    done
+  done
 done
 python3 - "$KOPT_URL" "$KOPT_TOKEN" >"$OUT/workers.json" <<'PY'
 import sys, urllib.request

@@ -9,7 +9,8 @@ import sys
 
 def main(paths):
     runs = []
-    for p in paths:
+    by_policy = {}
+    for p in sorted(paths, key=lambda x: int(x.rsplit("-", 1)[1].split(".")[0])):
         with open(p) as f:
             job = json.load(f)
         b = job.get("baseline") or {}
@@ -36,9 +37,34 @@ def main(paths):
             print(f"     {kname}: {json.dumps(m)[:400]}")
         if isinstance(prof.get("metrics"), dict):
             print(f"     metrics: {json.dumps(prof['metrics'])[:600]}")
+        rp = p.replace("job-", "rounds-")
+        try:
+            with open(rp) as f:
+                rounds = json.load(f).get("rounds", [])
+        except (OSError, ValueError):
+            rounds = []
+        best = job.get("best") or {}
+        if rounds or job.get("rounds"):
+            print(f"   policy {job.get('policy')}: best {best.get('speedup')}x at round {best.get('round')}, "
+                  f"tunables {best.get('tunables')}, levels per round {best.get('levels')}, "
+                  f"stop: {best.get('stop_reason')}")
+            for rd in rounds:
+                t = rd.get("timing") or {}
+                print(f"     round {rd['round']}: L{rd['level_reached']} {rd['rewrite_family']} "
+                      f"{'ACCEPTED' if rd['accepted'] else 'rejected'} speedup {t.get('speedup')} "
+                      f"noise {t.get('noise')} {rd.get('reject_reason') or ''}")
+                print(f"        {(rd.get('hypothesis') or '')[:260]}")
+            if job.get("policy"):
+                by_policy.setdefault((job.get("name") or "").rsplit("-run", 1)[0], []).append(
+                    (best.get("speedup"), max([rd["level_reached"] for rd in rounds] or [0])))
         comp = b.get("compile") or {}
         for k in comp.get("kernels", []):
             print(f"   compile {k.get('kernel')}: ptx {k.get('ptx_stats')} regs {k.get('resource_usage')}")
+    for name, v in by_policy.items():
+        sp = [x[0] for x in v if x[0]]
+        if sp:
+            print(f"== {name}: speedups {[round(x, 3) for x in sp]}, mean {statistics.mean(sp):.3f}x, "
+                  f"spread {100 * (max(sp) - min(sp)) / statistics.mean(sp):.1f}%, max levels {[x[1] for x in v]}")
     if runs:
         mean = statistics.mean(runs)
         spread = (max(runs) - min(runs)) / mean if mean else float("nan")
