@@ -85,6 +85,12 @@ def job_state(api, job_id):
     return api.job(job_id)
 
 
+def log_tail(k, n=5000):
+    """The end of a koptd log without the per-request debug lines."""
+    text = "\n".join(line for line in k.log().splitlines() if "event=http.request " not in line)
+    return text[-n:]
+
+
 def wait_job(api, job_id, states=TERMINAL, timeout=JOB_TIMEOUT, koptds=()):
     """Polls GET /v1/jobs/{id} until its state is in states; returns the job. On timeout the
     assertion shows the job and the koptd logs' tails."""
@@ -98,7 +104,7 @@ def wait_job(api, job_id, states=TERMINAL, timeout=JOB_TIMEOUT, koptds=()):
         if j.get("state") in states:
             return j
         time.sleep(0.3)
-    logs = "\n".join(f"--- {k.log_path}\n{k.log()[-5000:]}" for k in koptds)
+    logs = "\n".join(f"--- {k.log_path}\n{log_tail(k)}" for k in koptds)
     raise AssertionError(f"job {job_id} not in {states} after {timeout:.0f} s: "
                          f"{json.dumps(j)[:3000]}\n{logs}")
 
@@ -299,6 +305,6 @@ def viewer_and_submitter(db_url):
 __all__ = ["EXAMPLE", "BAD", "VA_KERNEL", "VA_REF", "TERMINAL", "JOB_TIMEOUT", "bad_source",
            "va_spec", "worker_env", "make_work_dir", "wait_for", "wait_job", "job_row",
            "job_events_states", "metrics", "metric", "children", "descendants", "cmdline",
-           "alive", "worker_pids", "harness_pid", "harness_python_pids", "kill9", "log_events",
+           "alive", "log_tail", "worker_pids", "harness_pid", "harness_python_pids", "kill9", "log_events",
            "WorkerDaemons", "wkoptd", "module_wkoptd", "submitter", "viewer_and_submitter",
            "BIN_DIR", "psql"]
