@@ -86,3 +86,55 @@ def test_vector_add_end_to_end(wkoptd, fresh_db):
     ws = wait_for(lambda: [w for w in listed() if w["state"] == "idle" and not w["current_job"]],
                   15, what="worker idle again")
     assert ws
+
+
+def test_backend_matching(wkoptd, fresh_db):
+    """A job for another backend stays queued on an interp-only koptd, even at a higher
+    priority; backend "any" runs there."""
+    k = wkoptd(fresh_db)
+    api = k.api(submitter(fresh_db))
+    cuda = api.create(va_spec(backend="cuda", priority=100, name="cuda-job"))
+    ascend = api.create(va_spec(backend="ascend", priority=100, name="ascend-job"))
+    anyj = api.create(va_spec(backend="any", name="any-job"))
+    done = wait_job(api, anyj["id"], koptds=[k])
+    assert done["state"] == "succeeded", (done["state"], done["error"])
+    assert done["baseline"]["device"] == "interp:0", done["baseline"].get("device")
+    time.sleep(2.5)  # one more scheduler poll (2 s) with the worker idle
+    for j in (cuda, ascend):
+        row = job_row(fresh_db, j["id"], "state, attempts, worker IS NULL, lease_owner IS NULL")
+        assert row == ["queued", "0", "t", "t"], (j["name"], row)
+        assert not [e for e in log_events(k.log(), "pool.assigned") if e["job"] == j["id"]]
+    assert metric(k, "kopt_workers", state="idle") == 1
+
+
+def test_two_koptd_one_database(wkoptd, fresh_db):
+    """Two koptd (one interp worker each) on one database, six jobs: every job succeeds,
+    exactly once (one claim, one job.start over both daemons' logs, attempts 1)."""
+    a = wkoptd(fresh_db, name="koptd-a")
+    b = wkoptd(fresh_db, name="koptd-b")
+    for k in (a, b):
+        wkoptd.wait_workers_ready(k)
+    sub = submitter(fresh_db)
+    apis = [a.api(sub), b.api(sub)]
+    ids = [apis[i % 2].create(va_spec(name=f"two-{i}"))["id"] for i in range(6)]
+    for jid in ids:
+        j = wait_job(apis[0], jid, koptds=[a, b])
+        assert j["state"] == "succeeded", (jid, j["state"], j["error"])
+        assert j["attempts"] == 1, j
+    logs = [a.log(), b.log()]
+    names = {a: a.env["KOPT_HOST_ID"] + "/interp:0", b: b.env["KOPT_HOST_ID"] + "/interp:0"}
+    by = {}
+    for jid in ids:
+        starts = [e for text in logs for e in log_events(text, "job.start") if e["job"] == jid]
+        assigned = [e for text in logs for e in log_events(text, "pool.assigned") if e["job"] == jid]
+        assert len(starts) == 1 and len(assigned) == 1, (jid, starts, assigned)
+        states = job_events_states(fresh_db, jid)
+        assert states.count("running") == 1 and states[-1] == "succeeded", (jid, states)
+        assert sum(s in TERMINAL for s in states) == 1, states
+        worker = job_row(fresh_db, jid, "worker")[0]
+        assert worker in names.values(), worker
+        by.setdefault(worker, []).append(jid)
+        # the daemon that claimed it is the one whose worker ran it
+        mine = a if worker == names[a] else b
+        assert [e for e in log_events(mine.log(), "job.start") if e["job"] == jid]
+    print("jobs per koptd:", {w: len(v) for w, v in by.items()})
