@@ -1,0 +1,380 @@
+"""The round loop end to end (issue 4): koptd + two interp workers + the sandboxed harness on
+the Triton interpreter, the diagnosis ladder, the rules / llm / agent proposers, policies and
+resume after a worker crash.
+
+One koptd (KOPT_DEVICES=interp:0,interp:1) serves the whole module; every job is submitted at
+once by the `rt` fixture (the resume job first, so its worker can be killed mid-job) and each
+test waits for and checks its own. On interp, L2 is unavailable (no counters) and L3 is an
+offline cuda:90 compile of the kernel.
+"""
+import json
+import math
+import secrets
+
+import pytest
+
+from kopt_helpers import ROOT
+from worker_fixtures import *  # noqa: F401,F403
+from rounds_fixtures import *  # noqa: F401,F403
+
+pytestmark = pytest.mark.slow
+
+MODEL = "kopt-stub-model"
+# llm answers, in the order the llm job's rounds ask for them (openai_stub.py replays them).
+GOOD_KERNEL = va_block_kernel(1024)
+GOOD_HYP = ("L3 shows only scalar 32-bit global loads at BLOCK_SIZE 128 with 4 warps (one "
+            "element per thread): BLOCK_SIZE 1024 gives 8 elements per thread and 8x fewer "
+            "programs.")
+GOOD = contract_answer(GOOD_KERNEL, GOOD_HYP, "vectorize_access")
+WRONG_KERNEL = GOOD_KERNEL.replace("a + b, mask=mask", "a - b, mask=mask")
+WRONG = contract_answer(WRONG_KERNEL, "Subtracting is as cheap as adding.", "algorithmic")
+GARBAGE = ("Sure! I would make the block bigger. def add_kernel(): pass  # here is the idea, "
+           "not JSON")
+GOOD2_KERNEL = va_block_kernel(4096)
+GOOD2 = contract_answer(GOOD2_KERNEL, "Accesses are vectorized now; BLOCK_SIZE 4096 launches 4x "
+                                      "fewer programs.", "block_size")
+LLM_STEPS = [
+    {"content": GOOD},       # round 1: accepted
+    {"content": WRONG},      # round 2: incorrect
+    {"content": GARBAGE},    # round 3: output contract
+    "stall:6", "stall:6",    # round 4: timeout (3 s), retried once, timeout again
+    "429:1",                 # round 5: 429 with Retry-After: 1 ...
+    {"content": GOOD2},      # ... then an answer: 2 attempts
+]
+assert "a - b" in WRONG_KERNEL
+
+
+class Rt:
+    pass
+
+
+@pytest.fixture(scope="module")
+def rt(module_wkoptd, module_dbs, tmp_path_factory):
+    db = module_dbs.create()
+    tmp = tmp_path_factory.mktemp("rounds")
+    key = "sk-kopt-test-" + secrets.token_urlsafe(24)
+    stub = OpenAIStub(LLM_STEPS, str(tmp), key, MODEL)
+    try:
+        k = module_wkoptd(
+            db, devices="interp:0,interp:1", lease_s=10, name="koptd-rounds",
+            KOPT_LLM_BASE_URL=stub.base_url, KOPT_LLM_MODEL=MODEL, KOPT_LLM_API_KEY=key,
+            KOPT_LLM_TIMEOUT_S=3, KOPT_LLM_MAX_RETRIES=1,
+            KOPT_AGENT_CMD=agent_cmd(), KOPT_AGENT_TIMEOUT_S=60)
+        viewer, sub = viewer_and_submitter(db)
+        r = Rt()
+        r.k, r.db, r.stub, r.key, r.viewer = k, db, stub, key, viewer
+        r.api = k.api(sub)
+        module_wkoptd.wait_workers_ready(k, n=2)
+        r.jobs = {}
+
+        def submit(name, spec):
+            r.jobs[name] = r.api.create(spec)["id"]
+            return r.jobs[name]
+
+        # Longest first; the resume job first of all so that its worker can be killed.
+        submit("resume", rounds_spec(3, name="va-resume"))
+        r.killer = ResumeKiller(k, r.api, r.jobs["resume"], after=1)
+        submit("rules", rounds_spec(3, "hierarchy", "rules"))
+        r.sse = EventCollector(k.port, r.jobs["rules"], viewer)
+        submit("llm", rounds_spec(5, proposer="llm"))
+        submit("agent", rounds_spec(1, proposer="agent"))
+        submit("always_deep", rounds_spec(1, "always_deep"))
+        submit("profile_only", rounds_spec(2, "profile_only"))
+        submit("pattern_only", rounds_spec(2, "pattern_only"))
+        submit("agent_silent", rounds_spec(1, proposer="agent", kernel=VA_KERNEL + SILENT_MARK,
+                                           name="va-agent-silent"))
+        yield r
+        dump_jobs(r, BIN_DIR.name)
+    finally:
+        stub.stop()
+
+
+def dump_jobs(r, tag):
+    """Every job of the module with its round records, for a look after the run (CI keeps
+    var/test-results): var/test-results/rounds-jobs-<bin dir>.json."""
+    out = {}
+    for name, jid in r.jobs.items():
+        try:
+            out[name] = {"job": r.api.job(jid), "rounds": get_rounds(r.api, jid)}
+        except Exception as e:  # koptd gone: nothing to dump
+            out[name] = {"error": repr(e)}
+    path = ROOT / "var" / "test-results" / f"rounds-jobs-{tag}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1))
+
+
+def done(rt, name):
+    """The finished job (succeeded asserted) and its round records."""
+    j = wait_job(rt.api, rt.jobs[name], timeout=ROUNDS_TIMEOUT, koptds=[rt.k])
+    recs = get_rounds(rt.api, rt.jobs[name])
+    assert j["state"] == "succeeded", (f"{name} job: {json.dumps(j)[:3000]}\n"
+                                       f"rounds:\n  {summary(recs)}\n{log_tail(rt.k)}")
+    return j, recs
+
+
+def check_common(j, recs, proposer):
+    """What holds for every finished job with rounds: numbering, ladder records, levels,
+    accepted rounds validated and faster, best = product of accepted speedups."""
+    n = j["rounds"]
+    best = j["best"]
+    assert best, j
+    nums = [r["round"] for r in recs]
+    assert nums == list(range(1, len(recs) + 1)), f"round numbers {nums}"
+    assert len(recs) <= n, f"{len(recs)} rounds recorded for a budget of {n}"
+    if len(recs) < n:
+        assert best.get("stop_reason") and "budget" not in best["stop_reason"], \
+            f"{len(recs)} of {n} rounds without a stop reason: {best}"
+    why = "\n  " + summary(recs)
+    speed = 1.0
+    for r in recs:
+        assert r["proposer"] == proposer, r["proposer"]
+        lvl = r["level_reached"]
+        esc = r["escalation"]
+        assert 1 <= lvl <= 4, r
+        assert [e["level"] for e in esc] == list(range(1, lvl + 1)), \
+            f"round {r['round']}: escalation levels {[e['level'] for e in esc]} vs level {lvl}"
+        for e in esc:
+            assert set(e["tests"]) == {"hotspot", "one_family", "sufficient"}, e
+            if not e["available"]:
+                assert not any(e["tests"].values()), f"unavailable level passed a test: {e}"
+        if r["accepted"]:
+            assert r["reject_reason"] is None, r["reject_reason"]
+            assert r["correctness"] and r["correctness"]["passed"] is True, r["correctness"]
+            assert r["timing"] and r["timing"]["faster_beyond_noise"] is True, r["timing"]
+            assert r["timing"]["speedup"] > 1, r["timing"]
+            assert r["kernel_sha256"], r
+            speed *= r["timing"]["speedup"]
+        else:
+            assert isinstance(r["reject_reason"], str) and r["reject_reason"], r
+    assert math.isclose(best["speedup"], speed, rel_tol=1e-6), \
+        f"best.speedup {best['speedup']} vs product of accepted speedups {speed}" + why
+    accepted = [r["round"] for r in recs if r["accepted"]]
+    assert best["round"] == (accepted[-1] if accepted else 0), f"best {best}" + why
+    levels = [sum(1 for r in recs if r["level_reached"] == lv) for lv in (1, 2, 3, 4)]
+    assert best["levels"] == levels, f"best.levels {best['levels']} vs recorded {levels}" + why
+    assert best["max_level"] == max([r["level_reached"] for r in recs] or [0]), best
+
+
+# ------------------------------------------------------------------------------- resume
+
+def test_resume_after_worker_sigkill(rt):
+    """SIGKILL the worker once round 1 of 3 is committed: the job is taken over after its
+    lease and resumes after its last committed round; no round is lost or repeated, and
+    round 1's record is untouched."""
+    kl = rt.killer
+    kl.wait()
+    assert kl.error is None, f"{kl.error}\n{log_tail(rt.k)}"
+    assert kl.killed_pid, "no worker was killed"
+    left = kl.reap_harness()
+    assert not left, f"the killed worker's harness outlived it: {left}"
+    committed = [r["round"] for r in kl.after_kill]
+    assert committed and committed[-1] < 3, f"rounds committed at the kill: {committed}"
+    j, recs = done(rt, "resume")
+    assert [r["round"] for r in recs] == [1, 2, 3], summary(recs)
+    assert j["attempts"] >= 2, f"attempts {j['attempts']}: was the job really taken over?"
+    r1_before = next(r for r in kl.after_kill if r["round"] == 1)
+    r1_after = recs[0]
+    for f in ("created_at", "kernel_sha256", "hypothesis", "accepted", "timing"):
+        assert r1_after[f] == r1_before[f], f"round 1 {f} changed: {r1_before[f]!r} -> {r1_after[f]!r}"
+    assert r1_after == r1_before, "round 1's record changed after the resume"
+    for r in kl.after_kill:
+        assert recs[r["round"] - 1] == r, f"round {r['round']} changed after the resume"
+    check_common(j, recs, "rules")
+    resumed = [e for e in log_events(rt.k.log(), "job.resumed")
+               if e.get("job") == rt.jobs["resume"] and "from_round" in e]
+    assert resumed and resumed[-1]["from_round"] == str(committed[-1] + 1), \
+        f"job.resumed lines: {resumed}"
+    assert kl.killed_pid not in worker_pids(rt.k.proc.pid), "the killed worker is still listed"
+
+
+# -------------------------------------------------------------------------------- rules
+
+def test_rules_hierarchy_on_interp(rt):
+    """rules + hierarchy, 3 rounds: round 1 climbs L1 (insufficient) -> L2 (unavailable on
+    the interpreter) -> L3 (scalar 32-bit loads: vectorize_access, all tests pass) and stops;
+    accepted rounds are correct and faster; best and levels agree with the records; SSE
+    progress events for every round."""
+    j, recs = done(rt, "rules")
+    why = "\n  " + summary(recs)
+    check_common(j, recs, "rules")
+    assert recs, "no rounds" + why
+    assert all(r["tokens"] is None for r in recs), "rules rounds record no tokens"
+
+    r1 = recs[0]
+    esc = r1["escalation"]
+    assert r1["level_reached"] == 3 and len(esc) == 3, json.dumps(esc, indent=1)
+    l1, l2, l3 = esc
+    assert l1["available"] is True and l1["tests"]["sufficient"] is False, l1
+    assert not all(l1["tests"].values()), l1
+    assert l2["available"] is False, l2
+    assert l2["tests"] == {"hotspot": False, "one_family": False, "sufficient": False}, l2
+    assert "interpreter" in l2["why"] or "counters" in l2["why"], l2["why"]
+    assert l3["available"] is True, l3
+    assert l3["tests"] == {"hotspot": True, "one_family": True, "sufficient": True}, l3
+    assert [f["family"] for f in l3["families"]] == ["vectorize_access"], l3
+    assert "32-bit" in l3["why"], l3["why"]
+    assert r1["rewrite_family"] == "vectorize_access", r1["rewrite_family"]
+    assert r1["hotspot"] and r1["hotspot"] == l3["hotspot"], (r1["hotspot"], l3["hotspot"])
+    # the hypothesis cites the evidence: the access width or the source line
+    hyp = r1["hypothesis"] or ""
+    line = (l3["hotspot"] or "").split(" (")[0]  # "line 14"
+    assert "32-bit" in hyp or (line and line in hyp), f"hypothesis cites no evidence: {hyp!r}"
+    # vectorize_access: BLOCK to 4 elements per thread (4 x 32 x num_warps 4), a tunable
+    assert r1["evidence"]["tunables"].get("BLOCK_SIZE") == 512, r1["evidence"]
+    assert r1["diff"] and "BLOCK_SIZE" in r1["diff"], r1["diff"]
+    assert r1["accepted"] is True, f"round 1 rejected: {r1['reject_reason']}" + why
+
+    # a climb past L3 only when a test failed there
+    for r in recs:
+        e = r["escalation"]
+        for lower in e[:-1]:
+            assert not all(lower["tests"].values()), \
+                f"round {r['round']} climbed past L{lower['level']} whose tests all passed"
+
+    best = j["best"]
+    assert best["speedup"] > 1, best
+    assert best["stop_reason"], best
+    k1 = get_kernel(rt.api, rt.jobs["rules"], 1)
+    assert k1.status_code == 200 and "class ModelNew" in k1.text, k1.text[:300]
+    assert sha256(k1.text) == r1["kernel_sha256"]
+    kb = get_kernel(rt.api, rt.jobs["rules"])
+    assert kb.status_code == 200 and sha256(kb.text) == best["kernel_sha256"], best
+    missing = get_kernel(rt.api, rt.jobs["rules"], len(recs) + 1)
+    assert missing.status_code == 404, missing.text[:300]
+
+    # SSE: the live stream (from the job's first event) shows every round
+    rt.sse.wait(30)
+    assert rt.sse.error is None, rt.sse.error
+    kinds = [k for k, _ in rt.sse.events]
+    assert kinds and kinds[-1] == "state" and rt.sse.events[-1][1]["state"] == "succeeded", kinds
+    prog = rt.sse.progress()
+    for r in recs:
+        mine = [p for p in prog if p.get("round") == r["round"]]
+        assert mine, f"no progress event for round {r['round']}: {prog}"
+        ends = [p for p in mine if p.get("step") == "round"]
+        assert ends, f"no end-of-round progress event for round {r['round']}: {mine}"
+        assert ends[-1].get("level") == r["level_reached"], (ends[-1], r["level_reached"])
+        outcome = ends[-1].get("last_outcome")
+        assert outcome == ("accepted" if r["accepted"] else r["reject_reason"]), (outcome, r)
+        assert max(p.get("level", 0) for p in mine) == r["level_reached"], mine
+
+
+# ----------------------------------------------------------------------------- policies
+
+@pytest.mark.parametrize("policy,cap", [("profile_only", 2), ("pattern_only", 1),
+                                        ("always_deep", 4)])
+def test_policy_caps_levels(rt, policy, cap):
+    """The same job under each policy: no round (and no live progress) goes past the
+    policy's level cap; always_deep reaches L4 in every round."""
+    j, recs = done(rt, policy)
+    check_common(j, recs, "rules")
+    why = f"{policy}: best {j['best']}\n  " + summary(recs)
+    for r in recs:
+        assert r["level_reached"] <= cap and len(r["escalation"]) <= cap, why
+    assert j["best"]["max_level"] <= cap and sum(j["best"]["levels"][cap:]) == 0, why
+    prog = replay_events(rt.k.port, rt.jobs[policy], rt.viewer).progress()
+    levels = [p["level"] for p in prog if "level" in p]
+    assert levels and max(levels) <= cap, f"{policy}: progress levels {levels}"
+    if policy == "always_deep":
+        assert recs, why
+        for r in recs:
+            assert r["level_reached"] == 4, why
+            assert [e["level"] for e in r["escalation"]] == [1, 2, 3, 4], why
+    elif len(recs) < j["rounds"]:
+        # stopped early: it says why, naming the levels it was allowed to look at
+        assert f"levels 1-{cap}" in j["best"]["stop_reason"], why
+
+
+# ---------------------------------------------------------------------------------- llm
+
+def test_llm_proposer_scripted(rt):
+    """proposer llm against openai_stub.py: a good rewrite (accepted), a wrong one (incorrect),
+    garbage (output contract), a timeout (3 s, retried once), a 429 with Retry-After then an
+    answer (2 attempts); tokens per round; the key never leaks."""
+    j, recs = done(rt, "llm")
+    why = "\n  " + summary(recs)
+    assert [r["round"] for r in recs] == [1, 2, 3, 4, 5], why
+    check_common(j, recs, "llm")
+    r1, r2, r3, r4, r5 = recs
+
+    assert r1["accepted"] is True, "good rewrite rejected" + why
+    assert r1["hypothesis"] == GOOD_HYP and r1["rewrite_family"] == "vectorize_access", r1
+    k1 = get_kernel(rt.api, rt.jobs["llm"], 1)
+    assert k1.status_code == 200 and k1.text == GOOD_KERNEL, k1.text[:500]
+    assert r1["kernel_sha256"] == sha256(GOOD_KERNEL)
+
+    assert r2["accepted"] is False and r2["reject_reason"].startswith("incorrect"), why
+    assert r2["correctness"]["passed"] is False, r2["correctness"]
+    assert r2["kernel_sha256"] == sha256(WRONG_KERNEL)
+
+    assert r3["accepted"] is False and "output contract" in r3["reject_reason"], why
+    assert r3["correctness"] is None and r3["timing"] is None, r3
+
+    assert r4["accepted"] is False and "timeout" in r4["reject_reason"].lower(), why
+    assert "KOPT_LLM_TIMEOUT_S" in r4["reject_reason"], r4["reject_reason"]
+
+    # r5: the 429 was retried after Retry-After, the answer validated
+    assert r5["correctness"] and r5["correctness"]["passed"] is True, r5
+    assert r5["kernel_sha256"] == sha256(GOOD2_KERNEL), r5
+
+    # tokens: from the stub's usage, for every call that got an answer
+    for r, content, attempts in ((r1, GOOD, 1), (r2, WRONG, 1), (r3, GARBAGE, 1), (r5, GOOD2, 2)):
+        t = r["tokens"]
+        assert t, f"round {r['round']}: no tokens recorded"
+        assert t["attempts"] == attempts, f"round {r['round']}: tokens {t}"
+        assert t["prompt"] > 0, t
+        assert t["completion"] == stub_completion_tokens(content), (r["round"], t)
+    if r4["tokens"] is not None:
+        assert r4["tokens"]["attempts"] == 2, r4["tokens"]
+
+    # the stub saw 7 requests, all with the right key and model, in script order
+    reqs = rt.stub.requests()
+    assert [q["step"] for q in reqs] == ["200", "200", "200", "stall", "stall", "429", "200"], reqs
+    assert all(q["auth_ok"] and q["model"] == MODEL and q["n_messages"] >= 2 for q in reqs), reqs
+
+    # the key appears nowhere a user can read, nor in the log
+    jid = rt.jobs["llm"]
+    texts = {"GET /rounds": rt.api.get(f"/v1/jobs/{jid}/rounds").text,
+             "GET /jobs/{id}": rt.api.get(f"/v1/jobs/{jid}").text,
+             "events": json.dumps(replay_events(rt.k.port, jid, rt.viewer).events),
+             "koptd log": rt.k.log()}
+    for where, text in texts.items():
+        assert rt.key not in text, f"the LLM API key appears in {where}"
+
+
+# -------------------------------------------------------------------------------- agent
+
+def test_agent_proposer(rt):
+    """proposer agent with tests/llm/agent_faster.py: the round's directory holds the
+    material; its new_kernel.py + hypothesis.json become an accepted round."""
+    j, recs = done(rt, "agent")
+    why = "\n  " + summary(recs)
+    assert len(recs) == 1, why
+    check_common(j, recs, "agent")
+    r = recs[0]
+    assert r["accepted"] is True, f"agent round rejected: {r['reject_reason']}" + why
+    assert r["hypothesis"].startswith("agent_faster: the evidence at L3 says:"), r["hypothesis"]
+    assert "32-bit" in r["hypothesis"], r["hypothesis"]
+    assert r["rewrite_family"] == "vectorize_access", r["rewrite_family"]
+    expect = va_block_kernel(1024)
+    k1 = get_kernel(rt.api, rt.jobs["agent"], 1)
+    assert k1.status_code == 200 and k1.text == expect, k1.text[:500]
+    assert r["kernel_sha256"] == sha256(expect) == j["best"]["kernel_sha256"]
+    assert j["best"]["speedup"] > 1, j["best"]
+    assert r["tokens"] is None, r["tokens"]
+
+
+def test_agent_without_answer_is_rejected(rt):
+    """An agent that exits 0 without writing new_kernel.py (or printing an answer): the round
+    is rejected with a reason saying so, and the job still succeeds."""
+    j, recs = done(rt, "agent_silent")
+    why = "\n  " + summary(recs)
+    assert len(recs) == 1, why
+    check_common(j, recs, "agent")
+    r = recs[0]
+    assert r["accepted"] is False, why
+    reason = r["reject_reason"]
+    assert reason.startswith("agent:") and "new_kernel.py" in reason, reason
+    assert "no answer" in reason or "printed no answer" in reason or "wrote no" in reason, reason
+    assert r["kernel_sha256"] is None and r["correctness"] is None, r
+    assert j["best"]["round"] == 0 and j["best"]["speedup"] == 1.0, j["best"]
