@@ -79,3 +79,8 @@ PY
 kill -TERM "$kpid"; wait "$kpid"; log "koptd exit $?"
 python3 bench/gpu/summarize.py "$OUT"/job-*.json | tee "$OUT/summary.txt"
 runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/pg_ctl" -D /tmp/kpg/data stop >/dev/null
+# The device tool brings back at most 8 files: pack everything, keep the summary beside it.
+if [ "${PACK:-1}" = 1 ]; then
+  tar -czf /tmp/kopt-results.tgz -C "$OUT" . && find "$OUT" -mindepth 1 -delete &&
+    mv /tmp/kopt-results.tgz "$OUT/results.tgz" && tar -xzf "$OUT/results.tgz" -C "$OUT" ./summary.txt
+fi
