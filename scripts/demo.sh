@@ -5,7 +5,8 @@
 #   scripts/demo.sh         run the demo (koptd keeps running afterwards)
 #   scripts/demo.sh stop    stop koptd and PostgreSQL
 #
-# Environment: KOPT_LISTEN (default 127.0.0.1:8470), KOPT_DEMO_TIMEOUT (seconds to follow
+# Environment: KOPT_LISTEN (default 127.0.0.1:8470), KOPT_DEMO_ROUNDS (default 3),
+# KOPT_DEVICES (default auto), KOPT_DEMO_TIMEOUT (seconds to follow
 # the job, default 600). State lives in ./var: pg/ (the cluster), koptd.log, koptd.pid,
 # demo.token.
 set -euo pipefail
@@ -67,6 +68,12 @@ echo "token saved in var/demo.token"
 
 say "4. koptd on $LISTEN (log: var/koptd.log)"
 export KOPT_LISTEN=$LISTEN KOPT_URL="http://$LISTEN"
+# Workers: one per device koptd finds (NVIDIA GPUs, else Ascend NPUs, else the CPU
+# interpreter), each with the sandboxed harness from this checkout and the virtualenv that
+# `make deps` built.
+export KOPT_DEVICES=${KOPT_DEVICES:-auto}
+export KOPT_HARNESS_PYTHON=${KOPT_HARNESS_PYTHON:-$PWD/.venv/bin/python}
+export KOPT_HARNESS_DIR=${KOPT_HARNESS_DIR:-$PWD/harness}
 if koptd_running; then
   echo "koptd already running (pid $(cat "$PIDFILE")); restarting it"
   stop_koptd
@@ -82,8 +89,10 @@ for i in $(seq 200); do
 done
 echo "ready: $(curl -fsS "$KOPT_URL/readyz")"
 
-say "5. Submit $EXAMPLE: koptctl submit --reference ref.py --kernel kernel.py --backend any"
-out=$(bin/koptctl submit --reference "$EXAMPLE/ref.py" --kernel "$EXAMPLE/kernel.py" --backend any)
+ROUNDS=${KOPT_DEMO_ROUNDS:-3}
+say "5. Submit $EXAMPLE: koptctl submit --reference ref.py --kernel kernel.py --backend any --rounds $ROUNDS"
+out=$(bin/koptctl submit --reference "$EXAMPLE/ref.py" --kernel "$EXAMPLE/kernel.py" --backend any \
+      --rounds "$ROUNDS")
 echo "$out"
 JOB=$(echo "$out" | grep -Eo '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' | tail -n1)
 [ -n "$JOB" ] || die "koptctl submit printed no job id"
@@ -91,7 +100,7 @@ JOB=$(echo "$out" | grep -Eo '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 say "6. Follow the job: koptctl watch $JOB"
 rc=0
 if [ ! -x bin/kopt-worker ]; then
-  echo "no worker yet: the job stays queued (see issue 3)"
+  echo "bin/kopt-worker is missing (make all): the job stays queued"
 else
   timeout "$TIMEOUT" bin/koptctl watch "$JOB" || rc=$?
   case $rc in
@@ -103,8 +112,14 @@ else
   esac
 fi
 
-say "7. The job: koptctl status $JOB --json"
-bin/koptctl status "$JOB" --json
+say "7. The job: koptctl status $JOB  (add --json for every recorded figure)"
+bin/koptctl status "$JOB"
+say "8. Its rounds: GET /v1/jobs/$JOB/rounds"
+curl -fsS -H "Authorization: Bearer $KOPT_TOKEN" "$KOPT_URL/v1/jobs/$JOB/rounds" \
+  | python3 scripts/show_rounds.py || true
+if [ "$(bin/koptctl status "$JOB" --json | grep -o '"worker": "[^"]*"' | grep -c interp)" -gt 0 ]; then
+  echo "(ran on the CPU Triton interpreter: its timings are CPU timings, not a GPU's)"
+fi
 
 cat <<EOF
 
