@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "errmsg.h"
 #include "agent.h"
 #include "buf.h"
 #include "log.h"
@@ -50,19 +51,6 @@ void agent_result_free(struct agent_result *r)
   agent_result_init(r);
 }
 
-static int agent_seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int agent_seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-  va_list ap;
-  if (err && errlen) {
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return rc;
-}
-
 int agent_config_from_env(struct agent_config *c, char *err, size_t errlen)
 {
   const char *v;
@@ -71,12 +59,12 @@ int agent_config_from_env(struct agent_config *c, char *err, size_t errlen)
   agent_config_init(c);
   v = getenv("KOPT_AGENT_CMD");
   if (!v || !*v) {
-    rc = agent_seterr(err, errlen, -EINVAL,
+    rc = errmsg_set(err, errlen, -EINVAL,
                       "KOPT_AGENT_CMD is not set (e.g. \"my-agent --dir {dir} --prompt {prompt}\")");
     goto out;
   }
   if (strlen(v) > AGENT_MAX_CMD) {
-    rc = agent_seterr(err, errlen, -EINVAL, "KOPT_AGENT_CMD is over %u bytes", AGENT_MAX_CMD);
+    rc = errmsg_set(err, errlen, -EINVAL, "KOPT_AGENT_CMD is over %u bytes", AGENT_MAX_CMD);
     goto out;
   }
   c->cmd = strdup(v);
@@ -91,7 +79,7 @@ int agent_config_from_env(struct agent_config *c, char *err, size_t errlen)
     errno = 0;
     x = strtoul(v, &end, 10);
     if (errno || end == v || *end || v[0] == '-' || x < 1 || x > 86400) {
-      rc = agent_seterr(err, errlen, -EINVAL,
+      rc = errmsg_set(err, errlen, -EINVAL,
                         "KOPT_AGENT_TIMEOUT_S must be an integer in 1..86400, got \"%.40s\"", v);
       goto out;
     }
@@ -147,7 +135,7 @@ int agent_expand(const char *tmpl, const char *dir, char **out, char *err, size_
     p += strlen(tab[i].ph);
   }
   if (rc) {
-    rc = agent_seterr(err, errlen, rc, "agent: the expanded KOPT_AGENT_CMD is over %u bytes",
+    rc = errmsg_set(err, errlen, rc, "agent: the expanded KOPT_AGENT_CMD is over %u bytes",
                       AGENT_MAX_CMD);
     goto out;
   }
@@ -168,13 +156,13 @@ static int agent_write_file(const char *dir, const char *name, const char *text,
   snprintf(path, sizeof(path), "%s/%s", dir, name);
   fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0)
-    return agent_seterr(err, errlen, -errno, "agent: cannot write %s: %s", path, strerror(errno));
+    return errmsg_set(err, errlen, -errno, "agent: cannot write %s: %s", path, strerror(errno));
   while (off < n) {
     ssize_t w = write(fd, text + off, n - off);
     if (w < 0) {
       if (errno == EINTR)
         continue;
-      rc = agent_seterr(err, errlen, -errno, "agent: cannot write %s: %s", path,
+      rc = errmsg_set(err, errlen, -errno, "agent: cannot write %s: %s", path,
                         strerror(errno));
       break;
     }
@@ -337,12 +325,12 @@ static int agent_exec(const struct agent_config *c, const char *dir, const char 
   if (!tail.data)
     return -ENOMEM;
   if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
-    rc = agent_seterr(r->error, sizeof(r->error), -errno, "agent: pipe: %s", strerror(errno));
+    rc = errmsg_set(r->error, sizeof(r->error), -errno, "agent: pipe: %s", strerror(errno));
     goto out;
   }
   pid = fork();
   if (pid < 0) {
-    rc = agent_seterr(r->error, sizeof(r->error), -errno, "agent: fork: %s", strerror(errno));
+    rc = errmsg_set(r->error, sizeof(r->error), -errno, "agent: fork: %s", strerror(errno));
     goto out;
   }
   if (pid == 0)
@@ -364,7 +352,7 @@ static int agent_exec(const struct agent_config *c, const char *dir, const char 
     if (exited && nfds == 0)
       break;
     if (poll(fds, (nfds_t)nfds, 100) < 0 && errno != EINTR) {
-      rc = agent_seterr(r->error, sizeof(r->error), -errno, "agent: poll: %s", strerror(errno));
+      rc = errmsg_set(r->error, sizeof(r->error), -errno, "agent: poll: %s", strerror(errno));
       break;
     }
     for (int i = 0; i < nfds; i++) {
@@ -462,32 +450,32 @@ static int agent_read_files(const char *dir, struct proposal *p, struct agent_re
 
   rc = agent_read_file(dir, "new_kernel.py", PROPOSAL_MAX_SOURCE, &k, &klen);
   if (rc == -EFBIG) {
-    rc = agent_seterr(r->error, sizeof(r->error), -EINVAL,
+    rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
                       "agent: new_kernel.py is over the limit of %u bytes", PROPOSAL_MAX_SOURCE);
     goto out;
   } else if (rc) {
-    rc = agent_seterr(r->error, sizeof(r->error), rc, "agent: cannot read new_kernel.py: %s",
+    rc = errmsg_set(r->error, sizeof(r->error), rc, "agent: cannot read new_kernel.py: %s",
                       strerror(-rc));
     goto out;
   }
   rc = agent_read_file(dir, "hypothesis.json", AGENT_MAX_HYPOFILE, &h, &hlen);
   if (rc == -ENOENT) {
-    rc = agent_seterr(r->error, sizeof(r->error), -EINVAL,
+    rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
                       "agent: wrote new_kernel.py but no hypothesis.json (expected "
                       "{\"hypothesis\": \"...\", \"rewrite_family\": \"...\"})");
     goto out;
   } else if (rc == -EFBIG) {
-    rc = agent_seterr(r->error, sizeof(r->error), -EINVAL,
+    rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
                       "agent: hypothesis.json is over the limit of %u bytes", AGENT_MAX_HYPOFILE);
     goto out;
   } else if (rc) {
-    rc = agent_seterr(r->error, sizeof(r->error), rc, "agent: cannot read hypothesis.json: %s",
+    rc = errmsg_set(r->error, sizeof(r->error), rc, "agent: cannot read hypothesis.json: %s",
                       strerror(-rc));
     goto out;
   }
   hyp = json_loadb(h, hlen, JSON_REJECT_DUPLICATES, &jerr);
   if (!json_is_object(hyp)) {
-    rc = agent_seterr(r->error, sizeof(r->error), -EINVAL,
+    rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
                       "agent: hypothesis.json must be one JSON object {\"hypothesis\": \"...\", "
                       "\"rewrite_family\": \"...\"}%s%s",
                       hyp ? "" : ": ", hyp ? "" : jerr.text);
@@ -495,7 +483,7 @@ static int agent_read_files(const char *dir, struct proposal *p, struct agent_re
   }
   json_object_foreach(hyp, key, v) {
     if (strcmp(key, "hypothesis") && strcmp(key, "rewrite_family")) {
-      rc = agent_seterr(r->error, sizeof(r->error), -EINVAL,
+      rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
                         "agent: hypothesis.json has unknown key \"%.64s\"; it has exactly "
                         "\"hypothesis\" and \"rewrite_family\"",
                         key);
@@ -503,7 +491,7 @@ static int agent_read_files(const char *dir, struct proposal *p, struct agent_re
     }
   }
   if (!json_object_get(hyp, "hypothesis") || !json_object_get(hyp, "rewrite_family")) {
-    rc = agent_seterr(r->error, sizeof(r->error), -EINVAL,
+    rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
                       "agent: hypothesis.json is missing \"%s\"",
                       json_object_get(hyp, "hypothesis") ? "rewrite_family" : "hypothesis");
     goto out;
@@ -511,7 +499,7 @@ static int agent_read_files(const char *dir, struct proposal *p, struct agent_re
   obj = json_deep_copy(hyp);
   v = json_stringn(k, klen);
   if (!v) {
-    rc = agent_seterr(r->error, sizeof(r->error), -EINVAL,
+    rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
                       "agent: new_kernel.py is not UTF-8 text");
     goto out;
   }
@@ -526,7 +514,7 @@ static int agent_read_files(const char *dir, struct proposal *p, struct agent_re
   }
   rc = proposal_parse(joined, strlen(joined), p, perr, sizeof(perr));
   if (rc) {
-    agent_seterr(r->error, sizeof(r->error), rc,
+    errmsg_set(r->error, sizeof(r->error), rc,
                  "agent: new_kernel.py + hypothesis.json (\"kernel\" is new_kernel.py): %s", perr);
     goto out;
   }
@@ -553,16 +541,16 @@ int agent_run(const struct agent_config *c, const char *work_dir, const struct a
   agent_result_init(r);
   buf_init(&out, AGENT_MAX_STDOUT);
   if (!c || !c->cmd || !*c->cmd) {
-    rc = agent_seterr(r->error, sizeof(r->error), -EINVAL, "agent: KOPT_AGENT_CMD is not set");
+    rc = errmsg_set(r->error, sizeof(r->error), -EINVAL, "agent: KOPT_AGENT_CMD is not set");
     goto out;
   }
   if (mkdir(work_dir, 0755) != 0 && errno != EEXIST) {
-    rc = agent_seterr(r->error, sizeof(r->error), -errno, "agent: cannot create %s: %s",
+    rc = errmsg_set(r->error, sizeof(r->error), -errno, "agent: cannot create %s: %s",
                       work_dir, strerror(errno));
     goto out;
   }
   if (!realpath(work_dir, dir)) {
-    rc = agent_seterr(r->error, sizeof(r->error), -errno, "agent: %s: %s", work_dir,
+    rc = errmsg_set(r->error, sizeof(r->error), -errno, "agent: %s: %s", work_dir,
                       strerror(errno));
     goto out;
   }
@@ -576,7 +564,7 @@ int agent_run(const struct agent_config *c, const char *work_dir, const struct a
   for (size_t i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++) {
     snprintf(path, sizeof(path), "%s/%s", dir, outputs[i]);
     if (unlink(path) != 0 && errno != ENOENT) {
-      rc = agent_seterr(r->error, sizeof(r->error), -errno, "agent: cannot remove %s: %s", path,
+      rc = errmsg_set(r->error, sizeof(r->error), -errno, "agent: cannot remove %s: %s", path,
                         strerror(errno));
       goto out;
     }
@@ -591,18 +579,18 @@ int agent_run(const struct agent_config *c, const char *work_dir, const struct a
     goto out;
   agent_last_line(r->output_tail, last, sizeof(last));
   if (r->timed_out) {
-    rc = agent_seterr(r->error, sizeof(r->error), -ETIMEDOUT,
+    rc = errmsg_set(r->error, sizeof(r->error), -ETIMEDOUT,
                       "agent: timed out after %u s (KOPT_AGENT_TIMEOUT_S); its process group "
                       "was killed",
                       c->timeout_s);
     goto out;
   }
   if (stopped) {
-    rc = agent_seterr(r->error, sizeof(r->error), -ECANCELED, "agent: stopped");
+    rc = errmsg_set(r->error, sizeof(r->error), -ECANCELED, "agent: stopped");
     goto out;
   }
   if (r->exit_code != 0) {
-    rc = agent_seterr(r->error, sizeof(r->error), -EPROTO,
+    rc = errmsg_set(r->error, sizeof(r->error), -EPROTO,
                       "agent: command exited with status %d%s; last output: %s", r->exit_code,
                       r->exit_code == 127 ? " (command not found?)" : "",
                       last[0] ? last : "(none)");
@@ -616,7 +604,7 @@ int agent_run(const struct agent_config *c, const char *work_dir, const struct a
   if (out.len && out.data[strspn(out.data, " \t\r\n")] != '\0') {
     char perr[768];
     if (overflow) {
-      rc = agent_seterr(r->error, sizeof(r->error), -EINVAL,
+      rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
                         "agent: wrote no new_kernel.py, and its stdout is over the limit of %u "
                         "bytes (AGENT_MAX_STDOUT)",
                         AGENT_MAX_STDOUT);
@@ -624,14 +612,14 @@ int agent_run(const struct agent_config *c, const char *work_dir, const struct a
     }
     rc = proposal_parse(out.data, out.len, p, perr, sizeof(perr));
     if (rc) {
-      agent_seterr(r->error, sizeof(r->error), rc,
+      errmsg_set(r->error, sizeof(r->error), rc,
                    "agent: wrote no new_kernel.py, and its stdout is no answer: %s", perr);
       goto out;
     }
     snprintf(r->answer_from, sizeof(r->answer_from), "stdout");
     goto out;
   }
-  rc = agent_seterr(r->error, sizeof(r->error), -EINVAL,
+  rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
                     "agent: wrote no new_kernel.py (with hypothesis.json) in %s and printed no "
                     "answer on stdout",
                     dir);

@@ -16,6 +16,7 @@
 #include <curl/curl.h>
 #include <jansson.h>
 
+#include "errmsg.h"
 #include "buf.h"
 #include "llm.h"
 #include "log.h"
@@ -62,19 +63,6 @@ void llm_result_free(struct llm_result *r)
   llm_result_init(r);
 }
 
-static int llm_seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int llm_seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-  va_list ap;
-  if (err && errlen) {
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return rc;
-}
-
 /* Parses an unsigned variable within [lo, hi]; unset or empty keeps *out. */
 static int llm_env_ulong(const char *name, unsigned long lo, unsigned long hi,
                          unsigned long *out, char *err, size_t errlen)
@@ -87,7 +75,7 @@ static int llm_env_ulong(const char *name, unsigned long lo, unsigned long hi,
   errno = 0;
   x = strtoul(v, &end, 10);
   if (errno || end == v || *end || v[0] == '-' || x < lo || x > hi)
-    return llm_seterr(err, errlen, -EINVAL, "%s must be an integer in %lu..%lu, got \"%.40s\"",
+    return errmsg_set(err, errlen, -EINVAL, "%s must be an integer in %lu..%lu, got \"%.40s\"",
                       name, lo, hi, v);
   *out = x;
   return 0;
@@ -116,7 +104,7 @@ static int llm_read_key_file(const char *path, char **key, char *err, size_t err
   fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     rc = -errno;
-    llm_seterr(err, errlen, rc, "KOPT_LLM_API_KEY_FILE %s: %s", path, strerror(-rc));
+    errmsg_set(err, errlen, rc, "KOPT_LLM_API_KEY_FILE %s: %s", path, strerror(-rc));
     goto out;
   }
   while (n < sizeof(tmp) - 1 && (got = read(fd, tmp + n, sizeof(tmp) - 1 - n)) != 0) {
@@ -124,13 +112,13 @@ static int llm_read_key_file(const char *path, char **key, char *err, size_t err
       if (errno == EINTR)
         continue;
       rc = -errno;
-      llm_seterr(err, errlen, rc, "KOPT_LLM_API_KEY_FILE %s: %s", path, strerror(-rc));
+      errmsg_set(err, errlen, rc, "KOPT_LLM_API_KEY_FILE %s: %s", path, strerror(-rc));
       goto out;
     }
     n += (size_t)got;
   }
   if (n > LLM_MAX_KEY) {
-    rc = llm_seterr(err, errlen, -EFBIG, "KOPT_LLM_API_KEY_FILE %s is over %d bytes", path,
+    rc = errmsg_set(err, errlen, -EFBIG, "KOPT_LLM_API_KEY_FILE %s is over %d bytes", path,
                     LLM_MAX_KEY);
     goto out;
   }
@@ -140,7 +128,7 @@ static int llm_read_key_file(const char *path, char **key, char *err, size_t err
   while (s < n && isspace((unsigned char)tmp[s]))
     s++;
   if (!llm_key_ok(tmp + s)) {
-    rc = llm_seterr(err, errlen, -EINVAL,
+    rc = errmsg_set(err, errlen, -EINVAL,
                     "KOPT_LLM_API_KEY_FILE %s must hold one key of visible ASCII characters",
                     path);
     goto out;
@@ -163,11 +151,11 @@ int llm_config_from_env(struct llm_config *c, char *err, size_t errlen)
   llm_config_init(c);
   v = getenv("KOPT_LLM_BASE_URL");
   if (!v || !*v) {
-    rc = llm_seterr(err, errlen, -EINVAL, "KOPT_LLM_BASE_URL is not set (e.g. http://host:8000)");
+    rc = errmsg_set(err, errlen, -EINVAL, "KOPT_LLM_BASE_URL is not set (e.g. http://host:8000)");
     goto out;
   }
   if (strncmp(v, "http://", 7) && strncmp(v, "https://", 8)) {
-    rc = llm_seterr(err, errlen, -EINVAL, "KOPT_LLM_BASE_URL must start with http:// or https://");
+    rc = errmsg_set(err, errlen, -EINVAL, "KOPT_LLM_BASE_URL must start with http:// or https://");
     goto out;
   }
   {
@@ -176,20 +164,20 @@ int llm_config_from_env(struct llm_config *c, char *err, size_t errlen)
     const char *auth = strstr(v, "://") + 3;
     size_t alen = strcspn(auth, "/?#");
     if (memchr(auth, '@', alen)) {
-      rc = llm_seterr(err, errlen, -EINVAL,
+      rc = errmsg_set(err, errlen, -EINVAL,
                       "KOPT_LLM_BASE_URL must not carry credentials; use KOPT_LLM_API_KEY(_FILE)");
       goto out;
     }
   }
   if (strlen(v) >= sizeof(c->base_url)) {
-    rc = llm_seterr(err, errlen, -EINVAL, "KOPT_LLM_BASE_URL is over %zu bytes",
+    rc = errmsg_set(err, errlen, -EINVAL, "KOPT_LLM_BASE_URL is over %zu bytes",
                     sizeof(c->base_url) - 1);
     goto out;
   }
   snprintf(c->base_url, sizeof(c->base_url), "%s", v);
   v = getenv("KOPT_LLM_MODEL");
   if (!v || !*v || strlen(v) >= sizeof(c->model)) {
-    rc = llm_seterr(err, errlen, -EINVAL, "KOPT_LLM_MODEL must be set (1..%zu bytes)",
+    rc = errmsg_set(err, errlen, -EINVAL, "KOPT_LLM_MODEL must be set (1..%zu bytes)",
                     sizeof(c->model) - 1);
     goto out;
   }
@@ -215,7 +203,7 @@ int llm_config_from_env(struct llm_config *c, char *err, size_t errlen)
     errno = 0;
     t = strtod(v, &end);
     if (errno || end == v || *end || !(t >= 0.0 && t <= 2.0)) {
-      rc = llm_seterr(err, errlen, -EINVAL,
+      rc = errmsg_set(err, errlen, -EINVAL,
                       "KOPT_LLM_TEMPERATURE must be a number in 0..2, got \"%.40s\"", v);
       goto out;
     }
@@ -225,7 +213,7 @@ int llm_config_from_env(struct llm_config *c, char *err, size_t errlen)
   v = getenv("KOPT_LLM_API_KEY");
   if (v && *v) {
     if (strlen(v) > LLM_MAX_KEY || !llm_key_ok(v)) {
-      rc = llm_seterr(err, errlen, -EINVAL,
+      rc = errmsg_set(err, errlen, -EINVAL,
                       "KOPT_LLM_API_KEY must be one key of visible ASCII (at most %d bytes)",
                       LLM_MAX_KEY);
       goto out;
@@ -411,7 +399,7 @@ static int llm_parse_response(const char *body, size_t len, struct llm_result *r
 
   root = json_loadb(body, len, 0, &jerr);
   if (!root) {
-    rc = llm_seterr(r->error, sizeof(r->error), -EPROTO, "response is not JSON: %s", jerr.text);
+    rc = errmsg_set(r->error, sizeof(r->error), -EPROTO, "response is not JSON: %s", jerr.text);
     goto out;
   }
   usage = json_object_get(root, "usage");
@@ -424,7 +412,7 @@ static int llm_parse_response(const char *body, size_t len, struct llm_result *r
   ch = json_object_get(root, "choices");
   if (!json_is_array(ch) || json_array_size(ch) == 0 ||
       !json_is_object(msg = json_object_get(json_array_get(ch, 0), "message"))) {
-    rc = llm_seterr(r->error, sizeof(r->error), -EPROTO,
+    rc = errmsg_set(r->error, sizeof(r->error), -EPROTO,
                     "response has no choices[0].message");
     goto out;
   }
@@ -433,7 +421,7 @@ static int llm_parse_response(const char *body, size_t len, struct llm_result *r
     snprintf(r->finish_reason, sizeof(r->finish_reason), "%s", json_string_value(v));
   content = json_object_get(msg, "content");
   if (!json_is_string(content)) {
-    rc = llm_seterr(r->error, sizeof(r->error), -EPROTO,
+    rc = errmsg_set(r->error, sizeof(r->error), -EPROTO,
                     "response has no choices[0].message.content (finish_reason \"%s\")",
                     r->finish_reason);
     goto out;
@@ -497,7 +485,7 @@ int llm_chat(const struct llm_config *c, const char *system_msg, const char *use
   auth[0] = '\0';
   llm_result_init(r);
   if (!c || !c->base_url[0] || !c->model[0]) {
-    rc = llm_seterr(r->error, sizeof(r->error), -EINVAL,
+    rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
                     "llm: no endpoint configured (KOPT_LLM_BASE_URL, KOPT_LLM_MODEL)");
     goto out;
   }
@@ -511,13 +499,13 @@ int llm_chat(const struct llm_config *c, const char *system_msg, const char *use
 
   req = llm_request_body(c, system_msg, user_msg);
   if (!req) {
-    rc = llm_seterr(r->error, sizeof(r->error), -ENOMEM, "llm: cannot build the request");
+    rc = errmsg_set(r->error, sizeof(r->error), -ENOMEM, "llm: cannot build the request");
     goto out;
   }
   pthread_once(&llm_once, llm_global_init);
   h = curl_easy_init();
   if (!h) {
-    rc = llm_seterr(r->error, sizeof(r->error), -ENOMEM, "llm: curl_easy_init failed");
+    rc = errmsg_set(r->error, sizeof(r->error), -ENOMEM, "llm: curl_easy_init failed");
     goto out;
   }
   hdrs = curl_slist_append(hdrs, "Content-Type: application/json");
@@ -535,7 +523,7 @@ int llm_chat(const struct llm_config *c, const char *system_msg, const char *use
     }
   }
   if (!hdrs) {
-    rc = llm_seterr(r->error, sizeof(r->error), -ENOMEM, "llm: out of memory");
+    rc = errmsg_set(r->error, sizeof(r->error), -ENOMEM, "llm: out of memory");
     goto out;
   }
   curl_easy_setopt(h, CURLOPT_URL, url);
@@ -575,21 +563,21 @@ int llm_chat(const struct llm_config *c, const char *system_msg, const char *use
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     r->http_status = status;
     if (res == CURLE_ABORTED_BY_CALLBACK) {
-      rc = llm_seterr(r->error, sizeof(r->error), -ECANCELED, "llm: stopped");
+      rc = errmsg_set(r->error, sizeof(r->error), -ECANCELED, "llm: stopped");
       goto out;
     } else if (res == CURLE_WRITE_ERROR && x.overflow) {
-      rc = llm_seterr(r->error, sizeof(r->error), -E2BIG,
+      rc = errmsg_set(r->error, sizeof(r->error), -E2BIG,
                       "llm: response body over the limit of %zu bytes (LLM_MAX_RESPONSE)",
                       x.body.cap);
       goto out;
     } else if (res == CURLE_OPERATION_TIMEDOUT) {
-      rc = llm_seterr(r->error, sizeof(r->error), -ETIMEDOUT,
+      rc = errmsg_set(r->error, sizeof(r->error), -ETIMEDOUT,
                       "llm: no complete response within the timeout of %u s "
                       "(KOPT_LLM_TIMEOUT_S; attempt %d gave up after %.1f s)",
                       c->timeout_s, r->attempts, llm_now_s() - ta);
       retryable = 1;
     } else if (res != CURLE_OK) {
-      rc = llm_seterr(r->error, sizeof(r->error), -EIO, "llm: transport error from %s: %s",
+      rc = errmsg_set(r->error, sizeof(r->error), -EIO, "llm: transport error from %s: %s",
                       url, cerr[0] ? cerr : curl_easy_strerror(res));
       retryable = 1;
     } else if (status >= 200 && status < 300) {
@@ -604,7 +592,7 @@ int llm_chat(const struct llm_config *c, const char *system_msg, const char *use
     } else {
       char msg[LLM_MAX_ERRMSG + 1];
       llm_server_message(x.body.data, x.body.len, msg, sizeof(msg));
-      rc = llm_seterr(r->error, sizeof(r->error), -EPROTO, "llm: HTTP %ld from %s: %s", status,
+      rc = errmsg_set(r->error, sizeof(r->error), -EPROTO, "llm: HTTP %ld from %s: %s", status,
                       url, msg[0] ? msg : "(no message)");
       retryable = status == 429 || status >= 500;
     }
@@ -628,7 +616,7 @@ int llm_chat(const struct llm_config *c, const char *system_msg, const char *use
         wait_ms = ceil_ms ? llm_random() % (ceil_ms + 1) : 0;
       }
       if (llm_sleep_ms(wait_ms, c->stop)) {
-        rc = llm_seterr(r->error, sizeof(r->error), -ECANCELED, "llm: stopped");
+        rc = errmsg_set(r->error, sizeof(r->error), -ECANCELED, "llm: stopped");
         goto out;
       }
     }
@@ -658,7 +646,7 @@ int llm_propose(const struct llm_config *c, const char *system_msg, const char *
   p->prompt_tokens = res->prompt_tokens;
   p->completion_tokens = res->completion_tokens;
   if (rc) {
-    llm_seterr(err, errlen, rc, "%s", res->error);
+    errmsg_set(err, errlen, rc, "%s", res->error);
     goto out;
   }
   rc = proposal_parse(res->content, res->content_len, p, err, errlen);

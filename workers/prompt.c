@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "buf.h"
 #include "prompt.h"
 #include "proposal.h"
@@ -20,19 +21,6 @@ extern const unsigned long prompt_template_md_len __attribute__((weak));
 
 static const char *const prompt_families_tab[] = {PROPOSAL_FAMILIES};
 #define PROMPT_NFAMILIES (sizeof(prompt_families_tab) / sizeof(prompt_families_tab[0]))
-
-static int prompt_seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int prompt_seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-  va_list ap;
-  if (err && errlen) {
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return rc;
-}
 
 static void prompt_families(char *out, size_t cap)
 {
@@ -112,7 +100,7 @@ int prompt_template_read(const char *path, char **text, char *err, size_t errlen
   fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     rc = -errno;
-    prompt_seterr(err, errlen, rc, "prompt template %s: %s", path, strerror(-rc));
+    errmsg_set(err, errlen, rc, "prompt template %s: %s", path, strerror(-rc));
     goto out;
   }
   while ((got = read(fd, chunk, sizeof(chunk))) != 0) {
@@ -120,18 +108,18 @@ int prompt_template_read(const char *path, char **text, char *err, size_t errlen
       if (errno == EINTR)
         continue;
       rc = -errno;
-      prompt_seterr(err, errlen, rc, "prompt template %s: %s", path, strerror(-rc));
+      errmsg_set(err, errlen, rc, "prompt template %s: %s", path, strerror(-rc));
       goto out;
     }
     rc = buf_append(&b, chunk, (size_t)got);
     if (rc) {
-      prompt_seterr(err, errlen, rc, "prompt template %s is over the limit of %u bytes "
+      errmsg_set(err, errlen, rc, "prompt template %s is over the limit of %u bytes "
                     "(PROMPT_MAX_TEMPLATE)", path, PROMPT_MAX_TEMPLATE);
       goto out;
     }
   }
   if (b.len == 0 || memchr(b.data, '\0', b.len)) {
-    rc = prompt_seterr(err, errlen, -EINVAL, "prompt template %s is empty or not text", path);
+    rc = errmsg_set(err, errlen, -EINVAL, "prompt template %s is empty or not text", path);
     goto out;
   }
   *text = buf_take(&b, NULL);
@@ -174,7 +162,7 @@ int prompt_template_load(char **text, char *origin, size_t originlen, char *err,
       snprintf(origin, originlen, "(embedded)");
     return 0;
   }
-  return prompt_seterr(err, errlen, -ENOENT,
+  return errmsg_set(err, errlen, -ENOENT,
                        "prompt template: KOPT_PROMPT_TEMPLATE is not set, %s does not exist "
                        "and this build embeds no copy",
                        KOPT_PROMPT_TEMPLATE_DEFAULT);
@@ -327,7 +315,7 @@ int prompt_render(const char *tmpl, const struct prompt_input *in, char **out, s
   if (outlen)
     *outlen = 0;
   if (!tmpl || !in) {
-    rc = prompt_seterr(err, errlen, -EINVAL, "prompt: no template");
+    rc = errmsg_set(err, errlen, -EINVAL, "prompt: no template");
     goto out;
   }
   while ((open = strstr(p, "{{")) != NULL) {
@@ -350,7 +338,7 @@ int prompt_render(const char *tmpl, const struct prompt_input *in, char **out, s
         }
       }
       if (depth > 0) {
-        rc = prompt_seterr(err, errlen, -EINVAL, "prompt template: {{! comment not closed by }}");
+        rc = errmsg_set(err, errlen, -EINVAL, "prompt template: {{! comment not closed by }}");
         goto out;
       }
       p = close;
@@ -369,7 +357,7 @@ int prompt_render(const char *tmpl, const struct prompt_input *in, char **out, s
     }
     rc = prompt_piece(&b, name, nlen, in);
     if (rc == -ENOENT) {
-      rc = prompt_seterr(err, errlen, -EINVAL,
+      rc = errmsg_set(err, errlen, -EINVAL,
                          "prompt template: unknown placeholder {{%.*s}} (known: {{contract}} "
                          "{{kernel}} {{evidence}} {{level}} {{patterns}} {{history}} "
                          "{{families}})",
@@ -389,12 +377,12 @@ int prompt_render(const char *tmpl, const struct prompt_input *in, char **out, s
   goto out;
 big:
   if (rc == -E2BIG)
-    prompt_seterr(err, errlen, rc,
+    errmsg_set(err, errlen, rc,
                   "prompt: over the limit of %u bytes (PROMPT_MAX); does the template repeat "
                   "{{kernel}} or {{evidence}}?",
                   PROMPT_MAX);
   else
-    prompt_seterr(err, errlen, rc, "prompt: out of memory");
+    errmsg_set(err, errlen, rc, "prompt: out of memory");
 out:
   buf_free(&b);
   return rc;
