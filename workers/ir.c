@@ -2,6 +2,7 @@
  * See ir.h for the JSON shape. The parsers walk the text line by line; nothing is built
  * that grows with the input except the location table (one slot per #loc alias, capped)
  * and the list of PTX global-load positions (one per load, capped with the input). */
+#include "errmsg.h"
 #include "ir.h"
 
 #include <ctype.h>
@@ -22,16 +23,8 @@
 #define IR_PTX_LABELS_MAX 65536       /* PTX labels kept (loop detection) */
 #define IR_OP_MAX 96                  /* longest op / mnemonic name kept */
 
-static void ir_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void ir_errf(char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-  if (!err || !errlen)
-    return;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
+/* Fills the caller's message buffer (common/errmsg). */
+#define ir_errf(err, errlen, ...) ((void)errmsg_set((err), (errlen), 0, __VA_ARGS__))
 
 int ir_read_file(const char *path, size_t cap, char **out, size_t *len)
 {

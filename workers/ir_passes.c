@@ -1,5 +1,6 @@
 /* ir_passes: L4 -- which compiler pass introduced a symptom, or failed to remove it.
  * See ir_passes.h for the dump format and the JSON shape. */
+#include "errmsg.h"
 #include "ir_passes.h"
 
 #include <errno.h>
@@ -18,16 +19,8 @@ extern const unsigned long kopt_passes_tsv_len __attribute__((weak));
 #define IR_HDR "// -----//"
 #define IR_PASS_HDR "// -----// IR Dump "
 
-static void ir_perr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void ir_perr(char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-  if (!err || !errlen)
-    return;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
+/* Fills the caller's message buffer (common/errmsg). */
+#define ir_perr(err, errlen, ...) ((void)errmsg_set((err), (errlen), 0, __VA_ARGS__))
 
 static int ir_pstarts(const char *p, size_t n, const char *lit)
 {
