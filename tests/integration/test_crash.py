@@ -65,18 +65,18 @@ def assert_no_duplicates(db, job_id, logs):
 
 # ---------------------------------------------------------------- kill -9 of the harness
 
-@pytest.mark.parametrize("victim,step", [
-    ("launcher", "bench"),       # the worker's child: bwrap (the launcher execs into it)
+@pytest.mark.parametrize("victim,steps", [
+    ("launcher", "validate|bench"),    # the worker's child: bwrap (the launcher execs into it)
     ("launcher", "compile"),
-    ("supervisor", "validate"),  # the harness's Python supervisor inside the sandbox
+    ("supervisor", "validate|bench"),  # the harness's Python supervisor inside the sandbox
 ])
-def test_kill9_harness_mid_baseline(wkoptd, fresh_db, victim, step):
+def test_kill9_harness_mid_baseline(wkoptd, fresh_db, victim, steps):
     """The worker retries the step with a fresh harness; the job still ends succeeded with
     a complete baseline, on its first attempt, by the same worker process."""
     k = wkoptd(fresh_db, lease_s=LEASE_S)
     api = k.api(create_token(fresh_db, "submitter"))
     job = api.create(va_spec(fast=False))
-    wait_step(api, job["id"], (step,))
+    step = wait_step(api, job["id"], tuple(steps.split("|")))["progress"]["step"]
     w = the_worker(k)
     if victim == "launcher":
         pid = harness_pid(w)

@@ -51,8 +51,14 @@ def test_vector_add_end_to_end(wkoptd, fresh_db):
     t = threading.Thread(target=follow, daemon=True)
     t.start()
 
-    # it runs: GET shows running with the worker as current job
+    # it runs: GET shows running; the worker is busy with it (GET /v1/workers, /metrics)
     running = wait_job(api, job["id"], states=("running",) + TERMINAL, timeout=60, koptds=[k])
+    assert running["state"] == "running", running
+    busy = wait_for(lambda: [w for w in listed() if w["current_job"] == job["id"]], 15,
+                    what="the worker's current_job in GET /v1/workers")
+    assert busy[0]["state"] == "busy", busy
+    assert metric(k, "kopt_worker_busy", device="interp:0") == 1
+    assert running["worker"] == k.env["KOPT_HOST_ID"] + "/interp:0", running["worker"]
     done = wait_job(api, job["id"], koptds=[k])
     assert done["state"] == "succeeded", done
     assert done["error"] is None
@@ -71,7 +77,6 @@ def test_vector_add_end_to_end(wkoptd, fresh_db):
     files = {kind for kern in comp["kernels"] for kind in kern["files"]}
     assert {"ttir", "ttgir", "llir", "ptx"} <= files, comp
     assert done["best"]["round"] == 0 and done["best"]["median_ms"] > 0, done["best"]
-    assert running["state"] in ("running", "succeeded")
 
     kinds = {r[0] for r in psql(fresh_db, f"SELECT kind FROM artifacts WHERE job_id = '{job['id']}'")}
     assert any(x.endswith(".ttir") for x in kinds), kinds

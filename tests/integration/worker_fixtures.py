@@ -9,6 +9,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import signal
 import tempfile
 import time
@@ -261,6 +262,8 @@ class WorkerDaemons:
                     leftovers.append((p, " ".join(cmdline(p))[:200]))
         for p, _ in leftovers:
             kill9(p)  # ours: remembered from our koptd's tree
+        for d in self.work_dirs:
+            shutil.rmtree(d, ignore_errors=True)
         return leftovers
 
 
