@@ -320,7 +320,7 @@ out:
     uv_run(ctx->loop, UV_RUN_DEFAULT);
   }
   free(ctx->sched);
-  free(ctx->workers);
+  pool_free(ctx);
   db_pool_close(&ctx->pool);
 out_nopool:
   auth_cache_destroy(&ctx->auth);

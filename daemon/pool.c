@@ -309,6 +309,17 @@ void pool_stop(struct kopt_ctx *ctx)
   }
 }
 
+void pool_free(struct kopt_ctx *ctx)
+{
+  struct pool *p = pool_of(ctx);
+  if (!p)
+    return;
+  for (unsigned i = 0; i < p->n; i++)
+    buf_free(&p->w[i].line);
+  free(p);
+  ctx->workers = NULL;
+}
+
 unsigned pool_live(struct kopt_ctx *ctx)
 {
   struct pool *p = pool_of(ctx);

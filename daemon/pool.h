@@ -17,6 +17,8 @@ int pool_start(struct kopt_ctx *ctx, const struct device_list *devs);
 /* Asks every worker to stop (SIGTERM: abandon the current step, leave the job claimable);
  * handles close as the processes exit. */
 void pool_stop(struct kopt_ctx *ctx);
+/* Frees the pool once the loop has closed every handle. */
+void pool_free(struct kopt_ctx *ctx);
 /* Workers whose handles are still open (drain waits for 0). */
 unsigned pool_live(struct kopt_ctx *ctx);
 /* Appends kopt_workers{state} and kopt_worker_restarts_total to a metrics page. */

@@ -176,8 +176,8 @@ int evidence_passes(struct job_ctx *j, struct evidence *e, const char *source,
   size_t len = 0;
   int rc, have_tab;
 
-  if (e->passes)
-    return 0;
+  if (e->passes || e->compile_pp)
+    return 0; /* already tried for this incumbent, whatever came of it */
   req = evidence_req("compile", source, tunables);
   json_object_set_new(req, "per_pass", json_true());
   if (strcmp(j->w->backend, "interp") == 0)

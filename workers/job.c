@@ -252,15 +252,15 @@ void job_store_artifacts(struct job_ctx *j, json_t *compile, int round)
   }
 }
 
-static int job_baseline(struct job_ctx *j)
+/* Sends the job's problem (sources, cases, seed, tolerances) to the harness. Needed before
+ * any other op: at the baseline, and again when a job resumes on a fresh harness. */
+int job_load_problem(struct job_ctx *j, json_t **result)
 {
-  json_t *req = NULL, *load = NULL, *val = NULL, *bench = NULL, *comp = NULL, *base = NULL;
-  json_t *prof = NULL;
-  char workdir[96], *txt = NULL;
-  int rc = -1, orc;
+  char workdir[96];
+  json_t *req, *res = NULL;
+  int rc;
 
   snprintf(workdir, sizeof(workdir), "job-%s", j->id);
-  job_progress(j, "load");
   req = json_pack("{s:s, s:s, s:o, s:O?, s:O?, s:O?, s:O?, s:O?, s:s}", "op", "load",
                   "kernel_source", j->ksrc, "reference_source",
                   j->rsrc ? json_string(j->rsrc) : json_null(),
@@ -272,9 +272,26 @@ static int job_baseline(struct job_ctx *j)
                   "workdir", workdir);
   if (!req) {
     snprintf(j->fail_msg, sizeof(j->fail_msg), "internal: cannot build the load request");
-    goto out;
+    return -1;
   }
-  if ((orc = job_op(j, "load", req, &load)) != 0) {
+  rc = job_op(j, "load", req, &res);
+  json_decref(req);
+  if (result)
+    *result = res;
+  else
+    json_decref(res);
+  return rc;
+}
+
+static int job_baseline(struct job_ctx *j)
+{
+  json_t *req = NULL, *load = NULL, *val = NULL, *bench = NULL, *comp = NULL, *base = NULL;
+  json_t *prof = NULL;
+  char *txt = NULL;
+  int rc = -1, orc;
+
+  job_progress(j, "load");
+  if ((orc = job_load_problem(j, &load)) != 0) {
     rc = orc;
     goto out;
   }
@@ -427,7 +444,18 @@ const char *job_run(struct worker *w, const char *job_id, const char *owner, int
       goto out;
     }
   } else {
+    /* A resumed job meets a harness that has never seen it. */
     log_info("job.resumed", "job=%s from=baseline attempt=%d", j.id, attempt);
+    rc = j.rounds > 0 ? job_load_problem(&j, NULL) : 0;
+    if (rc == -EINTR) {
+      outcome = "aborted";
+      goto out;
+    }
+    if (rc) {
+      log_info("job.failed", "job=%s reason=\"%.300s\"", j.id, j.fail_msg);
+      outcome = job_finish(&j, "failed", j.fail_msg, NULL) == 1 ? "failed" : "lost";
+      goto out;
+    }
   }
   if (j.rounds > 0) {
     outcome = rounds_run(&j);

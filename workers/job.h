@@ -24,6 +24,8 @@ int job_db(struct worker *w);
 int job_update(struct job_ctx *j, const char *set_sql, int nextra, const char **extra);
 /* One harness operation; 0 with *result (new ref), -1 with j->fail_msg, -EINTR stopping. */
 int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **result);
+/* Sends the job's problem to the harness (load); 0, -1 (fail_msg) or -EINTR. */
+int job_load_problem(struct job_ctx *j, json_t **result);
 /* Stores a compile result's IR files as artifacts of round `round`. */
 void job_store_artifacts(struct job_ctx *j, json_t *compile, int round);
 

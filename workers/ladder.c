@@ -367,9 +367,10 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
   ptx = json_object_get(ir, "ptx");
   tg = json_object_get(ir, "ttgir");
   sp = json_object_get(ir, "spills");
-  ld32 = ladder_ir_int(ptx, "ld.global.32");
+  /* 64-bit accesses are half-vectorized: they count with the scalar ones here. */
+  ld32 = ladder_ir_int(ptx, "ld.global.32") + ladder_ir_int(ptx, "ld.global.64");
   ld128 = ladder_ir_int(ptx, "ld.global.128");
-  st32 = ladder_ir_int(ptx, "st.global.32");
+  st32 = ladder_ir_int(ptx, "st.global.32") + ladder_ir_int(ptx, "st.global.64");
   st128 = ladder_ir_int(ptx, "st.global.128");
   if (json_is_object(sp)) {
     const char *k;
@@ -386,7 +387,7 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
   mma = ladder_ir_int(tg, "dots") + ladder_ir_int(ptx, "mma.sync") + ladder_ir_int(ptx, "wgmma");
   cvt = ladder_ir_int(tg, "layout_conversions");
   bars = ladder_ir_int(ptx, "bar.sync");
-  ladder_why(d, "IR: global loads 32-bit %ld, 128-bit %ld; stores 32-bit %ld, 128-bit %ld; "
+  ladder_why(d, "IR: global loads 32/64-bit %ld, 128-bit %ld; stores 32/64-bit %ld, 128-bit %ld; "
                 "local memory %ld; async copies %ld; loops with synchronous loads %ld; dots %ld; "
                 "layout conversions %ld; barriers %ld.",
              ld32, ld128, st32, st128, spills, async, loops_sync, mma, cvt, bars);
@@ -399,7 +400,7 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
   if ((ld32 > 0 || st32 > 0) && ld128 <= 0 && st128 <= 0 &&
       (!l2_class || !strcmp(l2_class, "memory") || !strcmp(l2_class, "latency") ||
        !strcmp(l2_class, "balanced"))) {
-    ladder_why(d, "every global access is scalar 32-bit: vectorize.");
+    ladder_why(d, "no global access is 128-bit: vectorize.");
     ladder_add(d, "vectorize_access", 3, "up");
     return;
   }

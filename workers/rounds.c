@@ -38,6 +38,7 @@ struct rounds_state {
   int levels_seen[5];           /* count of rounds reaching each level */
   struct evidence ev;
   char stop_reason[600];
+  int last_round;               /* last round committed (0: none) */
 };
 
 static void rounds_exhaust(struct rounds_state *s, const char *family)
@@ -165,6 +166,19 @@ static void rounds_progress(struct rounds_state *s, int round, int level, const 
   json_decref(p);
 }
 
+/* The incumbent's launch settings read from its source (constructor defaults, launch
+ * literals) and tunables, for L1 before anything is compiled. */
+static json_t *rounds_source_launch(const struct rounds_state *s)
+{
+  struct rules_knobs ks;
+  json_t *declared = json_object_get(s->j->spec, "tunables"), *out = json_object();
+  rules_discover(s->src, json_is_object(declared) ? declared : NULL, s->tunables, &ks);
+  for (unsigned i = 0; i < ks.n; i++)
+    if (ks.k[i].value >= 0)
+      json_object_set_new(out, ks.k[i].name, json_integer(ks.k[i].value));
+  return out;
+}
+
 /* Climbs the ladder for this round. Fills diags[1..level], returns the level reached, or
  * -EINTR. */
 static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *diags,
@@ -178,7 +192,7 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
 
   rounds_skip_list(s, skip);
   /* L1 reads launch settings from the last compile when there is one, else the source. */
-  launch = s->ev.compile ? evidence_launch(&s->ev) : json_deep_copy(s->tunables);
+  launch = s->ev.compile ? evidence_launch(&s->ev) : rounds_source_launch(s);
   ladder_l1(s->src, launch, s->patterns, &diags[1]);
   for (;;) {
     ladder_tests(&diags[level], skip, &tests[level]);
@@ -324,7 +338,7 @@ static int rounds_propose(struct rounds_state *s, struct ladder_diag *diags, int
         if (s->j->w->stop)
           rc = -EINTR;
         else if (rc) {
-          snprintf(why, whylen, "llm: %.500s", err);
+          snprintf(why, whylen, "%.500s", err);
           rc = -EPROTO;
         }
       }
@@ -352,7 +366,7 @@ static int rounds_propose(struct rounds_state *s, struct ladder_diag *diags, int
         if (s->j->w->stop)
           rc = -EINTR;
         else if (rc) {
-          snprintf(why, whylen, "agent: %.500s", ar.error);
+          snprintf(why, whylen, "%.500s", ar.error);
           rc = -EPROTO;
         }
       }
@@ -498,7 +512,7 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
     idx = rounds_choose(s, diags, level, &from);
     if (idx < 0) {
       snprintf(s->stop_reason, sizeof(s->stop_reason),
-               "round %d: no rewrite family left that the evidence (levels 1-%d) justifies%s%s",
+               "round %d: no rewrite family left that the evidence (levels 1-%d) justifies%s%.300s",
                round, level, why[0] ? "; last: " : "", why);
       s->levels_seen[level]--;
       {
@@ -586,7 +600,8 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
                   "correctness", val, "timing", cmp, "accepted", accepted, "reject_reason",
                   accepted ? NULL : reject);
   esc = NULL; /* rec owns it */
-  if (rec && (p.prompt_tokens >= 0 || p.completion_tokens >= 0) && strcmp(s->proposer, "rules"))
+  if (rec && (p.prompt_tokens >= 0 || p.completion_tokens >= 0 || p.attempts > 0) &&
+      strcmp(s->proposer, "rules"))
     json_object_set_new(rec, "tokens", json_pack("{s:I, s:I, s:i}", "prompt", (json_int_t)p.prompt_tokens,
                                                  "completion", (json_int_t)p.completion_tokens,
                                                  "attempts", p.attempts));
@@ -668,6 +683,7 @@ const char *rounds_run(struct job_ctx *j)
     outcome = "aborted";
     goto out;
   }
+  s.last_round = next - 1;
   if (next > 1)
     log_info("job.resumed", "job=%s from_round=%d best_round=%d", j->id, next, s.best_round);
   for (int r = next; r <= j->rounds; r++) {
@@ -687,6 +703,8 @@ const char *rounds_run(struct job_ctx *j)
       goto out;
     }
     rc = rounds_one(&s, r, base_ms);
+    if (rc == 1)
+      s.last_round = r;
     if (rc == -EINTR) {
       outcome = "aborted";
       goto out;
@@ -704,7 +722,7 @@ const char *rounds_run(struct job_ctx *j)
   }
   if (!s.stop_reason[0] && j->rounds > 0)
     snprintf(s.stop_reason, sizeof(s.stop_reason), "round budget of %d used", j->rounds);
-  rounds_progress(&s, j->rounds, 0, "done", NULL);
+  rounds_progress(&s, s.last_round, 0, "done", NULL);
   best = rounds_best(&s, base_ms);
   besttxt = json_dumps(best, JSON_COMPACT);
   {
