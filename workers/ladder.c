@@ -330,7 +330,7 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
                struct ladder_diag *d)
 {
   const json_t *hot, *ptx, *tg, *sp, *hv, *loop;
-  long ld32, ld128, st32, st128, spills = 0, async, loops_sync = 0, mma, cvt, bars, scal, flags;
+  long ld32, ld64, ld128, st32, st64, st128, spills = 0, async, loops_sync = 0, mma, cvt, bars, scal, flags;
   size_t i;
 
   ladder_reset(d, 3);
@@ -367,10 +367,12 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
   ptx = json_object_get(ir, "ptx");
   tg = json_object_get(ir, "ttgir");
   sp = json_object_get(ir, "spills");
-  /* 64-bit accesses are half-vectorized: they count with the scalar ones here. */
-  ld32 = ladder_ir_int(ptx, "ld.global.32") + ladder_ir_int(ptx, "ld.global.64");
+  /* 64-bit accesses are half-vectorized: they count with the narrow ones here. */
+  ld64 = ladder_ir_int(ptx, "ld.global.64");
+  st64 = ladder_ir_int(ptx, "st.global.64");
+  ld32 = ladder_ir_int(ptx, "ld.global.32") + ld64;
   ld128 = ladder_ir_int(ptx, "ld.global.128");
-  st32 = ladder_ir_int(ptx, "st.global.32") + ladder_ir_int(ptx, "st.global.64");
+  st32 = ladder_ir_int(ptx, "st.global.32") + st64;
   st128 = ladder_ir_int(ptx, "st.global.128");
   if (json_is_object(sp)) {
     const char *k;
@@ -387,10 +389,11 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
   mma = ladder_ir_int(tg, "dots") + ladder_ir_int(ptx, "mma.sync") + ladder_ir_int(ptx, "wgmma");
   cvt = ladder_ir_int(tg, "layout_conversions");
   bars = ladder_ir_int(ptx, "bar.sync");
-  ladder_why(d, "IR: global loads 32/64-bit %ld, 128-bit %ld; stores 32/64-bit %ld, 128-bit %ld; "
-                "local memory %ld; async copies %ld; loops with synchronous loads %ld; dots %ld; "
-                "layout conversions %ld; barriers %ld.",
-             ld32, ld128, st32, st128, spills, async, loops_sync, mma, cvt, bars);
+  ladder_why(d, "IR: global loads 32-bit %ld, 64-bit %ld, 128-bit %ld; stores 32-bit %ld, "
+                "64-bit %ld, 128-bit %ld; local memory %ld; async copies %ld; loops with "
+                "synchronous loads %ld; dots %ld; layout conversions %ld; barriers %ld.",
+             ld32 - ld64, ld64, ld128, st32 - st64, st64, st128, spills, async, loops_sync, mma,
+             cvt, bars);
   if (spills > 0) {
     ladder_why(d, "local memory (spills): a smaller tile or fewer stages.");
     ladder_add(d, "block_size", 3, "down");
@@ -400,7 +403,7 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
   if ((ld32 > 0 || st32 > 0) && ld128 <= 0 && st128 <= 0 &&
       (!l2_class || !strcmp(l2_class, "memory") || !strcmp(l2_class, "latency") ||
        !strcmp(l2_class, "balanced"))) {
-    ladder_why(d, "no global access is 128-bit: vectorize.");
+    ladder_why(d, "every global access is narrower than 128 bits (32-bit or 64-bit): vectorize.");
     ladder_add(d, "vectorize_access", 3, "up");
     return;
   }
