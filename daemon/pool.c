@@ -49,6 +49,7 @@ const char *pool_worker_job(const struct pool_worker *w) { return w->job; }
 void pool_reserve(struct pool_worker *w, int reserved) { w->reserved = reserved; }
 int pool_reserved(const struct pool_worker *w) { return w->reserved; }
 int pool_worker_pid(const struct pool_worker *w) { return w->running ? w->pid : 0; }
+unsigned pool_worker_restarts(const struct pool_worker *w) { return w->restarts; }
 
 static const char *pool_state_name(enum pool_state s)
 {

@@ -37,5 +37,6 @@ void pool_reserve(struct pool_worker *w, int reserved);
 int pool_reserved(const struct pool_worker *w);
 const char *pool_state_label(enum pool_state s);
 int pool_worker_pid(const struct pool_worker *w);
+unsigned pool_worker_restarts(const struct pool_worker *w);
 
 #endif

@@ -42,7 +42,7 @@ struct sched_renew_req {
   uv_work_t work;
   struct sched *s;
   char ids[DEVICES_MAX * 40 + 8];     /* "{a,b}" */
-  char rows[DEVICES_MAX][6][96];      /* workers table snapshot: id host device state pid job */
+  char rows[DEVICES_MAX][7][96];      /* workers table snapshot: id host device state pid job restarts */
   unsigned nrows;
   int lost;
 };
@@ -247,15 +247,15 @@ static void sched_renew_work(uv_work_t *wk)
     }
   }
   for (unsigned i = 0; i < q->nrows; i++) {
-    const char *p[6] = { q->rows[i][0], q->rows[i][1], q->rows[i][2], q->rows[i][3],
+    const char *p[7] = { q->rows[i][0], q->rows[i][1], q->rows[i][2], q->rows[i][3],
                          q->rows[i][4][0] ? q->rows[i][4] : NULL,
-                         q->rows[i][5][0] ? q->rows[i][5] : NULL };
+                         q->rows[i][5][0] ? q->rows[i][5] : NULL, q->rows[i][6] };
     r = db_exec(c, PGRES_COMMAND_OK, err, sizeof(err),
-                "INSERT INTO workers (id, host, device, state, pid, current_job, heartbeat_at)"
-                " VALUES ($1, $2, $3, $4, $5::int, $6::uuid, now())"
+                "INSERT INTO workers (id, host, device, state, pid, current_job, heartbeat_at,"
+                " restarts) VALUES ($1, $2, $3, $4, $5::int, $6::uuid, now(), $7::int)"
                 " ON CONFLICT (id) DO UPDATE SET state = $4, pid = $5::int, current_job = $6::uuid,"
-                " heartbeat_at = now()",
-                6, p);
+                " heartbeat_at = now(), restarts = $7::int",
+                7, p);
     PQclear(r);
   }
   db_pool_release(&s->ctx->pool, c);
@@ -294,6 +294,7 @@ static void sched_renew_cb(uv_timer_t *t)
     if (pool_worker_pid(w))
       snprintf(q->rows[i][4], 96, "%d", pool_worker_pid(w));
     snprintf(q->rows[i][5], 96, "%s", pool_worker_job(w));
+    snprintf(q->rows[i][6], 96, "%u", pool_worker_restarts(w));
     q->nrows++;
   }
   q->work.data = q;

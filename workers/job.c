@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "db.h"
@@ -18,6 +19,7 @@
 
 #define JOB_ARTIFACT_MAX (8u << 20)
 #define JOB_HARNESS_RETRIES 2 /* deaths by SIGKILL tolerated per step (kill -9, OOM killer) */
+#define JOB_START_RETRIES 4   /* harness start failures waited out (1+2+4+8 s) */
 
 int job_db(struct worker *w)
 {
@@ -134,18 +136,41 @@ static int job_harness_up(struct job_ctx *j, char *err, size_t errlen)
 /* One harness operation on user code, with a fresh harness when one dies of SIGKILL (an
  * operator's kill -9, the OOM killer): the step is retried, not blamed on the kernel.
  * Returns 0 with *result (new ref) or -1 with j->fail_msg set, or -EINTR when stopping. */
+/* Killed by SIGKILL, directly or as bubblewrap reports a child's death (128 + 9). */
+static int job_killed(int status)
+{
+  return (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) ||
+         (WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGKILL);
+}
+
 int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **result)
 {
   char err[512];
   json_t *rep = NULL;
-  int rc = -1;
+  int rc = -1, start_fails = 0, kills = 0;
+  int is_load = strcmp(what, "load") == 0;
 
   *result = NULL;
-  for (int attempt = 0;; attempt++) {
-    int hrc;
-    if (job_harness_up(j, err, sizeof(err))) {
-      snprintf(j->fail_msg, sizeof(j->fail_msg), "cannot start the device harness: %s", err);
-      goto out;
+  /* The harness's own per-request timeout goes first (it kills only its worker process and
+   * keeps the problem loaded); ours, a little longer, is the backstop. */
+  if (!json_object_get(req, "timeout_s") && j->w->eval_timeout_s > 30)
+    json_object_set_new(req, "timeout_s", json_integer(j->w->eval_timeout_s - 20));
+  for (;;) {
+    int hrc, fresh = 0;
+    if (!j->w->h.pid) {
+      fresh = 1;
+      if (job_harness_up(j, err, sizeof(err))) {
+        snprintf(j->fail_msg, sizeof(j->fail_msg), "cannot start the device harness: %s", err);
+        goto out;
+      }
+    }
+    /* A harness started since the job's problem was loaded has never seen it. */
+    if (!is_load && j->w->h.started != j->loaded_gen) {
+      int lrc = job_load_problem(j, NULL);
+      if (lrc) {
+        rc = lrc;
+        goto out;
+      }
     }
     hrc = harness_call(&j->w->h, req, j->w->eval_timeout_s, &j->w->stop, &rep, err, sizeof(err));
     if (hrc == 0)
@@ -154,12 +179,22 @@ int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **result)
       rc = -EINTR;
       goto out;
     }
-    if (hrc == -EPIPE && WIFSIGNALED(j->w->h.last_status) &&
-        WTERMSIG(j->w->h.last_status) == SIGKILL && attempt < JOB_HARNESS_RETRIES) {
+    if (hrc == -EPIPE && job_killed(j->w->h.last_status) && kills++ < JOB_HARNESS_RETRIES) {
       log_warn("harness.killed", "job=%s step=%s action=retry_with_fresh_harness", j->id, what);
       continue;
     }
-    if (hrc == -EPIPE && WIFSIGNALED(j->w->h.last_status))
+    /* A harness that dies on its first request without a signal usually could not start
+     * (e.g. the last sandbox's processes are still exiting and hold its process limit):
+     * not the kernel's fault, so wait and start another. */
+    if (hrc == -EPIPE && fresh && !WIFSIGNALED(j->w->h.last_status) &&
+        !job_killed(j->w->h.last_status) && start_fails < JOB_START_RETRIES) {
+      unsigned wait_s = 1u << start_fails++;
+      log_warn("harness.start_failed", "job=%s step=%s retry_in_s=%u", j->id, what, wait_s);
+      for (unsigned t = 0; t < wait_s * 10 && !j->w->stop; t++)
+        usleep(100000);
+      continue;
+    }
+    if (hrc == -EPIPE && (WIFSIGNALED(j->w->h.last_status) || job_killed(j->w->h.last_status)))
       snprintf(j->fail_msg, sizeof(j->fail_msg), "initial kernel crashed the harness during %s: %s",
                what, err);
     else if (hrc == -ETIMEDOUT)
@@ -184,6 +219,8 @@ int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **result)
   *result = json_incref(json_object_get(rep, "result"));
   if (json_is_true(json_object_get(*result, "worker_restarting")))
     harness_kill(&j->w->h);
+  if (is_load)
+    j->loaded_gen = j->w->h.started;
   rc = 0;
 out:
   json_decref(rep);
@@ -444,18 +481,8 @@ const char *job_run(struct worker *w, const char *job_id, const char *owner, int
       goto out;
     }
   } else {
-    /* A resumed job meets a harness that has never seen it. */
+    /* The harness is given the problem again on its first op (job_op). */
     log_info("job.resumed", "job=%s from=baseline attempt=%d", j.id, attempt);
-    rc = j.rounds > 0 ? job_load_problem(&j, NULL) : 0;
-    if (rc == -EINTR) {
-      outcome = "aborted";
-      goto out;
-    }
-    if (rc) {
-      log_info("job.failed", "job=%s reason=\"%.300s\"", j.id, j.fail_msg);
-      outcome = job_finish(&j, "failed", j.fail_msg, NULL) == 1 ? "failed" : "lost";
-      goto out;
-    }
   }
   if (j.rounds > 0) {
     outcome = rounds_run(&j);

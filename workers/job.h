@@ -15,6 +15,7 @@ struct job_ctx {
   json_t *baseline;           /* owned; NULL until committed */
   char fail_msg[1024];
   int rounds;
+  int loaded_gen;             /* harness start count when this job's problem was loaded */
 };
 
 /* (Re)connects the worker's database connection. 0 or -EIO. */
