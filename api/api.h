@@ -26,6 +26,8 @@ enum api_route {
   ROUTE_JOB_ROUNDS,
   ROUTE_JOB_EVENTS,
   ROUTE_JOB_KERNEL,
+  ROUTE_JOB_ARTIFACTS,
+  ROUTE_JOB_ARTIFACT,
   ROUTE_WORKERS,
   ROUTE_DASHBOARD,
 };
@@ -51,6 +53,8 @@ struct api_req {
   const char *route_name;          /* static template for metrics */
   char method[8];
   char id[40];                     /* path parameter (job id) */
+  char art_round[12];              /* artifact path parameters: round, kind */
+  char art_kind[100];
   int need_role;                   /* enum auth_role; 0 = public route */
   /* Copied from headers and query on the first call (loop thread). */
   char auth[160];
@@ -104,6 +108,8 @@ void api_jobs_get(struct api_req *r, PGconn *c);
 void api_jobs_cancel(struct api_req *r, PGconn *c);
 void api_jobs_rounds(struct api_req *r, PGconn *c);
 void api_jobs_kernel(struct api_req *r, PGconn *c);
+void api_jobs_artifacts(struct api_req *r, PGconn *c);
+void api_jobs_artifact(struct api_req *r, PGconn *c);
 void api_jobs_events_open(struct api_req *r, PGconn *c);
 void api_workers_list(struct api_req *r, PGconn *c);
 

@@ -580,3 +580,63 @@ void api_workers_list(struct api_req *r, PGconn *c)
   api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 0)));
   PQclear(res);
 }
+
+void api_jobs_artifacts(struct api_req *r, PGconn *c)
+{
+  char err[512];
+  const char *params[1] = { r->id };
+  PGresult *res;
+
+  if (api_job_exists(r, c) != 1)
+    return;
+  /* The list carries sizes and where to fetch each; bodies come one per request. */
+  res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                "SELECT json_build_object('artifacts', coalesce(json_agg(json_build_object("
+                " 'round', round, 'kind', kind, 'size', size, 'compression', compression,"
+                " 'created_at', kopt_ts(created_at), 'href', '/v1/jobs/' || job_id || '/artifacts/'"
+                " || round || '/' || kind) ORDER BY round, kind), '[]'::json))::text"
+                " FROM artifacts WHERE job_id = $1::uuid",
+                1, params);
+  if (!res) {
+    api_db_error(r, "listing artifacts", err);
+    return;
+  }
+  api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 0)));
+  PQclear(res);
+}
+
+void api_jobs_artifact(struct api_req *r, PGconn *c)
+{
+  char err[512];
+  const char *params[3] = { r->id, r->art_round, r->art_kind };
+  PGresult *res;
+  char *body;
+  int len;
+
+  res = PQexecParams(c,
+                     "SELECT data FROM artifacts WHERE job_id = $1::uuid AND round = $2::int"
+                     " AND kind = $3",
+                     3, NULL, params, NULL, NULL, 1 /* binary: the bytes as stored */);
+  if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+    snprintf(err, sizeof(err), "%s", PQresultErrorMessage(res));
+    PQclear(res);
+    api_db_error(r, "reading an artifact", err);
+    return;
+  }
+  if (PQntuples(res) == 0) {
+    PQclear(res);
+    api_resp_simple_problem(r, 404, "not-found", "Not found",
+                            "job %s has no artifact %s of round %s", r->id, r->art_kind,
+                            r->art_round);
+    return;
+  }
+  len = PQgetlength(res, 0, 0);
+  body = malloc((size_t)len + 1);
+  if (body) {
+    memcpy(body, PQgetvalue(res, 0, 0), (size_t)len);
+    body[len] = '\0';
+  }
+  PQclear(res);
+  api_resp_set(r, 200, "text/plain; charset=utf-8", body);
+  r->resp.body_len = body ? (size_t)len : 0;
+}

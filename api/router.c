@@ -98,6 +98,8 @@ static const struct api_route_def api_routes[] = {
   { ROUTE_JOB_ROUNDS, "/v1/jobs/{id}/rounds", "viewer", NULL, "GET" },
   { ROUTE_JOB_EVENTS, "/v1/jobs/{id}/events", "viewer", NULL, "GET" },
   { ROUTE_JOB_KERNEL, "/v1/jobs/{id}/kernel", "viewer", NULL, "GET" },
+  { ROUTE_JOB_ARTIFACTS, "/v1/jobs/{id}/artifacts", "viewer", NULL, "GET" },
+  { ROUTE_JOB_ARTIFACT, "/v1/jobs/{id}/artifacts/{round}/{kind}", "viewer", NULL, "GET" },
   { ROUTE_WORKERS, "/v1/workers", "viewer", NULL, "GET" },
 };
 
@@ -141,6 +143,26 @@ unsigned api_route_match(struct api_req *r, const char *method, const char *url)
         route = ROUTE_JOB_EVENTS;
       else if (strcmp(slash, "/kernel") == 0)
         route = ROUTE_JOB_KERNEL;
+      else if (strcmp(slash, "/artifacts") == 0)
+        route = ROUTE_JOB_ARTIFACTS;
+      else if (strncmp(slash, "/artifacts/", 11) == 0) {
+        /* /artifacts/{round}/{kind}: round digits, kind [A-Za-z0-9_.-] */
+        const char *rd = slash + 11, *sl = strchr(rd, '/');
+        size_t rl = sl ? (size_t)(sl - rd) : 0, kl = sl ? strlen(sl + 1) : 0;
+        int ok = sl && rl >= 1 && rl < sizeof(r->art_round) && kl >= 1 &&
+                 kl < sizeof(r->art_kind);
+        for (size_t i = 0; ok && i < rl; i++)
+          ok = isdigit((unsigned char)rd[i]);
+        for (size_t i = 0; ok && i < kl; i++)
+          ok = isalnum((unsigned char)sl[1 + i]) || strchr("_.-", sl[1 + i]);
+        if (ok) {
+          memcpy(r->art_round, rd, rl);
+          r->art_round[rl] = '\0';
+          memcpy(r->art_kind, sl + 1, kl);
+          r->art_kind[kl] = '\0';
+          route = ROUTE_JOB_ARTIFACT;
+        }
+      }
     } else if (!slash || slash[1] == '\0' || strchr(slash + 1, '/') == NULL) {
       r->route_name = "/v1/jobs/{id}";
       api_resp_simple_problem(r, 404, "not-found", "Not found",
@@ -286,6 +308,8 @@ void api_work(struct api_req *r)
   case ROUTE_JOB_CANCEL: api_jobs_cancel(r, c); break;
   case ROUTE_JOB_ROUNDS: api_jobs_rounds(r, c); break;
   case ROUTE_JOB_KERNEL: api_jobs_kernel(r, c); break;
+  case ROUTE_JOB_ARTIFACTS: api_jobs_artifacts(r, c); break;
+  case ROUTE_JOB_ARTIFACT: api_jobs_artifact(r, c); break;
   case ROUTE_JOB_EVENTS: api_jobs_events_open(r, c); break;
   case ROUTE_WORKERS: api_workers_list(r, c); break;
   default:

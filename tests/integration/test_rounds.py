@@ -402,3 +402,28 @@ def test_agent_without_answer_is_rejected(rt):
     assert "no answer" in reason or "printed no answer" in reason or "wrote no" in reason, reason
     assert r["kernel_sha256"] is None and r["correctness"] is None, r
     assert j["best"]["round"] == 0 and j["best"]["speedup"] == 1.0, j["best"]
+
+
+def test_artifacts_by_separate_request(rt):
+    """Round records carry summaries; the IR files the evidence came from are listed at
+    /artifacts and fetched one by one, byte for byte as stored."""
+    j, recs = done(rt, "rules")
+    r = rt.api.get(f"/v1/jobs/{j['id']}/artifacts")
+    assert r.status_code == 200, r.text
+    arts = r.json()["artifacts"]
+    kinds = {(a["round"], a["kind"]) for a in arts}
+    assert (0, "add_kernel.ptx") in kinds, sorted(kinds)      # the baseline's compile
+    assert any(rd >= 1 for rd, _ in kinds), sorted(kinds)     # a round's L3 compile
+    ptx = next(a for a in arts if a["round"] == 0 and a["kind"] == "add_kernel.ptx")
+    body = rt.api.get(ptx["href"])
+    assert body.status_code == 200
+    assert body.headers["Content-Type"].startswith("text/plain")
+    assert len(body.content) == ptx["size"]
+    assert b".version" in body.content and b"ld.global" in body.content
+    # The round records do not inline them.
+    assert all("ld.global.b32" not in json.dumps(rec) for rec in recs)
+    missing = rt.api.get(f"/v1/jobs/{j['id']}/artifacts/0/no-such-kind")
+    assert missing.status_code == 404
+    assert missing.json()["type"] == "urn:kopt:problem:not-found"
+    bad = rt.api.get(f"/v1/jobs/{j['id']}/artifacts/x/add_kernel.ptx")
+    assert bad.status_code == 404
