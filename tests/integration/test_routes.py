@@ -293,6 +293,8 @@ def test_every_api_md_route_is_served(koptd, api, tokens):
     job = api.create()
     for method, path in api_md_routes():
         p = path.replace("{id}", job["id"])
+        if "{" in p:
+            continue  # needs a recorded artifact: test_rounds.py fetches one
         if p.endswith("/events"):
             api.cancel(job["id"], token=tokens["admin"], expect=None)
         r = api.request(method, p, token=tokens["admin"],
