@@ -409,6 +409,20 @@ out:
   PQclear(res);
 }
 
+/* Answers 200 with the one JSON text a query returns (the database renders it), or 503. */
+static void api_json_query(struct api_req *r, PGconn *c, const char *what, const char *sql,
+                           int nparams, const char *const *params)
+{
+  char err[512];
+  PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err), sql, nparams, params);
+  if (!res) {
+    api_db_error(r, what, err);
+    return;
+  }
+  api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 0)));
+  PQclear(res);
+}
+
 /* 1 if the job exists, 0 (404 set) if not, -1 (503 set) on failure. */
 static int api_job_exists(struct api_req *r, PGconn *c)
 {
@@ -430,29 +444,21 @@ static int api_job_exists(struct api_req *r, PGconn *c)
 
 void api_jobs_rounds(struct api_req *r, PGconn *c)
 {
-  char err[512];
   const char *params[1] = { r->id };
-  PGresult *res;
 
   if (api_job_exists(r, c) != 1)
     return;
   /* Evidence comes back as recorded (summaries); large artifacts are fetched separately. */
-  res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                "SELECT json_build_object('rounds', coalesce(json_agg(json_build_object("
-                " 'round', round, 'level_reached', level_reached, 'escalation', escalation,"
-                " 'evidence', evidence, 'hotspot', hotspot, 'hypothesis', hypothesis,"
-                " 'rewrite_family', rewrite_family, 'proposer', proposer,"
-                " 'kernel_sha256', kernel_sha256, 'diff', diff, 'correctness', correctness,"
-                " 'timing', timing, 'accepted', accepted, 'reject_reason', reject_reason,"
-                " 'tokens', tokens, 'created_at', kopt_ts(created_at)) ORDER BY round),"
-                " '[]'::json))::text FROM rounds WHERE job_id = $1::uuid",
-                1, params);
-  if (!res) {
-    api_db_error(r, "reading rounds", err);
-    return;
-  }
-  api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 0)));
-  PQclear(res);
+  api_json_query(r, c, "reading rounds",
+                 "SELECT json_build_object('rounds', coalesce(json_agg(json_build_object("
+                 " 'round', round, 'level_reached', level_reached, 'escalation', escalation,"
+                 " 'evidence', evidence, 'hotspot', hotspot, 'hypothesis', hypothesis,"
+                 " 'rewrite_family', rewrite_family, 'proposer', proposer,"
+                 " 'kernel_sha256', kernel_sha256, 'diff', diff, 'correctness', correctness,"
+                 " 'timing', timing, 'accepted', accepted, 'reject_reason', reject_reason,"
+                 " 'tokens', tokens, 'created_at', kopt_ts(created_at)) ORDER BY round),"
+                 " '[]'::json))::text FROM rounds WHERE job_id = $1::uuid",
+                 1, params);
 }
 
 void api_jobs_kernel(struct api_req *r, PGconn *c)
@@ -565,44 +571,29 @@ out:
 
 void api_workers_list(struct api_req *r, PGconn *c)
 {
-  char err[512];
-  PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                          "SELECT json_build_object('workers', coalesce(json_agg(json_build_object("
-                          " 'id', id, 'host', host, 'device', device, 'state', state, 'pid', pid,"
-                          " 'current_job', current_job, 'heartbeat_at', kopt_ts(heartbeat_at),"
-                          " 'started_at', kopt_ts(started_at), 'restarts', restarts) ORDER BY id),"
-                          " '[]'::json))::text FROM workers",
-                          0, NULL);
-  if (!res) {
-    api_db_error(r, "listing workers", err);
-    return;
-  }
-  api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 0)));
-  PQclear(res);
+  api_json_query(r, c, "listing workers",
+                 "SELECT json_build_object('workers', coalesce(json_agg(json_build_object("
+                 " 'id', id, 'host', host, 'device', device, 'state', state, 'pid', pid,"
+                 " 'current_job', current_job, 'heartbeat_at', kopt_ts(heartbeat_at),"
+                 " 'started_at', kopt_ts(started_at), 'restarts', restarts) ORDER BY id),"
+                 " '[]'::json))::text FROM workers",
+                 0, NULL);
 }
 
 void api_jobs_artifacts(struct api_req *r, PGconn *c)
 {
-  char err[512];
   const char *params[1] = { r->id };
-  PGresult *res;
 
   if (api_job_exists(r, c) != 1)
     return;
   /* The list carries sizes and where to fetch each; bodies come one per request. */
-  res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                "SELECT json_build_object('artifacts', coalesce(json_agg(json_build_object("
-                " 'round', round, 'kind', kind, 'size', size, 'compression', compression,"
-                " 'created_at', kopt_ts(created_at), 'href', '/v1/jobs/' || job_id || '/artifacts/'"
-                " || round || '/' || kind) ORDER BY round, kind), '[]'::json))::text"
-                " FROM artifacts WHERE job_id = $1::uuid",
-                1, params);
-  if (!res) {
-    api_db_error(r, "listing artifacts", err);
-    return;
-  }
-  api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 0)));
-  PQclear(res);
+  api_json_query(r, c, "listing artifacts",
+                 "SELECT json_build_object('artifacts', coalesce(json_agg(json_build_object("
+                 " 'round', round, 'kind', kind, 'size', size, 'compression', compression,"
+                 " 'created_at', kopt_ts(created_at), 'href', '/v1/jobs/' || job_id || '/artifacts/'"
+                 " || round || '/' || kind) ORDER BY round, kind), '[]'::json))::text"
+                 " FROM artifacts WHERE job_id = $1::uuid",
+                 1, params);
 }
 
 void api_jobs_artifact(struct api_req *r, PGconn *c)
