@@ -11,6 +11,7 @@
 #include "jsonlim.h"
 #include "log.h"
 #include "spec.h"
+#include "sse.h"
 
 #define API_LIST_DEFAULT 20
 #define API_LIST_MAX 100
@@ -506,8 +507,8 @@ void api_jobs_kernel(struct api_req *r, PGconn *c)
 
 void api_jobs_events_open(struct api_req *r, PGconn *c)
 {
-  char err[512], from[24];
-  const char *params[2] = { r->id, NULL };
+  char err[512];
+  const char *params[1] = { r->id };
   PGresult *res = NULL;
   struct buf b;
   long long after = -1;
@@ -540,27 +541,12 @@ void api_jobs_events_open(struct api_req *r, PGconn *c)
     r->job_terminal = strcmp(st, "succeeded") == 0 || strcmp(st, "failed") == 0 ||
                       strcmp(st, "cancelled") == 0;
   } else {
-    PQclear(res);
-    snprintf(from, sizeof(from), "%lld", after);
-    params[1] = from;
-    res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                  "SELECT id, kind, data::text, data->>'state' FROM job_events"
-                  " WHERE job_id = $1::uuid AND id > $2::bigint ORDER BY id LIMIT 1000",
-                  2, params);
-    if (!res) {
-      api_db_error(r, "replaying events", err);
-      goto out;
-    }
     r->events_from = after;
     buf_appends(&b, "retry: 2000\n\n");
-    for (int i = 0; i < PQntuples(res); i++) {
-      const char *st = PQgetvalue(res, i, 3);
-      r->events_from = atoll(PQgetvalue(res, i, 0));
-      buf_appendf(&b, "id: %s\nevent: %s\ndata: %s\n\n", PQgetvalue(res, i, 0),
-                  PQgetvalue(res, i, 1), PQgetvalue(res, i, 2));
-      if (strcmp(st, "succeeded") == 0 || strcmp(st, "failed") == 0 ||
-          strcmp(st, "cancelled") == 0)
-        r->job_terminal = 1;
+    if (sse_read_events(c, r->id, after, API_EVENTS_REPLAY_MAX, &b, &r->events_from,
+                        &r->job_terminal, err, sizeof(err))) {
+      api_db_error(r, "replaying events", err);
+      goto out;
     }
   }
   api_resp_set(r, 200, "text/event-stream", buf_take(&b, NULL));

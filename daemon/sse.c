@@ -103,35 +103,46 @@ static void sse_free_cb(void *cls)
   sse_unref(st);
 }
 
+int sse_read_events(PGconn *c, const char *job_id, long long after, int limit, struct buf *out,
+                    long long *last, int *terminal, char *err, size_t errlen)
+{
+  char from[24], lim[16];
+  const char *params[3] = { job_id, from, lim };
+  PGresult *res;
+
+  snprintf(from, sizeof(from), "%lld", after);
+  snprintf(lim, sizeof(lim), "%d", limit);
+  res = db_exec(c, PGRES_TUPLES_OK, err, errlen,
+                "SELECT id, kind, data::text, data->>'state' FROM job_events"
+                " WHERE job_id = $1::uuid AND id > $2::bigint ORDER BY id LIMIT $3::int",
+                3, params);
+  if (!res)
+    return -EIO;
+  for (int i = 0; i < PQntuples(res); i++) {
+    const char *state = PQgetvalue(res, i, 3);
+    *last = atoll(PQgetvalue(res, i, 0));
+    buf_appendf(out, "id: %s\nevent: %s\ndata: %s\n\n", PQgetvalue(res, i, 0),
+                PQgetvalue(res, i, 1), PQgetvalue(res, i, 2));
+    if (!strcmp(state, "succeeded") || !strcmp(state, "failed") || !strcmp(state, "cancelled"))
+      *terminal = 1;
+  }
+  PQclear(res);
+  return 0;
+}
+
 static void sse_fetch_work(uv_work_t *w)
 {
   struct sse_stream *st = w->data;
   struct kopt_ctx *ctx = st->ctx;
-  char err[256], after[24];
-  const char *params[2] = { st->job_id, after };
-  PGresult *res;
+  char err[256];
   PGconn *c = db_pool_acquire(&ctx->pool, err, sizeof(err));
 
   st->fetch_failed = 1;
   if (!c)
     return;
-  snprintf(after, sizeof(after), "%lld", st->fetched_last);
-  res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                "SELECT id, kind, data::text, data->>'state' FROM job_events"
-                " WHERE job_id = $1::uuid AND id > $2::bigint ORDER BY id LIMIT 200",
-                2, params);
-  if (res) {
-    st->fetch_failed = 0;
-    for (int i = 0; i < PQntuples(res); i++) {
-      const char *state = PQgetvalue(res, i, 3);
-      st->fetched_last = atoll(PQgetvalue(res, i, 0));
-      buf_appendf(&st->fetched, "id: %s\nevent: %s\ndata: %s\n\n", PQgetvalue(res, i, 0),
-                  PQgetvalue(res, i, 1), PQgetvalue(res, i, 2));
-      if (!strcmp(state, "succeeded") || !strcmp(state, "failed") || !strcmp(state, "cancelled"))
-        st->fetched_terminal = 1;
-    }
-    PQclear(res);
-  }
+  st->fetch_failed = sse_read_events(c, st->job_id, st->fetched_last, 200, &st->fetched,
+                                     &st->fetched_last, &st->fetched_terminal, err,
+                                     sizeof(err)) != 0;
   db_pool_release(&ctx->pool, c);
 }
 

@@ -5,6 +5,7 @@
 #define KOPT_SSE_H
 #include <stddef.h>
 
+#include "buf.h"
 #include "ctx.h"
 
 #define SSE_MAX_STREAMS 256
@@ -13,6 +14,12 @@
 
 struct MHD_Connection;
 struct MHD_Response;
+
+/* Appends the job's events after id `after` (at most limit) to out as SSE frames; *last
+ * gets the last id written, *terminal is set when one is a terminal state. Blocking (pool
+ * thread). 0 or -EIO with err. Shared by the stream and the route's Last-Event-ID replay. */
+int sse_read_events(PGconn *c, const char *job_id, long long after, int limit, struct buf *out,
+                    long long *last, int *terminal, char *err, size_t errlen);
 
 int sse_hub_init(struct kopt_ctx *ctx);
 /* A response that streams events for job_id, starting with initial (copied). NULL when the

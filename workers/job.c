@@ -75,7 +75,7 @@ static void job_progress(struct job_ctx *j, const char *step)
   job_update(j, "progress = $3::jsonb", 1, p);
 }
 
-static int job_finish(struct job_ctx *j, const char *state, const char *error, const char *best)
+int job_finish(struct job_ctx *j, const char *state, const char *error, const char *best)
 {
   const char *p[3] = { state, error, best };
   return job_update(j,
@@ -426,7 +426,7 @@ out:
   return rc;
 }
 
-static double job_median_ms(json_t *baseline)
+double job_baseline_ms(const json_t *baseline)
 {
   json_t *b = json_object_get(baseline, "bench");
   json_t *s = json_object_get(json_object_get(b, "summary"), "geomean_median_ms");
@@ -490,7 +490,7 @@ const char *job_run(struct worker *w, const char *job_id, const char *owner, int
   }
   snprintf(best, sizeof(best),
            "{\"round\":0,\"kernel_sha256\":\"%s\",\"median_ms\":%.6g,\"speedup\":1.0}", j.ksha,
-           job_median_ms(j.baseline));
+           job_baseline_ms(j.baseline));
   outcome = job_finish(&j, "succeeded", NULL, best) == 1 ? "succeeded" : "lost";
 out:
   w->step[0] = '\0';

@@ -25,6 +25,11 @@ int job_db(struct worker *w);
 int job_update(struct job_ctx *j, const char *set_sql, int nextra, const char **extra);
 /* One harness operation; 0 with *result (new ref), -1 with j->fail_msg, -EINTR stopping. */
 int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **result);
+/* Ends the job (state, error, best when non-NULL), releasing the lease; fenced like
+ * job_update. */
+int job_finish(struct job_ctx *j, const char *state, const char *error, const char *best);
+/* The baseline's geomean median over the benchmark cases, ms (-1 when absent). */
+double job_baseline_ms(const json_t *baseline);
 /* Sends the job's problem to the harness (load); 0, -1 (fail_msg) or -EINTR. */
 int job_load_problem(struct job_ctx *j, json_t **result);
 /* Stores a compile result's IR files as artifacts of round `round`. */

@@ -649,20 +649,13 @@ out:
   return rc;
 }
 
-static double rounds_base_ms(const json_t *baseline)
-{
-  json_t *g = json_object_get(json_object_get(json_object_get(baseline, "bench"), "summary"),
-                              "geomean_median_ms");
-  return json_is_number(g) ? json_number_value(g) : -1;
-}
-
 const char *rounds_run(struct job_ctx *j)
 {
   struct rounds_state s;
   const char *outcome = "failed";
   json_t *best = NULL;
   char *besttxt = NULL;
-  double base_ms = rounds_base_ms(j->baseline);
+  double base_ms = job_baseline_ms(j->baseline);
   int next = 1, rc = 0;
 
   memset(&s, 0, sizeof(s));
@@ -694,11 +687,7 @@ const char *rounds_run(struct job_ctx *j)
     if (rounds_cancelled(j)) {
       best = rounds_best(&s, base_ms);
       besttxt = json_dumps(best, JSON_COMPACT);
-      {
-        const char *p[3] = { "cancelled", "cancelled by request", besttxt };
-        job_update(j, "state = $3, error = $4, best = $5::jsonb, finished_at = now(),"
-                      " lease_owner = NULL, lease_expires_at = NULL", 3, p);
-      }
+      job_finish(j, "cancelled", "cancelled by request", besttxt);
       outcome = "cancelled";
       goto out;
     }
@@ -725,11 +714,7 @@ const char *rounds_run(struct job_ctx *j)
   rounds_progress(&s, s.last_round, 0, "done", NULL);
   best = rounds_best(&s, base_ms);
   besttxt = json_dumps(best, JSON_COMPACT);
-  {
-    const char *p[3] = { "succeeded", NULL, besttxt };
-    rc = job_update(j, "state = $3, error = $4, best = $5::jsonb, finished_at = now(),"
-                       " lease_owner = NULL, lease_expires_at = NULL", 3, p);
-  }
+  rc = job_finish(j, "succeeded", NULL, besttxt);
   outcome = rc == 1 ? "succeeded" : "lost";
 out:
   evidence_clear(&s.ev);
