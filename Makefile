@@ -3,8 +3,13 @@ PKGS      := libmicrohttpd jansson libcurl libuv libpq openssl inih
 CC        ?= cc
 CSTD      := -std=gnu11
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# pkg-config is read the first time a recipe needs the flags, not when the Makefile is
+# parsed: `make demo` / `make test` run `make deps` first, and on a fresh machine the -dev
+# packages (and their .pc files) exist only after that. Each is evaluated once, then kept.
+PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell pkg-config --cflags $(PKGS) 2>/dev/null))$(PKG_CFLAGS)
+PKG_LIBS   = $(eval PKG_LIBS := $$(shell pkg-config --libs $(PKGS) 2>/dev/null))$(PKG_LIBS)
+# The install step; tests replace it to prove the build reads flags only after it.
+DEPS_CMD  ?= bash scripts/deps.sh
 VERSION   := $(shell git describe --always --dirty 2>/dev/null || echo 0.1.0)
 
 BUILD     ?= build/release
@@ -96,9 +101,11 @@ asan:
 	  SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined'
 
 deps:
-	@bash scripts/deps.sh >/dev/null
+	@$(DEPS_CMD) >/dev/null
 
-demo: deps all
+# The build is a second make, so that it starts after deps even under -j.
+demo: deps
+	$(MAKE) all
 	bash scripts/demo.sh
 
 demo-stop:
@@ -113,7 +120,8 @@ test-unit: all unit-bins
 test-integration: all
 	bash scripts/test.sh integration
 
-bench: deps all
+bench: deps
+	$(MAKE) all
 	bash bench/api_bench.sh
 
 clean:

@@ -6,7 +6,8 @@
 #   unit         build, then every cmocka binary in bin/tests/ and bin/asan/tests/
 #   integration  pytest tests/integration against bin/koptd, then against bin/asan/koptd
 #   harness      pytest tests/harness
-#   all          all of the above, plus tests/cli/run.sh and deploy/check.sh when present
+#   all          all of the above, plus tests/build/first_run.sh (the first-run build),
+#                tests/cli/run.sh and deploy/check.sh when present
 #
 # Environment:
 #   KOPT_TEST_ASAN=0           skip the ASan/UBSan runs (quicker local iterations)
@@ -193,6 +194,7 @@ if build; then
     harness) run_harness ;;
     all)
       run_unit
+      if [ -f tests/build/first_run.sh ]; then run_script first-run tests/build/first_run.sh; fi
       if [ -f tests/cli/run.sh ]; then run_script cli tests/cli/run.sh; fi
       run_integration
       run_harness
