@@ -27,6 +27,7 @@ enum api_route {
   ROUTE_JOB_EVENTS,
   ROUTE_JOB_KERNEL,
   ROUTE_JOB_ARTIFACTS,
+  ROUTE_JOB_LOG,
   ROUTE_JOB_ARTIFACT,
   ROUTE_WORKERS,
   ROUTE_DASHBOARD,
@@ -109,6 +110,8 @@ void api_jobs_cancel(struct api_req *r, PGconn *c);
 void api_jobs_rounds(struct api_req *r, PGconn *c);
 void api_jobs_kernel(struct api_req *r, PGconn *c);
 void api_jobs_artifacts(struct api_req *r, PGconn *c);
+/* GET /v1/jobs/{id}/log: what the job's kernels printed, per harness step (capped). */
+void api_jobs_log(struct api_req *r, PGconn *c);
 void api_jobs_artifact(struct api_req *r, PGconn *c);
 void api_jobs_events_open(struct api_req *r, PGconn *c);
 void api_workers_list(struct api_req *r, PGconn *c);

@@ -582,6 +582,21 @@ void api_jobs_artifacts(struct api_req *r, PGconn *c)
                  1, params);
 }
 
+void api_jobs_log(struct api_req *r, PGconn *c)
+{
+  const char *params[1] = { r->id };
+
+  if (api_job_exists(r, c) != 1)
+    return;
+  /* Text submitted code printed: served only here, as data, never mixed into koptd's log. */
+  api_json_query(r, c, "reading the job log",
+                 "SELECT json_build_object('entries', coalesce(json_agg(json_build_object("
+                 " 'seq', seq, 'round', round, 'step', step, 'source', source, 'bytes', bytes,"
+                 " 'truncated', truncated, 'text', text, 'created_at', kopt_ts(created_at))"
+                 " ORDER BY seq), '[]'::json))::text FROM job_logs WHERE job_id = $1::uuid",
+                 1, params);
+}
+
 void api_jobs_artifact(struct api_req *r, PGconn *c)
 {
   char err[512];

@@ -99,6 +99,7 @@ static const struct api_route_def api_routes[] = {
   { ROUTE_JOB_EVENTS, "/v1/jobs/{id}/events", "viewer", NULL, "GET" },
   { ROUTE_JOB_KERNEL, "/v1/jobs/{id}/kernel", "viewer", NULL, "GET" },
   { ROUTE_JOB_ARTIFACTS, "/v1/jobs/{id}/artifacts", "viewer", NULL, "GET" },
+  { ROUTE_JOB_LOG, "/v1/jobs/{id}/log", "viewer", NULL, "GET" },
   { ROUTE_JOB_ARTIFACT, "/v1/jobs/{id}/artifacts/{round}/{kind}", "viewer", NULL, "GET" },
   { ROUTE_WORKERS, "/v1/workers", "viewer", NULL, "GET" },
 };
@@ -145,6 +146,8 @@ unsigned api_route_match(struct api_req *r, const char *method, const char *url)
         route = ROUTE_JOB_KERNEL;
       else if (strcmp(slash, "/artifacts") == 0)
         route = ROUTE_JOB_ARTIFACTS;
+      else if (strcmp(slash, "/log") == 0)
+        route = ROUTE_JOB_LOG;
       else if (strncmp(slash, "/artifacts/", 11) == 0) {
         /* /artifacts/{round}/{kind}: round digits, kind [A-Za-z0-9_.-] */
         const char *rd = slash + 11, *sl = strchr(rd, '/');
@@ -309,6 +312,7 @@ void api_work(struct api_req *r)
   case ROUTE_JOB_ROUNDS: api_jobs_rounds(r, c); break;
   case ROUTE_JOB_KERNEL: api_jobs_kernel(r, c); break;
   case ROUTE_JOB_ARTIFACTS: api_jobs_artifacts(r, c); break;
+  case ROUTE_JOB_LOG: api_jobs_log(r, c); break;
   case ROUTE_JOB_ARTIFACT: api_jobs_artifact(r, c); break;
   case ROUTE_JOB_EVENTS: api_jobs_events_open(r, c); break;
   case ROUTE_WORKERS: api_workers_list(r, c); break;

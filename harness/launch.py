@@ -39,9 +39,28 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 SBX_VENV = "/kopt/venv"
 SBX_HARNESS = "/kopt/harness"
-PASS_ENV_PREFIXES = ("CUDA_", "NVIDIA_", "TRITON_", "KOPT_", "ASCEND_", "NPU_", "HCCL_", "MLIR_", "LLVM_",
-                     "TORCH_", "OMP_", "MKL_", "PYTORCH_")
-PASS_ENV = ("LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH", "TERM")
+# The only variables that cross into the sandbox: an allowlist of exact names, never a
+# prefix, so that no secret of the worker's (KOPT_DATABASE_URL, KOPT_LLM_API_KEY, tokens) can
+# reach submitted code by sharing a prefix with something the harness needs. Anything else
+# a problem needs is passed explicitly with --env NAME=VALUE.
+PASS_ENV = (
+    # devices and drivers
+    "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_HOME", "CUDA_PATH", "CUDA_MODULE_LOADING",
+    "CUDA_LAUNCH_BLOCKING", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+    "ASCEND_RT_VISIBLE_DEVICES", "ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_OPP_PATH",
+    "ASCEND_AICPU_PATH", "ASCEND_CUSTOM_OPP_PATH",
+    # compilers and runtimes
+    "TRITON_INTERPRET", "TRITON_PTXAS_PATH", "TRITON_CUOBJDUMP_PATH", "TRITON_NVDISASM_PATH",
+    "TRITON_DEBUG", "TRITON_DISABLE_LINE_INFO", "TRITON_ALWAYS_COMPILE", "TRITON_PRINT_AUTOTUNING",
+    "TRITON_LIBDEVICE_PATH", "MLIR_ENABLE_DUMP", "LLVM_IR_ENABLE_DUMP", "TORCH_CUDA_ARCH_LIST",
+    "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_NO_CUDA_MEMORY_CACHING", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+    # the harness's own settings (no secrets)
+    "KOPT_BACKEND", "KOPT_ASCEND_ARCH",
+    # problem sizes read by the bundled examples, the operator suite and the judge fixtures
+    "KOPT_VECTOR_ADD_N", "KOPT_SUITE_SCALE", "KOPT_JUDGE_SCALE",
+    # locale and libraries
+    "LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH", "TERM",
+)
 
 
 def log(msg):
@@ -282,9 +301,9 @@ def stage2(args):
            "TRITON_DUMP_DIR": os.path.join(workdir, ".triton", "dump"), "TRITON_HOME": workdir,
            "XDG_CACHE_HOME": os.path.join(workdir, ".cache"), "PYTHONDONTWRITEBYTECODE": "1",
            "KOPT_SANDBOX": args.stage2_isolation + ("+user" if args.stage2_uid >= 0 else "")}
-    for k, v in os.environ.items():
-        if k.startswith(PASS_ENV_PREFIXES) or k in PASS_ENV:
-            env.setdefault(k, v)
+    for k in PASS_ENV:
+        if k in os.environ:
+            env.setdefault(k, os.environ[k])
     for e in args.env:
         k, _, v = e.partition("=")
         env[k] = v

@@ -1,7 +1,7 @@
 -- The schema that migrations/ produce, for reading (regenerate: scripts/dump_schema.sh).
 -- Do not edit: change migrations/ instead.
 
-\restrict KTbXWUeI4RtAMgO1XkJ7JzV2n3Bzc8ZdRFdYC9oy0eJuuYKVKpmXjCbSBOWXvFE
+\restrict 7CnpNhZDW5p2FkEAeKIzXTGAXfGLStmsSignOGoSHzewlaEOSoYttNsghheioGK
 
 CREATE FUNCTION public.kopt_job_changed() RETURNS trigger
     LANGUAGE plpgsql
@@ -159,6 +159,31 @@ CREATE SEQUENCE public.job_events_id_seq
 
 ALTER SEQUENCE public.job_events_id_seq OWNED BY public.job_events.id;
 
+CREATE TABLE public.job_logs (
+    job_id uuid NOT NULL,
+    seq bigint NOT NULL,
+    round integer DEFAULT 0 NOT NULL,
+    step text NOT NULL,
+    source text DEFAULT 'kernel'::text NOT NULL,
+    bytes bigint NOT NULL,
+    text text NOT NULL,
+    truncated boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT job_logs_bytes_check CHECK ((bytes >= 0)),
+    CONSTRAINT job_logs_source_check CHECK ((source = 'kernel'::text)),
+    CONSTRAINT job_logs_step_check CHECK ((length(step) <= 64)),
+    CONSTRAINT job_logs_text_check CHECK ((octet_length(text) <= 65536))
+);
+
+CREATE SEQUENCE public.job_logs_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE public.job_logs_seq_seq OWNED BY public.job_logs.seq;
+
 CREATE SEQUENCE public.jobs_seq_seq
     START WITH 1
     INCREMENT BY 1
@@ -247,6 +272,8 @@ ALTER TABLE ONLY public.artifacts ALTER COLUMN id SET DEFAULT nextval('public.ar
 
 ALTER TABLE ONLY public.job_events ALTER COLUMN id SET DEFAULT nextval('public.job_events_id_seq'::regclass);
 
+ALTER TABLE ONLY public.job_logs ALTER COLUMN seq SET DEFAULT nextval('public.job_logs_seq_seq'::regclass);
+
 ALTER TABLE ONLY public.jobs ALTER COLUMN seq SET DEFAULT nextval('public.jobs_seq_seq'::regclass);
 
 ALTER TABLE ONLY public.patterns ALTER COLUMN id SET DEFAULT nextval('public.patterns_id_seq'::regclass);
@@ -268,6 +295,9 @@ ALTER TABLE ONLY public.batches
 
 ALTER TABLE ONLY public.job_events
     ADD CONSTRAINT job_events_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.job_logs
+    ADD CONSTRAINT job_logs_pkey PRIMARY KEY (job_id, seq);
 
 ALTER TABLE ONLY public.jobs
     ADD CONSTRAINT jobs_pkey PRIMARY KEY (id);
@@ -313,6 +343,9 @@ ALTER TABLE ONLY public.artifacts
 ALTER TABLE ONLY public.job_events
     ADD CONSTRAINT job_events_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.job_logs
+    ADD CONSTRAINT job_logs_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.jobs
     ADD CONSTRAINT jobs_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES public.batches(id);
 
@@ -334,5 +367,5 @@ ALTER TABLE ONLY public.rounds
 ALTER TABLE ONLY public.rounds
     ADD CONSTRAINT rounds_kernel_sha256_fkey FOREIGN KEY (kernel_sha256) REFERENCES public.kernels(sha256);
 
-\unrestrict KTbXWUeI4RtAMgO1XkJ7JzV2n3Bzc8ZdRFdYC9oy0eJuuYKVKpmXjCbSBOWXvFE
+\unrestrict 7CnpNhZDW5p2FkEAeKIzXTGAXfGLStmsSignOGoSHzewlaEOSoYttNsghheioGK
 

@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "log.h"
+#include "secret.h"
 
 void harness_init(struct harness *h)
 {
@@ -53,6 +54,9 @@ int harness_start(struct harness *h, const struct harness_opts *o, char *err, si
       _exit(127);
     dup2(in[0], 0);
     dup2(out[1], 1);
+    /* The harness runs submitted code: none of the worker's secrets go with it, whatever
+     * launcher (or none) is configured. */
+    secret_scrub_env();
     for (int i = 0; o->env_add && o->env_add[i]; i++)
       putenv((char *)o->env_add[i]);
     execvp(o->argv[0], (char *const *)o->argv);

@@ -1,3 +1,4 @@
+#include <assert.h>
 /* job: one job on one worker. Steps are committed as they finish, fenced by the lease
  * (every write says WHERE lease_owner = us), so a job taken over after a crash resumes from
  * its last committed step and a worker that lost its lease can change nothing. */
@@ -12,7 +13,9 @@
 #include "buf.h"
 #include "db.h"
 #include "hash.h"
+#include "joblog.h"
 #include "log.h"
+#include "secret.h"
 #include "job.h"
 #include "rounds.h"
 #include "worker.h"
@@ -44,26 +47,37 @@ int job_db(struct worker *w)
 int job_update(struct job_ctx *j, const char *set_sql, int nextra, const char **extra)
 {
   char sql[1024], err[512];
-  const char *params[8];
+  const char *params[JOB_UPDATE_MAX_EXTRA + 2];
+  char *clean[JOB_UPDATE_MAX_EXTRA] = { NULL }; /* owned: redacted copies of extra */
   PGresult *r;
-  int n;
+  int n = -1;
+
+  assert(nextra >= 0 && nextra <= JOB_UPDATE_MAX_EXTRA);
   params[0] = j->id;
   params[1] = j->owner;
-  for (int i = 0; i < nextra && i < 6; i++)
-    params[2 + i] = extra[i];
+  /* Everything written here (progress, error, baseline, best) can carry text that came
+   * from a kernel: no registered secret may reach the job document. */
+  for (int i = 0; i < nextra; i++) {
+    if (extra[i] && secret_found(extra[i]) && !(clean[i] = secret_redact(extra[i])))
+      goto out;
+    params[2 + i] = clean[i] ? clean[i] : extra[i];
+  }
   snprintf(sql, sizeof(sql),
            "UPDATE jobs SET %s WHERE id = $1::uuid AND lease_owner = $2 AND state = 'running'",
            set_sql);
   if (job_db(j->w))
-    return -1;
+    goto out;
   r = db_exec(j->w->db, PGRES_COMMAND_OK, err, sizeof(err), sql, 2 + nextra, params);
   if (!r) {
     log_error("job.update_failed", "job=%s err=\"%.300s\"", j->id, err);
-    return -1;
+    goto out;
   }
-  n = atoi(PQcmdTuples(r));
+  n = atoi(PQcmdTuples(r)) > 0;
   PQclear(r);
-  return n > 0;
+out:
+  for (int i = 0; i < nextra; i++)
+    free(clean[i]);
+  return n;
 }
 
 static void job_progress(struct job_ctx *j, const char *step)
@@ -173,8 +187,11 @@ int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **result)
       }
     }
     hrc = harness_call(&j->w->h, req, j->w->eval_timeout_s, &j->w->stop, &rep, err, sizeof(err));
-    if (hrc == 0)
+    if (hrc == 0) {
+      /* What the kernel printed goes to the job's own log, never to ours. */
+      joblog_append(j, what, json_object_get(rep, "kernel_output"));
       break;
+    }
     if (hrc == -EINTR || j->w->stop) {
       rc = -EINTR;
       goto out;

@@ -16,12 +16,15 @@ struct job_ctx {
   char fail_msg[1024];
   int rounds;
   int loaded_gen;             /* harness start count when this job's problem was loaded */
+  int round;                  /* the round in progress (0: load, baseline) */
 };
 
 /* (Re)connects the worker's database connection. 0 or -EIO. */
 int job_db(struct worker *w);
-/* UPDATE jobs SET <set_sql> for our job, fenced by the lease; $3.. are extra. 1 applied,
- * 0 lease gone, -1 error. */
+#define JOB_UPDATE_MAX_EXTRA 6
+/* UPDATE jobs SET <set_sql> for our job, fenced by the lease; $3.. are extra (at most
+ * JOB_UPDATE_MAX_EXTRA; registered secrets are redacted from them). 1 applied, 0 lease
+ * gone, -1 error. */
 int job_update(struct job_ctx *j, const char *set_sql, int nextra, const char **extra);
 /* One harness operation; 0 with *result (new ref), -1 with j->fail_msg, -EINTR stopping. */
 int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **result);

@@ -17,6 +17,7 @@
 #include "proposal.h"
 #include "rounds.h"
 #include "rules.h"
+#include "secret.h"
 
 #define ROUNDS_MAX_SKIP 16
 
@@ -400,6 +401,11 @@ static int rounds_commit(struct rounds_state *s, int round, json_t *rec, const c
   PGresult *r;
   int rc = -1;
 
+  if (rectxt && secret_found(rectxt)) { /* reasons and messages can quote a kernel */
+    char *clean = secret_redact(rectxt);
+    free(rectxt);
+    rectxt = clean;
+  }
   if (!rectxt || job_db(j->w))
     goto out;
   snprintf(rnd, sizeof(rnd), "%d", round);
@@ -501,6 +507,7 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
 
   proposal_init(&p);
   memset(diags, 0, sizeof(diags));
+  j->round = round;
   rounds_progress(s, round, 1, "diagnose", NULL);
   level = rounds_climb(s, round, diags, tests, esc);
   if (level < 0) {

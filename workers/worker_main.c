@@ -16,6 +16,7 @@
 
 #include "buf.h"
 #include "log.h"
+#include "secret.h"
 #include "worker.h"
 
 #define WORKER_HEARTBEAT_S 2
@@ -229,6 +230,9 @@ int main(int argc, char **argv)
       log_set_level(lvl);
   }
   prctl(PR_SET_PDEATHSIG, SIGKILL); /* a worker never outlives its koptd */
+  /* Text from kernels passes through this process on its way to the database and the log:
+   * the secrets it holds are redacted from all of it (secret.h). */
+  secret_register_from_env();
   pthread_mutex_init(&w.out_mu, NULL);
   harness_init(&w.h);
   if (worker_setup(&w, device, err, sizeof(err))) {

@@ -20,14 +20,19 @@ from .protocol import HarnessError, encode, error, ok
 PROGRESS_PREFIX = "\x1ekopt-progress "
 
 
+# The harness's own log stream: stderr until main() hands fds 1 and 2 to the capture of
+# user output (kout.KernelOutput), then a private copy of the original stderr.
+_LOG = sys.stderr
+
+
 def progress(text):
-    sys.stderr.write(f"{PROGRESS_PREFIX}{text}\n")
-    sys.stderr.flush()
+    _LOG.write(f"{PROGRESS_PREFIX}{text}\n")
+    _LOG.flush()
 
 
 def log(text):
-    sys.stderr.write(f"kopt-harness[worker {os.getpid()}]: {text}\n")
-    sys.stderr.flush()
+    _LOG.write(f"kopt-harness[worker {os.getpid()}]: {text}\n")
+    _LOG.flush()
 
 
 def _int_field(req, name, default, lo, hi):
@@ -710,10 +715,14 @@ def main(argv=None):
     ap.add_argument("--workdir", default=None)
     args, _ = ap.parse_known_args(argv)
     # the protocol stream is a private copy of fd 1; fd 1 itself goes to stderr
+    global _LOG
     proto = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    faulthandler.enable(file=sys.stderr, all_threads=True)
+    # fds 1 and 2 now belong to user code's output (captured, capped, returned per request
+    # as kernel_output); the harness logs on a private copy of stderr.
+    from .kout import KernelOutput
+    kout = KernelOutput()
+    _LOG = kout.log
+    faulthandler.enable(file=kout.log, all_threads=True)
     try:
         backend = bk.choose_backend(args.backend)
         root = os.path.realpath(args.workdir) if args.workdir else None
@@ -734,6 +743,9 @@ def main(argv=None):
         except ValueError:
             continue
         resp = w.handle(req)
+        said = kout.take()
+        if said:
+            resp["kernel_output"] = said
         proto.write(encode(resp))
         proto.flush()
         if req.get("op") == "shutdown":
