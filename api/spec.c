@@ -12,7 +12,7 @@ static const char *const spec_proposers[] = { "rules", "llm", "agent", NULL };
 static const char *const spec_fields[] = {
   "name", "kernel", "reference", "cases", "backend", "rounds", "policy", "proposer",
   "priority", "benchmark_cases", "correctness_cases", "seed", "tunables", "tolerances",
-  "pattern_index", "exclude_same_operator", "operator", NULL
+  "pattern_index", "exclude_same_operator", "operator", "max_candidates", NULL
 };
 
 int spec_default_tolerance(const char *dtype, double *rtol, double *atol)
@@ -347,6 +347,7 @@ int spec_validate(const json_t *doc, const struct spec_limits *lim, json_t **out
             "hierarchy, profile_only, always_deep, pattern_only", p);
   spec_enum(doc, o, "proposer", spec_proposers, "rules", "rules, llm, agent", p);
   spec_int(doc, o, "rounds", 0, SPEC_MAX_ROUNDS, 15, p);
+  spec_int(doc, o, "max_candidates", 1, SPEC_MAX_CANDIDATES, SPEC_DEFAULT_CANDIDATES, p);
   spec_int(doc, o, "priority", -100, 100, 0, p);
   spec_int(doc, o, "benchmark_cases", 1, 64, 5, p);
   spec_int(doc, o, "seed", 0, 2147483647LL, 0, p);

@@ -12,6 +12,8 @@
 #define SPEC_MAX_TUNABLES 16
 #define SPEC_MAX_TUNABLE_VALUES 32
 #define SPEC_MAX_ROUNDS 100
+#define SPEC_MAX_CANDIDATES 64     /* candidates a round may sweep (harness MAX_SWEEP_CANDIDATES) */
+#define SPEC_DEFAULT_CANDIDATES 32
 #define SPEC_MAX_FILENAME 255
 
 struct spec_limits {

@@ -459,6 +459,89 @@ void ladder_l4(const json_t *findings, const json_t *ir, struct ladder_diag *d)
   }
 }
 
+/* Moves family (already added) to the front: what the evidence most specifically asks for. */
+static void ladder_first(struct ladder_diag *d, const char *family)
+{
+  for (unsigned i = 1; i < d->nfamilies; i++) {
+    if (strcmp(d->family[i], family) == 0) {
+      char f[32], dir[8];
+      int needs = d->needs_level[i];
+      memcpy(f, d->family[i], sizeof(f));
+      memcpy(dir, d->direction[i], sizeof(dir));
+      memmove(&d->family[1], &d->family[0], i * sizeof(d->family[0]));
+      memmove(&d->needs_level[1], &d->needs_level[0], i * sizeof(d->needs_level[0]));
+      memmove(&d->direction[1], &d->direction[0], i * sizeof(d->direction[0]));
+      memcpy(d->family[0], f, sizeof(f));
+      memcpy(d->direction[0], dir, sizeof(dir));
+      d->needs_level[0] = needs;
+      return;
+    }
+  }
+}
+
+static int ladder_fits(const json_t *structural, const char *name, const char **why)
+{
+  const json_t *s;
+  size_t i;
+  json_array_foreach((json_t *)structural, i, s)
+    if (!strcmp(json_string_value(json_object_get(s, "name")) ?: "", name) &&
+        json_is_true(json_object_get(s, "fits"))) {
+      *why = json_string_value(json_object_get(s, "why")) ?: name;
+      return 1;
+    }
+  return 0;
+}
+
+void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
+                       const json_t *ir)
+{
+  const json_t *ptx = json_object_get(ir, "ptx"), *tg = json_object_get(ir, "ttgir"), *loop;
+  const char *why = NULL;
+  long narrow = ladder_ir_int(ptx, "ld.global.32") + ladder_ir_int(ptx, "ld.global.64");
+  long wide = ladder_ir_int(ptx, "ld.global.128"), loops_loading = 0;
+  long dots = ladder_ir_int(tg, "dots") + ladder_ir_int(ptx, "mma.sync") + ladder_ir_int(ptx, "wgmma");
+  size_t i;
+
+  if (!d->available || !json_is_array(structural))
+    return;
+  json_array_foreach(json_object_get(tg, "loops"), i, loop)
+    if (json_integer_value(json_object_get(loop, "loads")) > 0)
+      loops_loading++;
+  if (d->level == 1) {
+    if (ladder_fits(structural, "row_single_block", &why))
+      ladder_add(d, "row_in_registers", 3, "");
+    if (ladder_fits(structural, "strided_reduction_tiles", &why))
+      ladder_add(d, "coalesce_access", 3, "");
+    if (ladder_fits(structural, "tile_grid", &why))
+      ladder_add(d, "tile_grid", 3, "");
+    return;
+  }
+  if (d->level == 2 && l2_class && !strcmp(l2_class, "launch") &&
+      ladder_fits(structural, "persistent_grid", &why)) {
+    ladder_why(d, " Structural: %s; launch-bound, so a persistent grid.", why);
+    ladder_add(d, "persistent_grid", 2, "");
+    ladder_first(d, "persistent_grid");
+    return;
+  }
+  if (d->level != 3)
+    return;
+  if (dots > 0 && ladder_fits(structural, "tile_grid", &why)) {
+    ladder_why(d, " Structural: %s; the IR has %ld tensor-core dots.", why, dots);
+    ladder_add(d, "tile_grid", 3, "");
+    ladder_first(d, "tile_grid");
+  }
+  if (narrow > 0 && wide <= 0 && ladder_fits(structural, "strided_reduction_tiles", &why)) {
+    ladder_why(d, " Structural: %s; global loads are narrow (%ld).", why, narrow);
+    ladder_add(d, "coalesce_access", 3, "");
+    ladder_first(d, "coalesce_access");
+  }
+  if (loops_loading > 0 && ladder_fits(structural, "row_single_block", &why)) {
+    ladder_why(d, " Structural: %s; %ld loop(s) load global memory each pass.", why, loops_loading);
+    ladder_add(d, "row_in_registers", 3, "");
+    ladder_first(d, "row_in_registers");
+  }
+}
+
 static int ladder_skipped(const char *fam, const char *const *skip)
 {
   for (; skip && *skip; skip++)

@@ -4,19 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
 #include "buf.h"
 #include "db.h"
 #include "diff.h"
 #include "evidence.h"
 #include "hash.h"
 #include "ladder.h"
-#include "llm.h"
 #include "log.h"
-#include "prompt.h"
 #include "proposal.h"
 #include "rounds.h"
+#include "proposer.h"
 #include "rules.h"
+#include "search.h"
 #include "secret.h"
 
 #define ROUNDS_MAX_SKIP 16
@@ -25,19 +24,23 @@
 struct rounds_state {
   struct job_ctx *j;
   enum ladder_policy policy;
-  const char *proposer;         /* borrowed from spec */
+  const struct proposer *proposer;
   char *src;                    /* owned: incumbent source */
   json_t *tunables;             /* owned: incumbent constructor tunables */
   char sha[65];                 /* incumbent kernel sha256 */
   int best_round;
   double speedup;               /* cumulative, product of accepted ABBA speedups */
-  json_t *tried;                /* owned: change signatures tried */
+  json_t *tried;                /* owned: signatures of what earlier rounds proposed */
   char exhausted[ROUNDS_MAX_SKIP][32];
   unsigned nexhausted;
   json_t *history;              /* owned: [{round, family, hypothesis, outcome}] */
   json_t *patterns;             /* owned: pattern index entries for L1 */
+  json_t *knobs;                /* owned: the harness's knobs result for the incumbent */
+  struct search search;         /* measured configurations, the incumbent's structure */
+  unsigned max_candidates;
   int levels_seen[5];           /* count of rounds reaching each level */
   struct evidence ev;
+  char profile_structure[SEARCH_STRUCTURE_LEN + 1]; /* structure the cached profile is of */
   char stop_reason[600];
   int last_round;               /* last round committed (0: none) */
 };
@@ -167,16 +170,40 @@ static void rounds_progress(struct rounds_state *s, int round, int level, const 
   json_decref(p);
 }
 
-/* The incumbent's launch settings read from its source (constructor defaults, launch
- * literals) and tunables, for L1 before anything is compiled. */
+/* The incumbent's knobs (the harness's `knobs` op, from the syntax tree and the recorded
+ * launches), asked once per incumbent. On failure the round goes on without them (the rules
+ * then have no knob to sweep, and say so). */
+static void rounds_knobs(struct rounds_state *s)
+{
+  struct job_ctx *j = s->j;
+  json_t *declared = json_object_get(j->spec, "tunables"), *req, *res = NULL;
+  if (s->knobs)
+    return;
+  req = json_pack("{s:s, s:O, s:O?}", "op", "knobs", "tunables", s->tunables, "declared",
+                  json_is_object(declared) ? declared : NULL);
+  if (req && strcmp(s->src, j->ksrc) != 0)
+    json_object_set_new(req, "source", json_string(s->src));
+  if (req && job_op(j, "knobs", req, &res) == 0) {
+    s->knobs = res;
+  } else {
+    log_warn("round.knobs_unavailable", "job=%s err=\"%.300s\"", j->id, j->fail_msg);
+    j->fail_msg[0] = '\0';
+  }
+  json_decref(req);
+}
+
+/* The incumbent's launch settings by name ({"BLOCK": 128, "num_warps": 4}), from its knobs:
+ * L1 reads them before anything is compiled. */
 static json_t *rounds_source_launch(const struct rounds_state *s)
 {
-  struct rules_knobs ks;
-  json_t *declared = json_object_get(s->j->spec, "tunables"), *out = json_object();
-  rules_discover(s->src, json_is_object(declared) ? declared : NULL, s->tunables, &ks);
-  for (unsigned i = 0; i < ks.n; i++)
-    if (ks.k[i].value >= 0)
-      json_object_set_new(out, ks.k[i].name, json_integer(ks.k[i].value));
+  json_t *out = json_object(), *k;
+  size_t i;
+  json_array_foreach(json_object_get(s->knobs, "knobs"), i, k) {
+    const char *name = json_string_value(json_object_get(k, "name"));
+    json_t *v = json_object_get(k, "value");
+    if (name && json_is_integer(v))
+      json_object_set(out, name, v);
+  }
   return out;
 }
 
@@ -192,9 +219,11 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
   char why[256];
 
   rounds_skip_list(s, skip);
-  /* L1 reads launch settings from the last compile when there is one, else the source. */
+  rounds_knobs(s);
+  /* L1 reads launch settings from the last compile when there is one, else the knobs. */
   launch = s->ev.compile ? evidence_launch(&s->ev) : rounds_source_launch(s);
   ladder_l1(s->src, launch, s->patterns, &diags[1]);
+  ladder_structural(&diags[1], json_object_get(s->knobs, "structural"), NULL, NULL);
   for (;;) {
     ladder_tests(&diags[level], skip, &tests[level]);
     json_array_append_new(escalation, ladder_diag_json(&diags[level], &tests[level]));
@@ -206,11 +235,21 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
     level++;
     rounds_progress(s, round, level, "diagnose", NULL);
     if (level == 2) {
-      rc = evidence_profile(s->j, &s->ev, s->src, s->tunables);
-      if (rc)
-        goto out;
+      /* One profile per kernel structure: knob changes keep the bottleneck's nature, and a
+       * profile costs more than a whole sweep on short kernels. */
+      if (s->ev.profile && strcmp(s->profile_structure, s->search.structure) == 0) {
+        json_object_set_new(s->ev.profile, "reused", json_true());
+      } else {
+        json_decref(s->ev.profile);
+        s->ev.profile = NULL;
+        rc = evidence_profile(s->j, &s->ev, s->src, s->tunables);
+        if (rc)
+          goto out;
+        snprintf(s->profile_structure, sizeof(s->profile_structure), "%s", s->search.structure);
+      }
       ladder_l2(s->ev.profile, &diags[2]);
       l2 = ladder_l2_class(s->ev.profile, why, sizeof(why));
+      ladder_structural(&diags[2], json_object_get(s->knobs, "structural"), l2, NULL);
     } else if (level == 3) {
       rc = evidence_ir(s->j, &s->ev, s->src, s->tunables, round);
       if (rc)
@@ -218,6 +257,7 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
       json_decref(launch);
       launch = evidence_launch(&s->ev);
       ladder_l3(s->ev.ir, l2, launch, &diags[3]);
+      ladder_structural(&diags[3], json_object_get(s->knobs, "structural"), l2, s->ev.ir);
     } else {
       rc = evidence_passes(s->j, &s->ev, s->src, s->tunables);
       if (rc)
@@ -254,139 +294,134 @@ static void rounds_words(const struct ladder_diag *d, char *out, size_t outlen)
            d->hotspot[0] ? ": " : "", d->why);
 }
 
-/* Asks the configured proposer for one proposal. 0, -ENOENT (nothing: why set), -EPROTO
- * (the proposer failed or broke the contract: why set; the round is recorded as rejected),
- * -EINTR. */
+/* Asks the job's proposer for this round's candidates. 0, -ENOENT (nothing for this family:
+ * why set), -EPROTO (the proposer failed or broke the contract: why set; the round is
+ * recorded as rejected), -EINTR. */
 static int rounds_propose(struct rounds_state *s, struct ladder_diag *diags, int level,
-                          int from_level, int idx, struct proposal *p, char **sig, char *why,
-                          size_t whylen)
+                          int from_level, int idx, int round, struct proposer_output *out,
+                          char *why, size_t whylen)
 {
   struct ladder_diag *d = &diags[from_level];
+  struct proposer_input in;
   char words[800];
-  int rc;
 
   /* The hypothesis cites the level that justified the family (and says how deep it looked). */
-  rounds_words(&diags[from_level], words, sizeof(words));
+  rounds_words(d, words, sizeof(words));
   if (from_level < level) {
     size_t n = strlen(words);
     snprintf(words + n, sizeof(words) - n, " (L%d added nothing that changes this.)", level);
   }
-  if (!strcmp(s->proposer, "rules")) {
-    json_t *declared = json_object_get(s->j->spec, "tunables");
-    return rules_propose(d->family[idx], d->direction[idx], s->src,
-                         json_is_object(declared) ? declared : NULL, s->tunables, s->tried,
-                         words, from_level, p, sig, why, whylen);
-  }
-  {
-    /* llm / agent: the prompt carries the contract, the kernel, the evidence at the level
-     * reached, matching pattern guidance and the earlier rounds' hypotheses and outcomes. */
-    enum prompt_mode mode = strcmp(s->proposer, "agent") == 0 ? PROMPT_AGENT : PROMPT_LLM;
-    struct prompt_round hist[64];
-    struct prompt_input in;
-    json_t *ev = json_pack("{s:i, s:s, s:s, s:s, s:O?, s:O?, s:O?}", "level", level,
-                           "family", d->family[idx], "direction", d->direction[idx],
-                           "diagnosis", words, "profile", level >= 2 ? s->ev.profile : NULL,
-                           "ir", level >= 3 ? s->ev.ir : NULL, "passes",
-                           level >= 4 ? s->ev.passes : NULL);
-    char *evtxt = json_dumps(ev, JSON_INDENT(1));
-    char *pattxt = json_dumps(s->patterns ? s->patterns : json_null(), JSON_INDENT(1));
-    char *tmpl = NULL, *prompt = NULL, origin[256], err[1024] = "", contract[PROMPT_MAX_CONTRACT];
-    size_t plen = 0, nh = json_array_size(s->history), first = nh > 64 ? nh - 64 : 0;
+  memset(&in, 0, sizeof(in));
+  in.j = s->j;
+  in.family = d->family[idx];
+  in.direction = d->direction[idx];
+  in.level = level;
+  in.from_level = from_level;
+  in.round = round;
+  in.diagnosis = words;
+  in.source = s->src;
+  in.tunables = s->tunables;
+  in.knobs = s->knobs;
+  in.structure = s->search.structure;
+  in.memory = s->search.memory;
+  in.tried = s->tried;
+  in.history = s->history;
+  in.patterns = s->patterns;
+  in.ev = &s->ev;
+  in.max_candidates = s->max_candidates;
+  return s->proposer->propose(&in, out, why, whylen);
+}
 
-    for (size_t i = first; i < nh; i++) {
-      json_t *h = json_array_get(s->history, i);
-      struct prompt_round *pr = &hist[i - first];
-      pr->round = (int)json_integer_value(json_object_get(h, "round"));
-      pr->level = (int)json_integer_value(json_object_get(h, "level"));
-      pr->family = json_string_value(json_object_get(h, "family"));
-      pr->hypothesis = json_string_value(json_object_get(h, "hypothesis"));
-      pr->outcome = json_string_value(json_object_get(h, "outcome"));
-      if (!pr->family)
-        pr->family = "";
-      if (!pr->hypothesis)
-        pr->hypothesis = "";
-      if (!pr->outcome)
-        pr->outcome = "";
-    }
-    memset(&in, 0, sizeof(in));
-    in.mode = mode;
-    in.kernel = s->src;
-    in.evidence_json = evtxt ? evtxt : "{}";
-    in.level = level;
-    in.patterns = pattxt;
-    in.history = hist;
-    in.nhistory = nh - first;
-    rc = prompt_template_load(&tmpl, origin, sizeof(origin), err, sizeof(err));
-    if (!rc)
-      rc = prompt_render(tmpl, &in, &prompt, &plen, err, sizeof(err));
-    if (rc) {
-      snprintf(why, whylen, "prompt: %s", err);
-      rc = -EPROTO;
-    } else if (mode == PROMPT_LLM) {
-      struct llm_config cfg;
-      struct llm_result res;
-      llm_config_init(&cfg);
-      llm_result_init(&res);
-      if (llm_config_from_env(&cfg, err, sizeof(err))) {
-        snprintf(why, whylen, "llm: %.500s", err);
-        rc = -EPROTO;
-      } else {
-        cfg.stop = &s->j->w->stop;
-        rc = llm_propose(&cfg, prompt_system_message(), prompt, p, &res, err, sizeof(err));
-        p->prompt_tokens = res.prompt_tokens;
-        p->completion_tokens = res.completion_tokens;
-        p->attempts = res.attempts;
-        if (s->j->w->stop)
-          rc = -EINTR;
-        else if (rc) {
-          snprintf(why, whylen, "%.500s", err);
-          rc = -EPROTO;
-        }
-      }
-      llm_result_free(&res);
-      llm_config_free(&cfg);
-    } else {
-      struct agent_config ac;
-      struct agent_result ar;
-      struct agent_input ai;
-      char dir[1200];
-      agent_config_init(&ac);
-      agent_result_init(&ar);
-      snprintf(dir, sizeof(dir), "%s/agent-%s-r%zu", s->j->w->work_dir, s->j->id, nh + 1);
-      prompt_contract(PROMPT_AGENT, contract, sizeof(contract));
-      ai.contract = contract;
-      ai.kernel = s->src;
-      ai.evidence_json = evtxt ? evtxt : "{}";
-      ai.prompt = prompt;
-      if (agent_config_from_env(&ac, err, sizeof(err))) {
-        snprintf(why, whylen, "agent: %s", err);
-        rc = -EPROTO;
-      } else {
-        ac.stop = &s->j->w->stop;
-        rc = agent_run(&ac, dir, &ai, p, &ar);
-        if (s->j->w->stop)
-          rc = -EINTR;
-        else if (rc) {
-          snprintf(why, whylen, "%.500s", ar.error);
-          rc = -EPROTO;
-        }
-      }
-      agent_result_free(&ar);
-      agent_config_free(&ac);
-    }
-    if (!rc) {
-      char h[65];
-      hash_sha256_hex(p->source, strlen(p->source), h);
-      *sig = malloc(80);
-      if (*sig)
-        snprintf(*sig, 80, "src:%.16s", h);
-    }
-    free(tmpl);
-    free(prompt);
-    free(evtxt);
-    free(pattxt);
-    json_decref(ev);
+/* Checks the shortlisted candidates of a sweep on every correctness case, fastest first, and
+ * decides the first correct one against the incumbent (ABBA). At most ROUNDS_MAX_COMPARES
+ * decisions per round. On return *chosen (borrowed from sweep) is the candidate decided on,
+ * *val and *cmp (owned) its validation and comparison, *accepted whether it won; reject says
+ * why not. 0, or -EINTR. */
+#define ROUNDS_MAX_COMPARES 2
+static int rounds_decide(struct rounds_state *s, int round, int level, const json_t *sweep,
+                         const json_t **chosen, json_t **val, json_t **cmp, int *accepted,
+                         char *reject, size_t rejlen)
+{
+  struct job_ctx *j = s->j;
+  json_t *short_ = search_shortlist(sweep, SEARCH_SHORTLIST, SEARCH_MIN_GAIN), *id;
+  unsigned compares = 0;
+  size_t i;
+  int rc = 0;
+
+  *chosen = NULL;
+  *accepted = 0;
+  if (!json_array_size(short_)) {
+    const json_t *cnt = json_object_get(sweep, "counts");
+    snprintf(reject, rejlen,
+             "no candidate beat the incumbent in the sweep (%lld measured, %lld wrong, %lld "
+             "refused or failed to compile; incumbent %.4g ms on the screen case)",
+             (long long)json_integer_value(json_object_get(cnt, "ok")),
+             (long long)json_integer_value(json_object_get(cnt, "wrong")),
+             (long long)(json_integer_value(json_object_get(cnt, "refused")) +
+                         json_integer_value(json_object_get(cnt, "compile-failed")) +
+                         json_integer_value(json_object_get(cnt, "error")) +
+                         json_integer_value(json_object_get(cnt, "static-check"))),
+             json_number_value(json_object_get(json_object_get(sweep, "incumbent"), "time_ms")));
+    goto out;
   }
+  json_array_foreach(short_, i, id) {
+    const json_t *c = search_candidate(sweep, json_string_value(id));
+    const char *src = json_string_value(json_object_get(c, "source"));
+    json_t *tun = json_object_get(c, "tunables"), *req;
+    if (!src)
+      continue;
+    json_decref(*val);
+    json_decref(*cmp);
+    *val = *cmp = NULL;
+    *chosen = c;
+    rounds_progress(s, round, level, "validate", NULL);
+    req = json_pack("{s:s, s:s, s:O}", "op", "validate", "candidate_source", src, "tunables",
+                    json_is_object(tun) ? tun : s->tunables);
+    rc = job_op(j, "validate", req, val);
+    json_decref(req);
+    if (rc == -EINTR)
+      goto out;
+    if (rc) {
+      snprintf(reject, rejlen, "candidate %s could not be validated: %s", json_string_value(id),
+               j->fail_msg);
+      j->fail_msg[0] = '\0';
+      *val = json_pack("{s:b, s:s}", "passed", 0, "error", reject);
+      rc = 0;
+      continue;
+    }
+    if (!json_is_true(json_object_get(*val, "passed"))) {
+      const char *m = json_string_value(json_object_get(json_object_get(*val, "failure"), "message"));
+      snprintf(reject, rejlen, "candidate %s incorrect: %s", json_string_value(id),
+               m ? m : "failed validation");
+      continue;
+    }
+    if (compares++ == ROUNDS_MAX_COMPARES)
+      break;
+    rounds_progress(s, round, level, "time", NULL);
+    req = json_pack("{s:s, s:s, s:O, s:s, s:O, s:b}", "op", "compare", "incumbent_source", s->src,
+                    "incumbent_tunables", s->tunables, "candidate_source", src,
+                    "candidate_tunables", json_is_object(tun) ? tun : s->tunables, "adaptive", 1);
+    rc = job_op(j, "compare", req, cmp);
+    json_decref(req);
+    if (rc == -EINTR)
+      goto out;
+    if (rc) {
+      snprintf(reject, rejlen, "candidate %s could not be timed: %s", json_string_value(id),
+               j->fail_msg);
+      j->fail_msg[0] = '\0';
+      rc = 0;
+      continue;
+    }
+    if (json_is_true(json_object_get(*cmp, "faster_beyond_noise"))) {
+      *accepted = 1;
+      break;
+    }
+    snprintf(reject, rejlen, "candidate %s not faster beyond noise: speedup %.4f, noise %.4f",
+             json_string_value(id), json_number_value(json_object_get(*cmp, "speedup")),
+             json_number_value(json_object_get(*cmp, "noise")));
+  }
+out:
+  json_decref(short_);
   return rc;
 }
 
@@ -491,6 +526,61 @@ static json_t *rounds_best(struct rounds_state *s, double base_ms)
                    s->levels_seen[4], "stop_reason", s->stop_reason[0] ? s->stop_reason : NULL);
 }
 
+/* The round record (new reference). */
+static json_t *rounds_record(struct rounds_state *s, int level, json_t *esc, struct ladder_diag *diags,
+                             const struct proposer_output *po, const char *words,
+                             const json_t *sweep, const json_t *chosen, const json_t *cand_tun,
+                             const char *cand_sha, const char *diff, json_t *val, json_t *cmp,
+                             int accepted, const char *reject)
+{
+  json_t *rec = json_pack(
+      "{s:i, s:o, s:{s:s?, s:s, s:O?, s:O?, s:o?, s:s?}, s:s?, s:s?, s:s, s:s, s:s?, s:s?, s:O?,"
+      " s:O?, s:b, s:s?}",
+      "level_reached", level, "escalation", esc, "evidence", "signature",
+      po->signature[0] ? po->signature : NULL, "diagnosis", words, "tunables", cand_tun,
+      "l2_class", s->ev.profile ? json_object_get(s->ev.profile, "bound") : NULL, "sweep",
+      sweep ? search_record(sweep) : NULL, "chosen",
+      chosen ? json_string_value(json_object_get(chosen, "id")) : NULL, "hotspot",
+      diags[level].hotspot[0] ? diags[level].hotspot : NULL, "hypothesis", po->hypothesis,
+      "rewrite_family", po->family, "proposer", s->proposer->name, "kernel_sha256",
+      cand_sha[0] ? cand_sha : NULL, "diff", diff, "correctness", val, "timing", cmp, "accepted",
+      accepted, "reject_reason", accepted ? NULL : reject);
+  if (rec && (po->prompt_tokens >= 0 || po->completion_tokens >= 0 || po->attempts > 0) &&
+      strcmp(s->proposer->name, "rules"))
+    json_object_set_new(rec, "tokens", json_pack("{s:I, s:I, s:i}", "prompt", (json_int_t)po->prompt_tokens,
+                                                 "completion", (json_int_t)po->completion_tokens,
+                                                 "attempts", po->attempts));
+  return rec;
+}
+
+/* The accepted candidate becomes the incumbent. A structural rewrite or a model's module
+ * starts a new structure (other knobs, a profile of its own); knob changes keep it. */
+static void rounds_promote(struct rounds_state *s, int round, const json_t *chosen,
+                           const char *src, const json_t *tun, const char *sha, double sp)
+{
+  int restructured = (json_object_get(chosen, "structural") &&
+                      !json_is_null(json_object_get(chosen, "structural"))) ||
+                     !strcmp(json_string_value(json_object_get(chosen, "origin")) ?: "", "model");
+  json_t *prof = s->ev.profile;
+  s->speedup *= sp > 0 ? sp : 1.0;
+  s->best_round = round;
+  free(s->src);
+  s->src = strdup(src);
+  memcpy(s->sha, sha, sizeof(s->sha));
+  json_decref(s->tunables);
+  s->tunables = json_deep_copy(tun);
+  json_decref(s->knobs);
+  s->knobs = NULL;
+  s->ev.profile = NULL;
+  evidence_clear(&s->ev); /* the IR described the old incumbent */
+  if (restructured) {
+    search_new_structure(&s->search, sha);
+    json_decref(prof);
+  } else {
+    s->ev.profile = prof;
+  }
+}
+
 /* One round, start to commit. Returns 1 to continue, 0 to stop (s->stop_reason says why),
  * -EINTR stopping, -ESTALE lease lost, -EIO. */
 static int rounds_one(struct rounds_state *s, int round, double base_ms)
@@ -498,14 +588,16 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
   struct job_ctx *j = s->j;
   struct ladder_diag diags[5];
   struct ladder_tests tests[5];
-  struct proposal p;
+  struct proposer_output po;
   json_t *esc = json_array(), *rec = NULL, *val = NULL, *cmp = NULL, *req = NULL, *best = NULL;
-  json_t *cand_tun = NULL;
-  char *sig = NULL, *diff = NULL, *besttxt = NULL, why[1200] = "", words[800];
+  json_t *sweep = NULL, *cand_tun = NULL;
+  const json_t *chosen = NULL;
+  const char *cand_src = NULL;
+  char *diff = NULL, *besttxt = NULL, why[1200] = "", words[800];
   char cand_sha[65] = "", reject[1400] = "";
   int level, from = 0, idx, rc, accepted = 0, committed;
 
-  proposal_init(&p);
+  proposer_output_init(&po);
   memset(diags, 0, sizeof(diags));
   j->round = round;
   rounds_progress(s, round, 1, "diagnose", NULL);
@@ -532,12 +624,11 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
       goto out;
     }
     rounds_progress(s, round, level, "propose", NULL);
-    rc = rounds_propose(s, diags, level, from, idx, &p, &sig, why, sizeof(why));
+    rc = rounds_propose(s, diags, level, from, idx, round, &po, why, sizeof(why));
     if (rc == -ENOENT) {
       /* The proposer has nothing for this family: the next justified family, if any. */
       rounds_exhaust(s, diags[from].family[idx]);
-      proposal_free(&p);
-      proposal_init(&p);
+      proposer_output_free(&po);
       continue;
     }
     break;
@@ -547,111 +638,71 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
   rounds_words(&diags[from], words, sizeof(words));
   if (rc == -EPROTO) {
     snprintf(reject, sizeof(reject), "%s", why);
-    snprintf(p.family, sizeof(p.family), "%s", diags[from].family[idx]);
+    snprintf(po.family, sizeof(po.family), "%s", diags[from].family[idx]);
   } else {
-    /* Correctness on every case, then ABBA timing against the incumbent. */
-    json_error_t je;
-    cand_tun = p.tunables_json ? json_loads(p.tunables_json, 0, &je) : json_deep_copy(s->tunables);
-    if (!json_is_object(cand_tun)) {
-      json_decref(cand_tun);
-      cand_tun = json_object();
-    }
-    hash_sha256_hex(p.source, strlen(p.source), cand_sha);
-    rounds_progress(s, round, level, "validate", NULL);
-    req = json_pack("{s:s, s:s, s:O}", "op", "validate", "candidate_source", p.source,
-                    "tunables", cand_tun);
-    rc = job_op(j, "validate", req, &val);
-    json_decref(req);
-    req = NULL;
+    /* The family's candidates, screened and timed in one sweep; the best few checked on every
+     * case and decided against the incumbent (ABBA). */
+    rounds_progress(s, round, level, "sweep", NULL);
+    req = json_pack("{s:s, s:s, s:O, s:O}", "op", "sweep", "base_source", s->src, "base_tunables",
+                    s->tunables, "candidates", po.candidates);
+    rc = job_op(j, "sweep", req, &sweep);
     if (rc == -EINTR)
       goto out;
     if (rc) {
-      snprintf(reject, sizeof(reject), "candidate could not be validated: %s", j->fail_msg);
-      val = json_pack("{s:b, s:s}", "passed", 0, "error", j->fail_msg);
+      snprintf(reject, sizeof(reject), "the sweep failed: %s", j->fail_msg);
       j->fail_msg[0] = '\0';
-    } else if (!json_is_true(json_object_get(val, "passed"))) {
-      const char *m = json_string_value(json_object_get(json_object_get(val, "failure"), "message"));
-      snprintf(reject, sizeof(reject), "incorrect: %s", m ? m : "failed validation");
     } else {
-      rounds_progress(s, round, level, "time", NULL);
-      req = json_pack("{s:s, s:s, s:O, s:s, s:O}", "op", "compare", "incumbent_source", s->src,
-                      "incumbent_tunables", s->tunables, "candidate_source", p.source,
-                      "candidate_tunables", cand_tun);
-      rc = job_op(j, "compare", req, &cmp);
-      json_decref(req);
-      req = NULL;
+      search_remember(&s->search, s->knobs, sweep, round);
+      rc = rounds_decide(s, round, level, sweep, &chosen, &val, &cmp, &accepted, reject,
+                         sizeof(reject));
       if (rc == -EINTR)
         goto out;
-      if (rc) {
-        snprintf(reject, sizeof(reject), "candidate could not be timed: %s", j->fail_msg);
-        j->fail_msg[0] = '\0';
-      } else if (!json_is_true(json_object_get(cmp, "faster_beyond_noise"))) {
-        snprintf(reject, sizeof(reject),
-                 "not faster beyond noise: speedup %.4f, noise %.4f",
-                 json_number_value(json_object_get(cmp, "speedup")),
-                 json_number_value(json_object_get(cmp, "noise")));
-      } else {
-        accepted = 1;
-      }
     }
   }
-  diff = p.source ? diff_render(s->src, p.source, s->tunables, cand_tun) : NULL;
-  rec = json_pack("{s:i, s:o, s:{s:s?, s:s, s:O?, s:O?}, s:s?, s:s?, s:s, s:s, s:s?, s:s?,"
-                  " s:O?, s:O?, s:b, s:s?}",
-                  "level_reached", level, "escalation", esc, "evidence", "signature", sig,
-                  "diagnosis", words, "tunables", cand_tun, "l2_class",
-                  s->ev.profile ? json_object_get(s->ev.profile, "bound") : NULL,
-                  "hotspot", diags[level].hotspot[0] ? diags[level].hotspot : NULL,
-                  "hypothesis", p.hypothesis, "rewrite_family", p.family, "proposer",
-                  s->proposer, "kernel_sha256", cand_sha[0] ? cand_sha : NULL, "diff", diff,
-                  "correctness", val, "timing", cmp, "accepted", accepted, "reject_reason",
-                  accepted ? NULL : reject);
+  if (chosen) {
+    const json_t *t = json_object_get(chosen, "tunables");
+    cand_src = json_string_value(json_object_get(chosen, "source"));
+    cand_tun = json_is_object(t) ? json_incref((json_t *)t) : json_deep_copy(s->tunables);
+  }
+  if (cand_src) {
+    hash_sha256_hex(cand_src, strlen(cand_src), cand_sha);
+    diff = diff_render(s->src, cand_src, s->tunables, cand_tun);
+  }
+  rec = rounds_record(s, level, esc, diags, &po, words, sweep, chosen, cand_tun, cand_sha, diff,
+                      val, cmp, accepted, reject);
   esc = NULL; /* rec owns it */
-  if (rec && (p.prompt_tokens >= 0 || p.completion_tokens >= 0 || p.attempts > 0) &&
-      strcmp(s->proposer, "rules"))
-    json_object_set_new(rec, "tokens", json_pack("{s:I, s:I, s:i}", "prompt", (json_int_t)p.prompt_tokens,
-                                                 "completion", (json_int_t)p.completion_tokens,
-                                                 "attempts", p.attempts));
   if (accepted) {
-    double sp = json_number_value(json_object_get(cmp, "speedup"));
-    s->speedup *= sp > 0 ? sp : 1.0;
-    s->best_round = round;
-    free(s->src);
-    s->src = strdup(p.source);
-    memcpy(s->sha, cand_sha, sizeof(s->sha));
-    json_decref(s->tunables);
-    s->tunables = json_incref(cand_tun);
+    rounds_promote(s, round, chosen, cand_src, cand_tun, cand_sha,
+                   json_number_value(json_object_get(cmp, "speedup")));
     best = rounds_best(s, base_ms);
     besttxt = json_dumps(best, JSON_COMPACT);
   }
-  committed = rounds_commit(s, round, rec, p.source, cand_sha[0] ? cand_sha : NULL, accepted,
-                            besttxt);
+  committed = rounds_commit(s, round, rec, cand_src, cand_src ? cand_sha : NULL, accepted, besttxt);
   if (committed != 1) {
     rc = committed == 0 ? -ESTALE : -EIO;
     goto out;
   }
-  if (accepted)
-    evidence_clear(&s->ev); /* evidence described the old incumbent */
-  if (sig)
-    json_array_append_new(s->tried, json_string(sig));
+  if (po.signature[0])
+    json_array_append_new(s->tried, json_string(po.signature));
   json_array_append_new(s->history,
                         json_pack("{s:i, s:i, s:s, s:s?, s:s}", "round", round, "level", level,
-                                  "family", p.family, "hypothesis", p.hypothesis, "outcome",
+                                  "family", po.family, "hypothesis", po.hypothesis, "outcome",
                                   accepted ? "accepted" : reject));
-  log_info("round.committed", "job=%s round=%d level=%d family=%s accepted=%d speedup=%.4f", j->id,
-           round, level, p.family, accepted, s->speedup);
+  log_info("round.committed", "job=%s round=%d level=%d family=%s candidates=%zu accepted=%d speedup=%.4f",
+           j->id, round, level, po.family, json_array_size(po.candidates), accepted, s->speedup);
   rounds_progress(s, round, level, "round", accepted ? "accepted" : reject);
   rc = 1;
 out:
-  proposal_free(&p);
+  proposer_output_free(&po);
   json_decref(esc);
   json_decref(rec);
   json_decref(val);
   json_decref(cmp);
+  json_decref(req);
+  json_decref(sweep);
   json_decref(cand_tun);
   json_decref(best);
   free(besttxt);
-  free(sig);
   free(diff);
   return rc;
 }
@@ -673,9 +724,13 @@ const char *rounds_run(struct job_ctx *j)
   s.speedup = 1.0;
   s.tried = json_array();
   s.history = json_array();
-  s.proposer = json_string_value(json_object_get(j->spec, "proposer"));
+  s.proposer = proposer_find(json_string_value(json_object_get(j->spec, "proposer")));
   if (!s.proposer)
-    s.proposer = "rules";
+    s.proposer = &proposer_rules;
+  s.max_candidates = (unsigned)json_integer_value(json_object_get(j->spec, "max_candidates"));
+  if (s.max_candidates < 1 || s.max_candidates > SPEC_MAX_CANDIDATES)
+    s.max_candidates = SPEC_DEFAULT_CANDIDATES;
+  search_init(&s.search, j->ksha);
   if (ladder_policy_parse(json_string_value(json_object_get(j->spec, "policy")), &s.policy))
     s.policy = LADDER_HIERARCHY;
   evidence_init(&s.ev);
@@ -732,5 +787,7 @@ out:
   json_decref(s.tried);
   json_decref(s.history);
   json_decref(s.patterns);
+  json_decref(s.knobs);
+  search_free(&s.search);
   return outcome;
 }

@@ -7,13 +7,13 @@ MAX_SOURCE_BYTES = 256 * 1024          # each of reference_source, kernel_source
 MAX_CASES = 1024                       # cases given inline in `load`
 MAX_JSON_DEPTH = 32
 
-OPS = ("hello", "load", "validate", "bench", "compare", "compile", "profile", "shutdown")
+OPS = ("hello", "load", "validate", "bench", "compare", "compile", "profile", "sweep", "shutdown")
 
 # Default wall-clock limits (seconds) for one request, enforced by the supervisor. A request
 # may lower or raise them with "timeout_s" (1..MAX_TIMEOUT_S).
 DEFAULT_TIMEOUTS = {
     "hello": 120, "load": 600, "validate": 600, "bench": 600, "compare": 900,
-    "compile": 600, "profile": 900, "shutdown": 30,
+    "compile": 600, "profile": 900, "sweep": 1200, "shutdown": 30,
 }
 MAX_TIMEOUT_S = 7200
 

@@ -53,6 +53,10 @@ def _num_field(req, name, default, lo, hi):
     return float(v)
 
 
+# Device memory the inputs of a problem's cases may keep between requests (per backend).
+CASE_CACHE_MAX_BYTES = {"cuda": 24 << 30, "ascend": 8 << 30, "interp": 1 << 30}
+
+
 class Problem:
     pass
 
@@ -68,6 +72,7 @@ class Worker:
         self.problem = None
         self.poisoned = False
         self._peak_bw = None
+        self._compile_pool = None
         from .timing import Timer
         self.timer = Timer(backend)
         launches.install()
@@ -139,8 +144,23 @@ class Worker:
         return t
 
     def _device_inputs(self, i, dtype64=False):
-        from .cases import to_device
-        return to_device(self.problem.cases.inputs(i), self.device, dtype64=dtype64)
+        """Fresh inputs of case i on the device (a private copy each call). The case's
+        tensors are generated once per problem and kept on the device up to
+        CASE_CACHE_MAX_BYTES: generating large random inputs on the CPU and copying them
+        over is what made each validation take seconds; a device-side clone takes
+        milliseconds."""
+        from .cases import clone_tree, to_device
+        from .correctness import storages
+        p = self.problem
+        base = p.case_cache.get(i)
+        if base is None:
+            base = to_device(p.cases.inputs(i), self.device)
+            nbytes = sum(b1 - b0 for (b0, b1, _) in storages(base))
+            if p.case_cache_bytes + nbytes > CASE_CACHE_MAX_BYTES.get(self.backend, 0):
+                return to_device(base, self.device, dtype64=dtype64)   # too big to keep: use it once
+            p.case_cache[i] = base
+            p.case_cache_bytes += nbytes
+        return to_device(clone_tree(base), self.device, dtype64=dtype64)
 
     # ------------------------------------------------------------------ ops
     def handle(self, req):
@@ -222,6 +242,8 @@ class Worker:
         jobdir = self._resolve_workdir(req.get("workdir"))
         p = Problem()
         p.jobdir = jobdir
+        p.case_cache = {}
+        p.case_cache_bytes = 0
         p.seed = seed
         p.tol = tol
         p.tunables = tunables
@@ -353,8 +375,7 @@ class Worker:
             progress(f"validate case {i} {who}")
             entry = {"case": i, "passed": False}
             res["cases"].append(entry)
-            cpu_inputs = p.cases.inputs(i)
-            cin = to_device(clone_tree(cpu_inputs), self.device)
+            cin = self._device_inputs(i)
             pristine = clone_tree(cin)
             # 1. candidate first
             try:
@@ -394,7 +415,7 @@ class Worker:
             # 2. reference (after the candidate), and its float64 evaluation
             g64_leaves = None
             if p.has_reference:
-                rin = to_device(clone_tree(cpu_inputs), self.device)
+                rin = self._device_inputs(i)
                 try:
                     out_g = run_user(f"reference on case {i}", lambda: _sync_ret(call_forward(p.ref_model, rin),
                                                                                  self.backend), udirs)
@@ -404,7 +425,7 @@ class Worker:
                     if p.ref64_model is None:
                         p.ref64_model = build_model(p.ref_mod, "Model", p.init_inputs, {}, self.device, p.seed,
                                                     udirs, "reference (float64)", dtype=torch.float64)
-                    in64 = to_device(clone_tree(cpu_inputs), self.device, dtype64=True)
+                    in64 = self._device_inputs(i, dtype64=True)
                     out64 = run_user(f"float64 reference on case {i}",
                                      lambda: _sync_ret(call_forward(p.ref64_model, in64), self.backend), udirs)
                     g64_leaves = flatten_outputs(out64)
@@ -626,9 +647,14 @@ class Worker:
                             per_case.append(sorted(t)[len(t) // 2])
                         slots[slot].append(math.exp(sum(math.log(max(x, 1e-9)) for x in per_case) / len(per_case)))
 
+            adaptive = bool(req.get("adaptive", False))
+            used = 0
             for r in range(rounds):
                 progress(f"compare round {r}")
                 run_user(f"compare round {r}", lambda: one_round(r), udirs)
+                used = r + 1
+                if adaptive and used >= min(rounds, ADAPTIVE_MIN_ROUNDS) and _decided(slots, min_imp):
+                    break
         except UserCodeFailure as e:
             raise self._fail(e)
         dec = abba_decision(slots["A1"], slots["B1"], slots["B2"], slots["A2"], min_imp)
@@ -638,7 +664,7 @@ class Worker:
             per_case.append({"case": i, "incumbent": sa, "candidate": sb,
                              "ratio": sb["median_ms"] / sa["median_ms"] if sa["median_ms"] > 0 else None})
         return {"clock": self.timer.clock, "l2_flush": self.timer.l2_flush, "order": "ABBA",
-                "rounds": rounds, "reps_per_slot": reps,
+                "rounds": used, "rounds_max": rounds, "adaptive": adaptive, "reps_per_slot": reps,
                 "incumbent_median_ms": statistics_median(slots["A1"] + slots["A2"]),
                 "candidate_median_ms": statistics_median(slots["B1"] + slots["B2"]),
                 "ratio": dec["ratio"], "speedup": dec["speedup"], "noise": dec["noise_ratio"],
@@ -664,6 +690,18 @@ class Worker:
             raise self._fail(e)
         return launches.summarize(recs), case
 
+    def op_sweep(self, req):
+        from .sweep import sweep_op
+        return sweep_op(self, req)
+
+    def compile_pool(self):
+        """The process pool that compiles sweep candidates in parallel (started lazily, kept
+        for this worker's life)."""
+        if self._compile_pool is None:
+            from .precompile import CompilePool
+            self._compile_pool = CompilePool()
+        return self._compile_pool
+
     def op_compile(self, req):
         from .compile import compile_op
         return compile_op(self, req)
@@ -671,6 +709,27 @@ class Worker:
     def op_profile(self, req):
         from .profile import profile_op
         return profile_op(self, req)
+
+
+# Adaptive ABBA: at least this many rounds, then stop as soon as the decision is clear.
+ADAPTIVE_MIN_ROUNDS = 6
+
+
+def _decided(slots, min_imp):
+    """True when more rounds would not change the decision: the median log ratio lies more
+    than two standard errors (of a median: 1.2533 sigma / sqrt(n)) away from the decision
+    threshold."""
+    import statistics
+
+    from .timing import abba_decision
+    a1, b1, b2, a2 = slots["A1"], slots["B1"], slots["B2"], slots["A2"]
+    dec = abba_decision(a1, b1, b2, a2, min_imp)
+    lr = [math.log(((b1[i] + b2[i]) / 2) / ((a1[i] + a2[i]) / 2)) for i in range(len(a1))
+          if a1[i] > 0 and a2[i] > 0 and b1[i] > 0 and b2[i] > 0]
+    if len(lr) < 3:
+        return False
+    se = 1.2533 * statistics.stdev(lr) / math.sqrt(len(lr))
+    return abs(-dec["log_ratio_median"] - dec["threshold"]) > 2 * se
 
 
 def statistics_median(v):

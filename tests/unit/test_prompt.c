@@ -84,7 +84,8 @@ static void test_placeholders(void **state)
                               "rejected: 0.98x, within noise\n- round 2 (L3, vectorize_access)"));
   assert_non_null(strstr(out, "F=[block_size, num_warps, num_stages, vectorize_access, "
                               "coalesce_access, fuse_kernels, pipeline_loads, reduce_barriers, "
-                              "use_tensor_cores, grid_shape, reduce_scalar_work, algorithmic]"));
+                              "use_tensor_cores, grid_shape, reduce_scalar_work, algorithmic, row_in_registers, tile_grid, "
+                          "persistent_grid]"));
   assert_non_null(strstr(out, "exactly ONE rewrite"));
   assert_non_null(strstr(out, "class ModelNew"));
   assert_non_null(strstr(out, "Keep ModelNew's interface"));

@@ -204,9 +204,10 @@ static void test_minimal_gets_every_default(void **state)
   (void)state;
   run_text(&r, MIN_SPEC, NULL);
   assert_int_equal(r.rc, 0);
-  assert_int_equal(json_object_size(r.out), 17); /* every field present */
+  assert_int_equal(json_object_size(r.out), 18); /* every field present */
   assert_string_equal(str_of(r.out, "backend"), "any");
   assert_int_equal(int_of(r.out, "rounds"), 15);
+  assert_int_equal(int_of(r.out, "max_candidates"), SPEC_DEFAULT_CANDIDATES);
   assert_string_equal(str_of(r.out, "policy"), "hierarchy");
   assert_string_equal(str_of(r.out, "proposer"), "rules");
   assert_int_equal(int_of(r.out, "priority"), 0);
@@ -355,6 +356,9 @@ static void test_other_integer_limits(void **state)
   expect_only("\"benchmark_cases\": 65", "benchmark_cases", "maximum", 64);
   expect_only("\"seed\": 2147483648", "seed", "maximum", 2147483647LL);
   expect_only("\"seed\": -1", "seed", "minimum", 0);
+  expect_only("\"max_candidates\": 0", "max_candidates", "minimum", 1);
+  expect_only("\"max_candidates\": 65", "max_candidates", "maximum", SPEC_MAX_CANDIDATES);
+  expect_ok("\"max_candidates\": 64");
 }
 
 /* ------------------------------------------------------------------------------ enums */
