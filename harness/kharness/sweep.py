@@ -247,7 +247,10 @@ def sweep_op(w: Any, req: dict) -> dict:
     _build(w, cands)
     phases["prepare_s"] = round(time.perf_counter() - t, 3)
     t = time.perf_counter()
-    phases["compile"] = _precompile(w, cands, case)
+    if req.get("precompile", True) is False:
+        phases["compile"] = {"parallel": False, "reason": "precompile: false in the request"}
+    else:
+        phases["compile"] = _precompile(w, cands, case)
     phases["compile"]["wall_s"] = round(time.perf_counter() - t, 3)
     t = time.perf_counter()
     _screen(w, cands, case)

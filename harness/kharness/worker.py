@@ -313,6 +313,10 @@ class Worker:
         except HarnessError:
             self.problem = None
             raise
+        if self.backend == "cuda":
+            why = self.compile_pool().warm()      # ready before the first sweep
+            if why:
+                log(why)
         static = dict(p.static)
         static["runtime"] = p.runtime_check
         static["ok"] = bool(p.static["ok"] and p.runtime_check["ok"])
