@@ -124,14 +124,17 @@ def analyse(fn: ast.FunctionDef) -> KernelFacts:
     for node in ast.walk(fn):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
             for x, y in ((node.left, node.right), (node.right, node.left)):
-                if (isinstance(x, ast.Name) and x.id in pid_axis and isinstance(y, ast.Name)
-                        and y.id in k.blocks):
-                    axis = k.axis_blocks.setdefault(pid_axis[x.id], [])
-                    if y.id not in axis:
-                        axis.append(y.id)
-                    m = AXIS_NAME.search(x.id.lower())
-                    if m:
-                        role_hint.setdefault(y.id, "block_" + m.group(1))
+                if not (isinstance(y, ast.Name) and y.id in k.blocks):
+                    continue
+                ax = pid_axis.get(x.id) if isinstance(x, ast.Name) else _program_id_axis(x)
+                if ax is None:
+                    continue
+                axis = k.axis_blocks.setdefault(ax, [])
+                if y.id not in axis:
+                    axis.append(y.id)
+                m = AXIS_NAME.search(x.id.lower()) if isinstance(x, ast.Name) else None
+                if m:
+                    role_hint.setdefault(y.id, "block_" + m.group(1))
     for name, values in assigns.items():
         if name in pid_axis:
             for v in values:
@@ -243,18 +246,24 @@ def _shape_uses(k: KernelFacts, fn: ast.FunctionDef, constexprs: set[str]) -> No
                         k.blocks.add(e.id)
 
 
+def _program_id_axis(node: ast.AST) -> int | None:
+    """The axis of a tl.program_id(axis) call; None for anything else."""
+    if _tl_call(node) != "program_id":
+        return None
+    assert isinstance(node, ast.Call)
+    ax = node.args[0] if node.args else next((kw.value for kw in node.keywords if kw.arg == "axis"), None)
+    return ival(ax) if is_int_constant(ax) else None
+
+
 def _pid_vars(fn: ast.FunctionDef, assigns: dict[str, list[ast.expr]]) -> dict[str, int]:
     """Names derived from tl.program_id(axis), with their axis."""
     out: dict[str, int] = {}
     for name, values in assigns.items():
         for v in values:
             for sub in ast.walk(v):
-                if _tl_call(sub) == "program_id":
-                    assert isinstance(sub, ast.Call)
-                    ax = sub.args[0] if sub.args else next((kw.value for kw in sub.keywords if kw.arg == "axis"),
-                                                           None)
-                    if is_int_constant(ax):
-                        out.setdefault(name, ival(ax))
+                ax = _program_id_axis(sub)
+                if ax is not None:
+                    out.setdefault(name, ax)
     for _ in range(len(assigns)):
         grew = False
         for name, values in assigns.items():

@@ -398,7 +398,7 @@ class _Builder:
         recorded = desc.get("value") if isinstance(desc, dict) and desc.get("kind") == "int" else None
         if isinstance(o, Computed):
             if kind in SWEPT_KINDS:
-                what = f" `{o.text}`" if o.text else ""
+                what = f" `{o.text}`" if o.text and o.text not in o.why else ""
                 self.freeze(pname, site.kernel, f"line {o.line}:{what} {o.why}")
             return None
         if o.key in self.frozen_keys:

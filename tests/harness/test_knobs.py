@@ -7,12 +7,15 @@ new values, (c) passes `validate` against the PyTorch reference under the Triton
 (d) a change that would break a coupling or leave the domain is refused with the reason."""
 import ast
 import difflib
+import hashlib
 import importlib.util
 import os
+import re
 
 import pytest
-from conftest import read, start_harness, vector_add
-from kharness.knobs import discover
+import torch
+from conftest import read, vector_add
+from kharness.knobs import Discovery, Knob, Site, Where, discover
 from kharness.rewrite import apply_changes
 from kharness.srcedit import RewriteRefused
 
@@ -25,11 +28,8 @@ def fx(name):
 
 
 @pytest.fixture(scope="module")
-def h(tmp_path_factory):
-    wd = tmp_path_factory.mktemp("knobs")
-    c = start_harness(wd)
-    yield c
-    c.close()
+def h(harness):
+    return harness
 
 
 def load(h, kernel, ref):
@@ -130,6 +130,10 @@ def test_vector_add_constructor_defaults(h):
     msg = refused(h, changes={"BLOCK": 64})
     assert "unknown knob 'BLOCK'" in msg and "BLOCK_SIZE, num_warps, num_stages" in msg
     assert "not an integer" in refused(h, changes={"num_warps": "8"})
+    r = h.request("rewrite")
+    assert not r["ok"] and r["error"]["kind"] == "bad-request" and "needs changes" in r["error"]["message"]
+    r = h.request("knobs", source="import no_such_module_kopt\n")
+    assert not r["ok"] and r["error"]["kind"] == "kernel-error" and "no_such_module_kopt" in r["error"]["message"]
 
 
 # ---------------------------------------------------------------------------- local variable -> kwarg and grid
@@ -312,38 +316,188 @@ def test_two_kernels_in_one_forward(h):
 
 
 # ---------------------------------------------------------------------------- in process
+# The launches these tests discover from are recorded here, in this process, by running the
+# module under the Triton interpreter with kharness.launches (what the harness does on `load`).
 
 
-GELU_LAUNCH = [{"kernel": "gelu_kernel", "launches": 1, "module_file": None,
-                "last": {"args": [{"kind": "tensor", "dtype": "float32", "align16": True, "shape": [3000]},
-                                  {"kind": "tensor", "dtype": "float32", "align16": True, "shape": [3000]},
-                                  {"kind": "int", "value": 3000}],
-                         "kwargs": {"BLOCK": {"kind": "int", "value": 128}}, "grid": [24]}}]
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """run(src, *inputs, **tunables) -> (launch records, output) of ModelNew(**tunables)(*inputs)."""
+    from kharness import launches
+    launches.install()
+    where = tmp_path_factory.mktemp("modules")
+
+    def go(src, *inputs, **tunables):
+        tag = hashlib.sha256(src.encode()).hexdigest()[:12]
+        path = where / f"knobs_{tag}.py"
+        path.write_text(src, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(f"kopt_knobs_test_{tag}", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        with launches.recording() as recs:
+            out = mod.ModelNew(**tunables)(*inputs)
+        return launches.summarize(recs), out
+
+    return go
 
 
-def test_layout_outside_the_edited_spans_is_kept_byte_for_byte():
-    """Comments (non-ASCII too), blank lines and odd spacing survive; only the literal changes.
-    GELU_LAUNCH is what `load` records for gelu_local.py (test_local_variable_kwarg_and_grid
-    checks the same discovery against the harness)."""
+def test_layout_outside_the_edited_spans_is_kept_byte_for_byte(run):
+    """Comments (non-ASCII too), blank lines and odd spacing survive; only the literal changes."""
     src = fx("gelu_local.py").replace("        BLOCK = 128  # elements per program\n",
                                       "        # Blöcke: 128 × fp32 ≈ ½ KiB\n        BLOCK  =  128   # élan\n\n")
-    out = apply_changes(src, discover(src, GELU_LAUNCH), {"BLOCK": 4096}).source
+    x = torch.randn(3000)
+    recs, want = run(src, x)
+    out = apply_changes(src, discover(src, recs), {"BLOCK": 4096}).source
     assert out == src.replace("BLOCK  =  128   # élan", "BLOCK  =  4096   # élan")
+    recs2, got = run(out, x)
+    assert torch.equal(got, want) and recs2[0]["last"]["grid"] == [1]
 
 
-def test_refusals_in_process():
+def test_refusals_in_process(run):
     src = fx("gelu_local.py")
-    d = discover(src, GELU_LAUNCH)
+    recs, _ = run(src, torch.randn(3000))
+    d = discover(src, recs)
     with pytest.raises(RewriteRefused, match="discovered on another source"):
         apply_changes(src + "\n", d, {"BLOCK": 256})
     with pytest.raises(RewriteRefused, match="changes must be an object"):
         apply_changes(src, d, [("BLOCK", 256)])
     with pytest.raises(RewriteRefused, match="does not parse: line 1"):
-        discover("def (:\n", GELU_LAUNCH)
-    # the launch received another value than the source says: the knob is frozen, not guessed
-    other = [dict(GELU_LAUNCH[0], last=dict(GELU_LAUNCH[0]["last"], kwargs={"BLOCK": {"kind": "int", "value": 64}}))]
-    d2 = discover(src, other)
+        discover("def (:\n", recs)
+    # the module received another value than its source says (a constructor took it
+    # positionally, a branch not seen...): the knob is frozen, not guessed
+    lied = src.replace("BLOCK = 128", "BLOCK = 64")
+    d2 = discover(lied, recs)
     assert d2.knob("BLOCK") is None
-    assert d2.frozen[0].why == "line 24: the source gives BLOCK = 128 but the launch received 64"
-    # nothing launched: no knobs for that kernel
-    assert discover(src, []).knobs == []
+    assert d2.frozen[0].why == "line 24: the source gives BLOCK = 64 but the launch received 128"
+    assert discover(src, []).knobs == []          # nothing launched: nothing to tune
+
+
+COPY = """import torch
+import triton
+import triton.language as tl
+from torch import nn
+
+
+@triton.jit
+def copy_kernel(x_ptr, o_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(o_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+"""
+
+
+def _changed(src, discovery, changes):
+    out = apply_changes(src, discovery, changes).source
+    return [ln for ln in difflib.unified_diff(src.splitlines(), out.splitlines(), n=0, lineterm="")
+            if ln[:1] in "+-" and ln[:3] not in ("+++", "---")], out
+
+
+@pytest.mark.parametrize("body, changes, via, diff", [
+    ("""def launch(x, out, BLOCK=256):
+    n = x.numel()
+    copy_kernel[(triton.cdiv(n, BLOCK),)](x, out, n, BLOCK=BLOCK)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        launch(x, out)
+        return out
+""", {"BLOCK": 512}, "param_default", ["-def launch(x, out, BLOCK=256):", "+def launch(x, out, BLOCK=512):"]),
+    ("""def launch(x, out, BLOCK):
+    n = x.numel()
+    copy_kernel[(triton.cdiv(n, BLOCK),)](x, out, n, BLOCK=BLOCK)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        launch(x, out, 128)
+        return out
+""", {"BLOCK": 64}, "call_literal", ["-        launch(x, out, 128)", "+        launch(x, out, 64)"]),
+    ("""class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        n = x.numel()
+        BLOCK, warps = 256, 8
+        for _ in range(2):
+            copy_kernel[(n + BLOCK - 1) // BLOCK, 1](x, out, n, BLOCK, num_warps=warps)
+        return out
+""", {"BLOCK": 1024, "num_warps": 4}, "local_var", ["-        BLOCK, warps = 256, 8",
+                                                     "+        BLOCK, warps = 1024, 4"]),
+    ("""class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block = 128
+
+    def forward(self, x):
+        out = torch.empty_like(x)
+        n = x.numel()
+        grid = lambda META: (triton.cdiv(n, META["BLOCK"]),)  # noqa: E731
+        copy_kernel[grid](x, out, n, BLOCK=self.block)
+        return out
+""", {"BLOCK": 64}, "attr_literal", ["-        self.block = 128", "+        self.block = 64"]),
+    # the grid cannot be recomputed (strides are not recorded): rewritten from the kernel instead
+    ("""class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        copy_kernel[(triton.cdiv(x.stride(0) * x.shape[0], 128),)](x, out, x.numel(), BLOCK=128)
+        return out
+""", {"BLOCK": 256}, "launch_literal", [
+        "-        copy_kernel[(triton.cdiv(x.stride(0) * x.shape[0], 128),)](x, out, x.numel(), BLOCK=128)",
+        "+        copy_kernel[lambda meta: (triton.cdiv(x.numel(), meta['BLOCK']),)](x, out, x.numel(), BLOCK=256)"]),
+], ids=["helper-default", "helper-call-literal", "tuple-positional-loop", "init-attribute-meta-grid",
+        "unverifiable-grid-to-lambda"])
+def test_launcher_data_flow(run, body, changes, via, diff):
+    src = COPY + body
+    x = torch.randn(1000)
+    recs, want = run(src, x)
+    d = discover(src, recs)
+    assert d.knob("BLOCK").where.via == via
+    lines, out = _changed(src, d, changes)
+    assert lines == diff
+    recs2, got = run(out, x)
+    assert torch.equal(got, want)
+    again = discover(out, recs2)
+    assert {k: again.knob(k).value for k in changes} == changes
+
+
+@pytest.mark.parametrize("assign, why", [
+    ("""        if n > 4096:
+            BLOCK = 1024
+        else:
+            BLOCK = 256
+""", "line 17: BLOCK is assigned in a branch (line 17)"),
+    ("        BLOCK = min(triton.next_power_of_2(n), 1024)\n",
+     "line 17: `BLOCK = min(triton.next_power_of_2(n), 1024)` computed at run time"),
+], ids=["branch", "computed"])
+def test_values_the_source_does_not_fix_are_frozen(run, assign, why):
+    src = COPY + """class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        n = x.numel()
+""" + assign + """        copy_kernel[(triton.cdiv(n, BLOCK),)](x, out, n, BLOCK=BLOCK)
+        return out
+"""
+    recs, _ = run(src, torch.randn(1000))
+    d = discover(src, recs)
+    assert d.knob("BLOCK") is None and [(f.name, f.why) for f in d.frozen] == [("BLOCK", why)]
+    with pytest.raises(RewriteRefused, match="knob BLOCK is frozen: " + re.escape(why)):
+        apply_changes(src, d, {"BLOCK": 512})
+
+
+def test_edits_that_collide_are_refused():
+    """Two knobs whose edits would rewrite overlapping text are refused together (a coupling
+    the discovery did not record); each alone is applied."""
+    src = "x = f(32, 64)\n"
+    lit = Site("literal", 6, 8)                        # the 32
+    whole = Site("fixed", 4, 13, text="g(1)")          # f(32, 64)
+    where = Where("local_var", 1, "<module>", src.strip())
+    a = Knob("A", "A", "int", "int", 32, False, 1, 128, None, [], None, where, [], ("a",), [lit])
+    b = Knob("B", "B", "int", "int", 64, False, 1, 128, None, [], None, where, [], ("b",), [whole])
+    d = Discovery(src, {}, [a, b], [], [])
+    assert apply_changes(src, d, {"A": 16}).source == "x = f(16, 64)\n"
+    assert apply_changes(src, d, {"B": 1}).source == "x = g(1)\n"
+    with pytest.raises(RewriteRefused, match="line 1: A and B would rewrite the same source text differently"):
+        apply_changes(src, d, {"A": 16, "B": 1})
