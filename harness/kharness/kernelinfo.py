@@ -60,6 +60,7 @@ class KernelFacts:
     bounds: dict[str, str] = field(default_factory=dict)         # block -> runtime param of its mask
     axis_blocks: dict[int, list[str]] = field(default_factory=dict)
     pid_axes: set[int] = field(default_factory=set)
+    num_programs_axes: set[int] = field(default_factory=set)
     uses_dot: bool = False
     loops: int = 0
     reductions: int = 0
@@ -325,6 +326,11 @@ def _loops_and_calls(k: KernelFacts, fn: ast.FunctionDef, constexprs: set[str]) 
                             loop_blocks |= {n.id for n in ast.walk(sub.args[1])
                                             if isinstance(n, ast.Name) and n.id in constexprs}
         call = _tl_call(node)
+        if call == "num_programs":
+            assert isinstance(node, ast.Call)
+            ax = node.args[0] if node.args else next((kw.value for kw in node.keywords if kw.arg == "axis"), None)
+            if is_int_constant(ax):
+                k.num_programs_axes.add(ival(ax))
         if call == "dot":
             k.uses_dot = True
         elif call is not None and call.startswith("atomic_"):

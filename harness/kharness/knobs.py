@@ -403,34 +403,15 @@ class _Builder:
             return None
         if o.key in self.frozen_keys:
             return None
+        placed = self.placed(o, recorded)
+        if placed is None:
+            if kind in SWEPT_KINDS:
+                assert isinstance(o, Ctor)
+                self.freeze(pname, site.kernel, f"line {o.node.lineno}: constructor parameter {o.param} has "
+                                                "no integer default and no tunable value", o.key)
+            return None
+        value, where, sites = placed
         prog = self.prog
-        if isinstance(o, Lit):
-            value = pyflow.ival(o.node)
-            holder = o.holder
-            if isinstance(holder, ast.arg):
-                text = f"{prog.text(holder)}={prog.text(o.node)}"
-            else:
-                text = prog.text(holder)
-            where = Where(o.via, o.node.lineno, o.function, short(text))
-            sites = [Site("literal", *prog.index.span(o.node))]
-        else:
-            assert isinstance(o, Ctor)
-            tv = self.tunables.get(o.param)
-            if isinstance(tv, int) and not isinstance(tv, bool):
-                value = tv
-            elif pyflow.is_int_constant(o.default):
-                value = pyflow.ival(o.default)
-            elif isinstance(recorded, int):
-                value = recorded
-            else:
-                if kind in SWEPT_KINDS:
-                    self.freeze(pname, site.kernel, f"line {o.node.lineno}: constructor parameter {o.param} has "
-                                                    "no integer default and no tunable value", o.key)
-                return None
-            dtext = f"={prog.text(o.default)}" if o.default is not None else ""
-            where = Where("ctor_default", o.node.lineno, f"{pyflow.MODEL_CLASS}.__init__",
-                          short(f"{prog.text(o.node)}{dtext}"))
-            sites = [Site("tunable", name=o.param)]
         if unique and isinstance(recorded, int) and recorded != value:
             self.freeze(pname, site.kernel, f"line {where.line}: the source gives {pname} = {value} but the launch "
                                             f"received {recorded}", o.key)
@@ -442,6 +423,75 @@ class _Builder:
             k.coupled.append(Coupling(site.line, "launch", short(prog.text(kw) if kw is not None else
                                                                  prog.text(site.call)), "shared variable"))
         return k
+
+    def placed(self, o: Lit | Ctor, recorded: object) -> tuple[int, Where, list[Site]] | None:
+        """(value, where, sites) of a value that lives in the source or the constructor."""
+        prog = self.prog
+        if isinstance(o, Lit):
+            holder = o.holder
+            text = f"{prog.text(holder)}={prog.text(o.node)}" if isinstance(holder, ast.arg) else prog.text(holder)
+            return (pyflow.ival(o.node), Where(o.via, o.node.lineno, o.function, short(text)),
+                    [Site("literal", *prog.index.span(o.node))])
+        tv = self.tunables.get(o.param)
+        if isinstance(tv, int) and not isinstance(tv, bool):
+            value = tv
+        elif pyflow.is_int_constant(o.default):
+            value = pyflow.ival(o.default)
+        elif isinstance(recorded, int) and not isinstance(recorded, bool):
+            value = recorded
+        else:
+            return None
+        dtext = f"={prog.text(o.default)}" if o.default is not None else ""
+        where = Where("ctor_default", o.node.lineno, f"{pyflow.MODEL_CLASS}.__init__",
+                      short(f"{prog.text(o.node)}{dtext}"))
+        return value, where, [Site("tunable", name=o.param)]
+
+    def program_counts(self, site: LaunchSite, facts: KernelFacts, gline: int, gtext: str) -> None:
+        """A grid axis set by a value of the source (`k[(NUM_PROGS,)]`) is a knob (kind int, role
+        programs) when the kernel can run with any number of programs on that axis: it reads
+        tl.num_programs(axis) or receives the same value as an argument."""
+        elems = self.grid_elements(site)
+        if elems is None:
+            return
+        elts, env = elems
+        runtime = set()
+        for p in facts.params:
+            expr = site.arg_for(facts.param_names, p.name)
+            if expr is not None and not p.constexpr:
+                o = pyflow.origin(expr, site.env)
+                if isinstance(o, (Lit, Ctor)):
+                    runtime.add(o.key)
+        for axis, elem in enumerate(elts):
+            o = pyflow.origin(elem, env)
+            if not isinstance(o, (Lit, Ctor)) or o.key in self.stores or o.key in self.frozen_keys:
+                continue
+            if axis not in facts.num_programs_axes and o.key not in runtime:
+                continue
+            placed = self.placed(o, None)
+            if placed is None:
+                continue
+            value, where, sites = placed
+            if isinstance(o, Lit) and o.via == "launch_literal":
+                where.via = "grid_literal"
+            name = elem.id if isinstance(elem, ast.Name) else (
+                elem.attr if isinstance(elem, ast.Attribute) else f"grid_{axis}")
+            k = self.knob(o.key, name, "int", "programs", value, facts, where, sites)
+            k.coupled.append(Coupling(gline, "grid", gtext, f"sets the number of programs on axis {axis}"))
+
+    def grid_elements(self, site: LaunchSite) -> tuple[list[ast.expr], Env] | None:
+        """The axis expressions of a launch's grid when it is a tuple (through local names)."""
+        env = site.env
+        node: ast.expr = site.grid
+        for _ in range(pyflow.MAX_RESOLVE_DEPTH):
+            if not isinstance(node, ast.Name):
+                break
+            b = env.lookup(node.id)
+            if not isinstance(b, pyflow.Bound):
+                return None
+            node, env = b.expr, b.env
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return list(node.elts), env
+        return None
 
     def autotune_knob(self, site: LaunchSite, facts: KernelFacts, name: str, kind: str,
                       desc: dict | None) -> Knob | None:
@@ -586,6 +636,7 @@ class _Builder:
         root = scan.root if scan.root is not None else site.grid
         gline = getattr(root, "lineno", site.line)
         gtext = short(self.prog.text(root)) if hasattr(root, "lineno") else ""
+        self.program_counts(site, facts, gline, gtext)
         for p, k in mine.items():
             if k.storage in scan.storages:
                 k.coupled.append(Coupling(gline, "grid", gtext, "shared variable"))
@@ -667,19 +718,8 @@ class _Builder:
         recorded = (self.recorded.get(site.kernel) or {}).get("last", {}).get("grid")
         if cdiv is None or not isinstance(recorded, list):
             return None
-        elems: list[ast.expr] | None = None
-        env = site.env
-        node: ast.expr = site.grid
-        for _ in range(pyflow.MAX_RESOLVE_DEPTH):
-            if isinstance(node, ast.Name):
-                b = env.lookup(node.id)
-                if not isinstance(b, pyflow.Bound):
-                    return None
-                node, env = b.expr, b.env
-                continue
-            break
-        if isinstance(node, (ast.Tuple, ast.List)):
-            elems = list(node.elts)
+        found = self.grid_elements(site)
+        elems, env = found if found is not None else (None, site.env)
         axes: list[str] = []
         for i in range(len(recorded)):
             elem = elems[i] if elems is not None and i < len(elems) else None

@@ -384,6 +384,13 @@ def copy_kernel(x_ptr, o_ptr, n, BLOCK: tl.constexpr):
     tl.store(o_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
 
 
+@triton.jit
+def persistent_copy_kernel(x_ptr, o_ptr, n, BLOCK: tl.constexpr):
+    for start in range(tl.program_id(0) * BLOCK, n, tl.num_programs(0) * BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        tl.store(o_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
 """
 
 
@@ -393,7 +400,7 @@ def _changed(src, discovery, changes):
             if ln[:1] in "+-" and ln[:3] not in ("+++", "---")], out
 
 
-@pytest.mark.parametrize("body, changes, via, diff", [
+@pytest.mark.parametrize("body, changes, where, diff", [
     ("""def launch(x, out, BLOCK=256):
     n = x.numel()
     copy_kernel[(triton.cdiv(n, BLOCK),)](x, out, n, BLOCK=BLOCK)
@@ -404,7 +411,7 @@ class ModelNew(nn.Module):
         out = torch.empty_like(x)
         launch(x, out)
         return out
-""", {"BLOCK": 512}, "param_default", ["-def launch(x, out, BLOCK=256):", "+def launch(x, out, BLOCK=512):"]),
+""", {"BLOCK": 512}, ("BLOCK", "param_default"), ["-def launch(x, out, BLOCK=256):", "+def launch(x, out, BLOCK=512):"]),
     ("""def launch(x, out, BLOCK):
     n = x.numel()
     copy_kernel[(triton.cdiv(n, BLOCK),)](x, out, n, BLOCK=BLOCK)
@@ -415,7 +422,7 @@ class ModelNew(nn.Module):
         out = torch.empty_like(x)
         launch(x, out, 128)
         return out
-""", {"BLOCK": 64}, "call_literal", ["-        launch(x, out, 128)", "+        launch(x, out, 64)"]),
+""", {"BLOCK": 64}, ("BLOCK", "call_literal"), ["-        launch(x, out, 128)", "+        launch(x, out, 64)"]),
     ("""class ModelNew(nn.Module):
     def forward(self, x):
         out = torch.empty_like(x)
@@ -424,7 +431,7 @@ class ModelNew(nn.Module):
         for _ in range(2):
             copy_kernel[(n + BLOCK - 1) // BLOCK, 1](x, out, n, BLOCK, num_warps=warps)
         return out
-""", {"BLOCK": 1024, "num_warps": 4}, "local_var", ["-        BLOCK, warps = 256, 8",
+""", {"BLOCK": 1024, "num_warps": 4}, ("BLOCK", "local_var"), ["-        BLOCK, warps = 256, 8",
                                                      "+        BLOCK, warps = 1024, 4"]),
     ("""class ModelNew(nn.Module):
     def __init__(self):
@@ -437,24 +444,33 @@ class ModelNew(nn.Module):
         grid = lambda META: (triton.cdiv(n, META["BLOCK"]),)  # noqa: E731
         copy_kernel[grid](x, out, n, BLOCK=self.block)
         return out
-""", {"BLOCK": 64}, "attr_literal", ["-        self.block = 128", "+        self.block = 64"]),
+""", {"BLOCK": 64}, ("BLOCK", "attr_literal"), ["-        self.block = 128", "+        self.block = 64"]),
     # the grid cannot be recomputed (strides are not recorded): rewritten from the kernel instead
     ("""class ModelNew(nn.Module):
     def forward(self, x):
         out = torch.empty_like(x)
         copy_kernel[(triton.cdiv(x.stride(0) * x.shape[0], 128),)](x, out, x.numel(), BLOCK=128)
         return out
-""", {"BLOCK": 256}, "launch_literal", [
+""", {"BLOCK": 256}, ("BLOCK", "launch_literal"), [
         "-        copy_kernel[(triton.cdiv(x.stride(0) * x.shape[0], 128),)](x, out, x.numel(), BLOCK=128)",
         "+        copy_kernel[lambda meta: (triton.cdiv(x.numel(), meta['BLOCK']),)](x, out, x.numel(), BLOCK=256)"]),
+    # a persistent kernel: the number of programs is a knob of its own (kind int, not swept unless declared)
+    ("""class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        NUM_PROGS = 3
+        persistent_copy_kernel[(NUM_PROGS,)](x, out, x.numel(), BLOCK=128)
+        return out
+""", {"NUM_PROGS": 5}, ("NUM_PROGS", "local_var"), ["-        NUM_PROGS = 3", "+        NUM_PROGS = 5"]),
 ], ids=["helper-default", "helper-call-literal", "tuple-positional-loop", "init-attribute-meta-grid",
-        "unverifiable-grid-to-lambda"])
-def test_launcher_data_flow(run, body, changes, via, diff):
+        "unverifiable-grid-to-lambda", "persistent-program-count"])
+def test_launcher_data_flow(run, body, changes, where, diff):
     src = COPY + body
     x = torch.randn(1000)
     recs, want = run(src, x)
     d = discover(src, recs)
-    assert d.knob("BLOCK").where.via == via
+    kid, via = where
+    assert d.knob(kid).where.via == via
     lines, out = _changed(src, d, changes)
     assert lines == diff
     recs2, got = run(out, x)
@@ -468,9 +484,9 @@ def test_launcher_data_flow(run, body, changes, via, diff):
             BLOCK = 1024
         else:
             BLOCK = 256
-""", "line 17: BLOCK is assigned in a branch (line 17)"),
+""", "line 24: BLOCK is assigned in a branch (line 24)"),
     ("        BLOCK = min(triton.next_power_of_2(n), 1024)\n",
-     "line 17: `BLOCK = min(triton.next_power_of_2(n), 1024)` computed at run time"),
+     "line 24: `BLOCK = min(triton.next_power_of_2(n), 1024)` computed at run time"),
 ], ids=["branch", "computed"])
 def test_values_the_source_does_not_fix_are_frozen(run, assign, why):
     src = COPY + """class ModelNew(nn.Module):
