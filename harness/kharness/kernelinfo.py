@@ -59,7 +59,6 @@ class KernelFacts:
     kinds: dict[str, str] = field(default_factory=dict)
     bounds: dict[str, str] = field(default_factory=dict)         # block -> runtime param of its mask
     axis_blocks: dict[int, list[str]] = field(default_factory=dict)
-    pid_axes: set[int] = field(default_factory=set)
     num_programs_axes: set[int] = field(default_factory=set)
     uses_dot: bool = False
     loops: int = 0
@@ -116,7 +115,6 @@ def analyse(fn: ast.FunctionDef) -> KernelFacts:
             assigns.setdefault(node.target.id, []).append(node.value)
     _shape_uses(k, fn, constexprs)
     pid_axis = _pid_vars(fn, assigns)
-    k.pid_axes = set(pid_axis.values())
     derived = _block_derived(assigns, k.blocks)
     loop_blocks = _loops_and_calls(k, fn, constexprs)
     _masks(k, fn, derived, runtime)

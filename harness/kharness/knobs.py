@@ -173,13 +173,14 @@ def discover(source: str, launches: list[dict], tunables: dict[str, object] | No
     prog = pyflow.load_program(source)
     b = _Builder(prog, launches, dict(tunables or {}))
     b.run()
-    b.apply_declared(_check_declared(declared or {}))
+    b.apply_declared(check_declared(declared or {}))
     b.assign_ids()
     return Discovery(source, dict(tunables or {}), list(b.stores.values()), b.frozen, b.kernel_records(),
                      b.autotune)
 
 
-def _check_declared(declared: dict) -> dict[str, list[int]]:
+def check_declared(declared: object) -> dict[str, list[int]]:
+    """The job's declared tunables {name: [int, ...]}, checked; TypeError/ValueError otherwise."""
     if not isinstance(declared, dict):
         raise TypeError("declared must be an object of name -> list of integers")
     out: dict[str, list[int]] = {}
@@ -239,7 +240,6 @@ class _GridScan:
     meta: set = field(default_factory=set)
     literals: list[_GridLit] = field(default_factory=list)
     root: ast.expr | None = None
-    root_env: Env | None = None
 
 
 def _lit_key(node: ast.Constant) -> tuple:
@@ -275,7 +275,7 @@ class _Builder:
         self.autotune: dict[str, AutotunePlan] = {}
         self.sites_of: dict[str, set[int]] = {}
         for s in prog.sites:
-            self.sites_of.setdefault(s.kernel, set()).add(id(s.call))
+            self.sites_of.setdefault(s.kernel, set()).add(id(s))      # per call context
 
     # ------------------------------------------------------------ helpers
     def freeze(self, name: str, kernel: str, why: str, key: tuple | None = None) -> None:
@@ -539,7 +539,7 @@ class _Builder:
             return
         rec = lambda n, e=env, num=None, m=meta: self.scan_grid(n, e, out, num, m, depth + 1)
         if out.root is None and not isinstance(node, ast.Name):
-            out.root, out.root_env = node, env
+            out.root = node
         if pyflow.is_int_constant(node):
             if numerator is not None:
                 out.literals.append(_GridLit(node, _lit_key(node), numerator, [], env.function))

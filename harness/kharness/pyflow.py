@@ -207,7 +207,6 @@ class Program:
     model: ast.ClassDef | None = None
     methods: dict[str, ast.FunctionDef] = field(default_factory=dict)
     module_env: Env = field(init=False)
-    init_env: Env | None = None
     attrs: dict[str, Binding] = field(default_factory=dict)
     sites: list[LaunchSite] = field(default_factory=list)
     triton_alias: str | None = None     # the name the module binds to the triton package
@@ -315,7 +314,6 @@ def _analyse_init(prog: Program) -> None:
     if init is not None:
         env = Env({}, f"{MODEL_CLASS}.__init__", prog, True)
         _bind_params(init, env, None, None)
-        prog.init_env = env
         _Walker(prog, {id(init)}, attrs=prog.attrs).block(init.body, env, in_function=True)
     for name, m in prog.methods.items():
         if name == "__init__":

@@ -678,11 +678,10 @@ class Worker:
     def op_knobs(self, req):
         from .knobs import discover
         from .srcedit import RewriteRefused
+        declared = _declared(req)
         src, recs, case = self._source_launches(req.get("source"), req)
         try:
-            d = discover(src, recs, self._tunables(req), req.get("declared"))
-        except (TypeError, ValueError) as e:
-            raise HarnessError("bad-request", str(e))
+            d = discover(src, recs, self._tunables(req), declared)
         except RewriteRefused as e:
             raise HarnessError("rewrite-refused", str(e))
         res = d.to_json()
@@ -702,6 +701,7 @@ class Worker:
         if structural is not None and (not isinstance(structural, dict) or not isinstance(structural.get("name"), str)
                                        or not isinstance(structural.get("params", {}), dict)):
             raise HarnessError("bad-request", "structural must be an object {name: string, params: object}")
+        declared = _declared(req)
         src, recs, _ = self._source_launches(req.get("source"), req)
         tunables = self._tunables(req)
         res = {"source": src, "tunables": dict(tunables), "applied": []}
@@ -719,10 +719,8 @@ class Worker:
                 if changes:
                     src, recs, _ = self._source_launches(src, req)
             if changes:
-                r = apply_changes(src, discover(src, recs, tunables, req.get("declared")), changes)
+                r = apply_changes(src, discover(src, recs, tunables, declared), changes)
                 res.update(r.to_json())
-        except (TypeError, ValueError) as e:
-            raise HarnessError("bad-request", str(e))
         except RewriteRefused as e:
             raise HarnessError("rewrite-refused", str(e))
         return res
@@ -734,6 +732,14 @@ class Worker:
     def op_profile(self, req):
         from .profile import profile_op
         return profile_op(self, req)
+
+
+def _declared(req):
+    from .knobs import check_declared
+    try:
+        return check_declared(req.get("declared") or {})
+    except (TypeError, ValueError) as e:
+        raise HarnessError("bad-request", str(e))
 
 
 def _structural_module():
