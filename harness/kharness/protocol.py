@@ -3,17 +3,18 @@ import json
 import math
 
 MAX_LINE_BYTES = 16 * 1024 * 1024      # one request line
-MAX_SOURCE_BYTES = 256 * 1024          # each of reference_source, kernel_source, candidate_source
+MAX_SOURCE_BYTES = 256 * 1024          # each of reference_source, kernel_source, candidate_source, source
 MAX_CASES = 1024                       # cases given inline in `load`
 MAX_JSON_DEPTH = 32
 
-OPS = ("hello", "load", "validate", "bench", "compare", "compile", "profile", "sweep", "shutdown")
+OPS = ("hello", "load", "validate", "bench", "compare", "compile", "profile", "knobs", "rewrite", "sweep",
+       "shutdown")
 
 # Default wall-clock limits (seconds) for one request, enforced by the supervisor. A request
 # may lower or raise them with "timeout_s" (1..MAX_TIMEOUT_S).
 DEFAULT_TIMEOUTS = {
     "hello": 120, "load": 600, "validate": 600, "bench": 600, "compare": 900,
-    "compile": 600, "profile": 900, "sweep": 1200, "shutdown": 30,
+    "compile": 600, "profile": 900, "knobs": 60, "rewrite": 60, "sweep": 1200, "shutdown": 30,
 }
 MAX_TIMEOUT_S = 7200
 
@@ -99,7 +100,7 @@ def parse_request(line):
     op = req.get("op")
     if op not in OPS:
         raise HarnessError("unknown-op", f"unknown op {op!r}; known ops: {', '.join(OPS)}", id=req_id)
-    for field in ("reference_source", "kernel_source", "candidate_source", "incumbent_source"):
+    for field in ("reference_source", "kernel_source", "candidate_source", "incumbent_source", "source"):
         v = req.get(field)
         if v is None:
             continue

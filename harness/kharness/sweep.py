@@ -11,12 +11,14 @@ time went. The caller then checks the best few on every case and decides with AB
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
 
 from .protocol import HarnessError
+from .srcedit import RewriteRefused
 
 MAX_SWEEP_CANDIDATES = 64
 MAX_CANDIDATE_ID = 64
@@ -84,21 +86,68 @@ def _parse_candidates(req: dict) -> list[Candidate]:
     return out
 
 
-def _materialize(w: Any, cands: list[Candidate], base_src: str, base_tun: dict) -> None:
-    """Change sets and structural rewrites become sources (through the syntax tree)."""
-    from .srcedit import RewriteRefused
-    from .static_check import check_source
-    need = [c for c in cands if c.source is None or c.changes or c.structural]
-    if need:
-        from .rewrite import rewrite_source   # the `rewrite` op's engine
-        for c in need:
-            src, tun = (c.source, c.tunables) if c.source is not None else (base_src, base_tun)
+class _Rewriter:
+    """Change sets and structural rewrites for many candidates over few bases: the launches
+    and the knob discovery of each base are computed once per sweep."""
+
+    def __init__(self, w: Any, declared: dict) -> None:
+        self.w = w
+        self.declared = declared
+        self._launches: dict[tuple[str, str], list] = {}
+        self._disc: dict[tuple[str, str], Any] = {}
+
+    @staticmethod
+    def _key(src: str, tun: dict) -> tuple[str, str]:
+        return hashlib.sha256(src.encode()).hexdigest(), json.dumps(tun, sort_keys=True)
+
+    def launches(self, src: str, tun: dict) -> list:
+        k = self._key(src, tun)
+        if k not in self._launches:
             try:
-                res = rewrite_source(w, src, tun, c.changes or {}, c.structural)
-                c.source, c.tunables = res["source"], res["tunables"]
-            except RewriteRefused as e:
-                c.source = c.source if c.source is not None else None
-                c.status, c.reason = "refused", str(e)
+                _, recs, _ = self.w._source_launches(src, {"tunables": tun} if tun else {})
+            except HarnessError as e:
+                raise RewriteRefused(f"its launches could not be recorded: {e.message}") from None
+            self._launches[k] = recs
+        return self._launches[k]
+
+    def apply(self, src: str, tun: dict, changes: dict, structural: Optional[dict]) -> tuple[str, dict]:
+        from .knobs import discover
+        from .rewrite import apply_changes
+        from .srcedit import check_parses
+        from .worker import _structural_module
+        recs = self.launches(src, tun)
+        if structural is not None:
+            mod = _structural_module()
+            name, params = structural.get("name"), structural.get("params") or {}
+            if mod is None:
+                raise RewriteRefused("structural rewrites are not available in this harness")
+            if not isinstance(name, str) or not isinstance(params, dict):
+                raise RewriteRefused("structural must be {name: string, params: object}")
+            src = mod.apply(src, name, params, recs)
+            check_parses(src, f"structural rewrite {name}")
+            if changes:
+                recs = self.launches(src, tun)
+        if changes:
+            k = self._key(src, tun)
+            if k not in self._disc:
+                self._disc[k] = discover(src, recs, tun, self.declared)
+            r = apply_changes(src, self._disc[k], changes)
+            return r.source, dict(r.tunables)
+        return src, dict(tun)
+
+
+def _materialize(w: Any, cands: list[Candidate], base_src: str, base_tun: dict, declared: dict) -> None:
+    """Change sets and structural rewrites become sources (through the syntax tree)."""
+    from .static_check import check_source
+    rw = _Rewriter(w, declared)
+    for c in cands:
+        if c.source is not None and not c.changes and not c.structural:
+            continue
+        src, tun = (c.source, c.tunables) if c.source is not None else (base_src, base_tun)
+        try:
+            c.source, c.tunables = rw.apply(src, tun, c.changes or {}, c.structural)
+        except RewriteRefused as e:
+            c.status, c.reason = "refused", str(e)
     for c in cands:
         if c.status != "pending":
             continue
@@ -243,7 +292,8 @@ def sweep_op(w: Any, req: dict) -> dict:
     phases: dict[str, Any] = {}
 
     t = time.perf_counter()
-    _materialize(w, cands, base_src, base_tun)
+    from .worker import _declared
+    _materialize(w, cands, base_src, base_tun, _declared(req))
     _build(w, cands)
     phases["prepare_s"] = round(time.perf_counter() - t, 3)
     t = time.perf_counter()

@@ -706,6 +706,72 @@ class Worker:
             self._compile_pool = CompilePool()
         return self._compile_pool
 
+    # ------------------------------------------------------------------ knobs / rewrite
+    def _source_launches(self, src, req):
+        """(source, launch summary, case) of `src` (None: the loaded kernel); the launches of a
+        source other than the loaded kernel are recorded on one forward of the first benchmark case."""
+        from .usercode import UserCodeFailure
+        p = self._need_problem()
+        if src is not None and (not isinstance(src, str) or not src.strip()):
+            raise HarnessError("bad-request", "source must be a non-empty string (a Python module with class ModelNew)")
+        who = "candidate" if src is not None and src != p.kernel_src else "initial kernel"
+        try:
+            mod, src, _ = self._import_kernel(src, who)
+        except UserCodeFailure as e:
+            raise self._fail(e)
+        launches_, case = self.probe_launches(mod, who, req)
+        return src, launches_, case
+
+    def op_knobs(self, req):
+        from .knobs import discover
+        from .srcedit import RewriteRefused
+        declared = _declared(req)
+        src, recs, case = self._source_launches(req.get("source"), req)
+        try:
+            d = discover(src, recs, self._tunables(req), declared)
+        except RewriteRefused as e:
+            raise HarnessError("rewrite-refused", str(e))
+        res = d.to_json()
+        res["structural"] = _structural_survey(src, recs)
+        res["probe_case"] = case
+        return res
+
+    def op_rewrite(self, req):
+        from .knobs import discover
+        from .rewrite import apply_changes
+        from .srcedit import RewriteRefused, check_parses
+        changes = req.get("changes")
+        structural = req.get("structural")
+        if changes is None and structural is None:
+            raise HarnessError("bad-request", "rewrite needs changes ({knob id: value}) and/or structural "
+                                              "({name, params})")
+        if structural is not None and (not isinstance(structural, dict) or not isinstance(structural.get("name"), str)
+                                       or not isinstance(structural.get("params", {}), dict)):
+            raise HarnessError("bad-request", "structural must be an object {name: string, params: object}")
+        declared = _declared(req)
+        src, recs, _ = self._source_launches(req.get("source"), req)
+        tunables = self._tunables(req)
+        res = {"source": src, "tunables": dict(tunables), "applied": []}
+        try:
+            if structural is not None:
+                mod = _structural_module()
+                if mod is None:
+                    raise RewriteRefused("structural rewrites are not available in this harness "
+                                         "(the package kharness.structural is not installed)")
+                name, params = structural["name"], structural.get("params") or {}
+                src = mod.apply(src, name, params, recs)
+                check_parses(src, f"structural rewrite {name}")
+                res["source"] = src
+                res["structural"] = {"name": name, "params": params}
+                if changes:
+                    src, recs, _ = self._source_launches(src, req)
+            if changes:
+                r = apply_changes(src, discover(src, recs, tunables, declared), changes)
+                res.update(r.to_json())
+        except RewriteRefused as e:
+            raise HarnessError("rewrite-refused", str(e))
+        return res
+
     def op_compile(self, req):
         from .compile import compile_op
         return compile_op(self, req)
@@ -734,6 +800,42 @@ def _decided(slots, min_imp):
         return False
     se = 1.2533 * statistics.stdev(lr) / math.sqrt(len(lr))
     return abs(-dec["log_ratio_median"] - dec["threshold"]) > 2 * se
+
+
+def _declared(req):
+    from .knobs import check_declared
+    try:
+        return check_declared(req.get("declared") or {})
+    except (TypeError, ValueError) as e:
+        raise HarnessError("bad-request", str(e))
+
+
+def _structural_module():
+    """kharness.structural when this harness has it (built separately), else None."""
+    import importlib
+    name = f"{__package__}.structural"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name != name:
+            raise           # the package exists but one of its imports is missing: a real error
+        return None
+
+
+def _structural_survey(src, recs):
+    import dataclasses
+    mod = _structural_module()
+    if mod is None:
+        return []
+    out = []
+    for fit in mod.survey(src, recs):
+        if dataclasses.is_dataclass(fit) and not isinstance(fit, type):
+            out.append(dataclasses.asdict(fit))
+        elif hasattr(fit, "to_json"):
+            out.append(fit.to_json())
+        else:
+            out.append(dict(fit))
+    return out
 
 
 def statistics_median(v):
