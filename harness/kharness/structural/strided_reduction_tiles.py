@@ -390,8 +390,8 @@ def analyze(mod: Module, k: Kernel) -> ColPlan:
                     and int_const(t.right if lifter.kind(t.left) == R else t.left) != 1:
                 strided = (c, t)
     if strided is None:
-        raise RewriteRefused(f"{name}: no load adds the column {col} to a row offset multiplied by a stride "
-                             "(`rows * stride + col`); the reduced axis is not strided")
+        raise RewriteRefused(f"{name}: no load adds the program's index {col} to a row offset multiplied by a "
+                             "stride (`rows * stride + col`); the reduced axis is not strided")
     if not any(mod.tl_func(c) in REDUCTIONS and c.args and "r" in lifter.kind(c.args[0]) for c in calls(k.node)):
         raise RewriteRefused(f"{name} does not reduce over the rows")
     for c in calls(k.node):
