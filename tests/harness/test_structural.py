@@ -6,6 +6,7 @@ and, offline for cuda:90, the IR property each rewrite is for.
 Fixtures: tests/harness/structural_fixtures/<rewrite>_<case>/{ref.py,kernel.py}."""
 import ast
 import importlib.util
+import json
 import os
 import re
 
@@ -70,7 +71,7 @@ REFUSED = [
     ("persistent_grid_early_return", "persistent_grid", {}, ["line 14: returns early"]),
     ("tile_grid_matmul", "persistent_grid", {}, ["another axis than 0"]),
     ("elementwise_vector_strided", "elementwise_vector", {}, ["line 14: tl.load does not address `ptr + offs`"]),
-    ("persistent_grid_early_return", "elementwise_vector", {}, ["recorded grid [48] is not cdiv(n, BLOCK) = 47"]),
+    ("persistent_grid_early_return", "elementwise_vector", {}, ["line 13: uses the program id or block start (pid) beyond the offsets"]),
     ("row_single_block_rmsnorm", "elementwise_vector", {}, ["line 16: has a loop"]),
     ("elementwise_vector_gelu", "elementwise_vector", {"m": 3}, ["m=3 is outside its domain"]),
     ("elementwise_vector_gelu", "no_such_rewrite", {}, ["unknown structural rewrite 'no_such_rewrite'"]),
@@ -121,6 +122,8 @@ def test_survey(recorded, name):
     assert got == FITS[name], {f.name: f.why for f in fits}
     for f in fits:
         assert f.why, f
+        assert json.loads(json.dumps(f.to_json())) == {"name": f.name, "fits": f.fits, "why": f.why,
+                                                       "params": f.params, "domain": f.domain}
         if f.fits:
             kernel = f.params["kernel"]
             assert kernel in f.why and re.search(r"line \d+", f.why), f.why
@@ -228,6 +231,30 @@ def test_ir_properties_cuda90(h, recorded):
     cand = apply(fixture(name)[1], "row_single_block", {}, recorded[name])
     k = _compile(h, name, cand)
     assert k["kernel"] == "add_rmsnorm_kernel_row"
-    ttir = open(k["files"]["ttir"]["path"]).read()
+    ttir = read(k["files"]["ttir"]["path"])
     assert _tl_loads(fixture(name)[1], "add_rmsnorm_kernel") == 5
     assert _tl_loads(cand, "add_rmsnorm_kernel_row") == 3 == ttir.count("tt.load")
+
+
+def _altered(recs, **last):
+    out = json.loads(json.dumps(recs))
+    out[0]["last"].update(last)
+    return out
+
+
+def test_recorded_sizes_decide(recorded):
+    """The recorded launch is part of the precondition: a grid that does not match the
+    kernel's mapping, or a row longer than max_row, is refused."""
+    name = "elementwise_vector_gelu"
+    recs = recorded[name]
+    grid = recs[0]["last"]["grid"]
+    with pytest.raises(RewriteRefused, match=r"recorded grid \[41\] is not cdiv\(n_elements, BLOCK\) = 40"):
+        apply(fixture(name)[1], "elementwise_vector", {}, _altered(recs, grid=[grid[0] + 1]))
+    name = "tile_grid_matmul"
+    with pytest.raises(RewriteRefused, match=r"recorded grid \[3, 3\] is not cdiv\(M, BLOCK_M\) x cdiv\(N, BLOCK_N\)"):
+        apply(fixture(name)[1], "tile_grid", {}, _altered(recorded[name], grid=[3, 3]))
+    name = "row_single_block_softmax"
+    args = json.loads(json.dumps(recorded[name][0]["last"]["args"]))
+    args[4] = {"kind": "int", "value": 40000}
+    with pytest.raises(RewriteRefused, match=r"n_cols = 40000 at the recorded launch is outside \(0, max_row=32768\]"):
+        apply(fixture(name)[1], "row_single_block", {}, _altered(recorded[name], args=args))

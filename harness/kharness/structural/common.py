@@ -189,7 +189,7 @@ class Module:
         head = self.aliases.get(node.id, node.id)
         return ".".join([head, *reversed(parts)])
 
-    def tl_func(self, node: ast.AST) -> str | None:
+    def tl_func(self, node: ast.AST | None) -> str | None:
         """For a call of a triton.language function, its name relative to the package
         (``load``, ``math.exp``); None for anything else."""
         if not isinstance(node, ast.Call):
@@ -582,7 +582,7 @@ def grid_elem_text(mod: Module, site: LaunchSite, k: int) -> str:
     return mod.text(elts[k])
 
 
-def kernel_text_parts(mod: Module, kernel: Kernel) -> tuple[int, int]:
+def kernel_span(mod: Module, kernel: Kernel) -> tuple[int, int]:
     """Character span of a kernel including its decorators."""
     first = min([d.lineno for d in kernel.node.decorator_list] + [kernel.node.lineno])
     if kernel.node.col_offset != 0:
@@ -698,3 +698,28 @@ def header_exprs(s: ast.stmt) -> list[ast.AST]:
     if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Try)):
         return []
     return [s]
+
+
+def check_not_assigned(k: Kernel, names: Iterable[str], why: str) -> None:
+    """Refuses when the kernel rebinds one of ``names`` (the rewrite relies on it holding the
+    value the launch passed)."""
+    for n in ast.walk(k.node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in set(names):
+            raise RewriteRefused(f"{k.name} line {n.lineno}: assigns {n.id}, {why}")
+
+
+def check_block_uses(mod: Module, k: Kernel, block: str, allowed: Iterable[ast.AST], what: str) -> None:
+    """Refuses when block constexpr ``block`` is used as a value: the rewrite changes it, so
+    it may only size blocks (``tl.arange(0, B)``, the shape of ``tl.zeros``/``tl.full``) or
+    appear where the rewrite accounts for it (``allowed`` nodes)."""
+    ok = {id(n) for n in allowed}
+    for n in ast.walk(k.node):
+        if not (isinstance(n, ast.Name) and n.id == block and isinstance(n.ctx, ast.Load)) or id(n) in ok:
+            continue
+        up = mod.parents.get(n)
+        if mod.tl_func(up) == "arange":
+            continue
+        if isinstance(up, (ast.List, ast.Tuple)) and mod.tl_func(mod.parents.get(up)) in ("zeros", "full"):
+            continue
+        raise RewriteRefused(f"{k.name} line {n.lineno}: uses {block} as a value (`{ast.unparse(up or n)}`); "
+                             f"{what} changes it, so the result would change")

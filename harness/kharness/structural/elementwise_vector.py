@@ -33,9 +33,11 @@ from .common import (
     call_arg,
     calls,
     cdiv,
+    check_block_uses,
     check_params,
     from_template,
     grid_edit,
+    header_exprs,
     int_const,
     pick,
     program_id_axis,
@@ -61,20 +63,26 @@ class VectorPlan(Plan):
     hinted: bool
 
 
-def _offsets(mod: Module, k: Kernel, defs: Defs) -> tuple[str, str]:
-    """(offsets name, block constexpr) of ``offs = pid * BLOCK + tl.arange(0, BLOCK)``."""
-    def is_pid(e: ast.AST) -> bool:
-        if program_id_axis(mod, e) == 0:
-            return True
-        return isinstance(e, ast.Name) and e.id in defs.stmt and program_id_axis(mod, defs.stmt[e.id].value) == 0
+def _offsets(mod: Module, k: Kernel, defs: Defs) -> tuple[str, str, set[int]]:
+    """(offsets name, block constexpr, ids of the statements computing the offsets) of
+    ``offs = pid * BLOCK + tl.arange(0, BLOCK)``; the program id and the block start must be
+    used nowhere else (a value computed from them would change with the block)."""
+    def pid_stmt(e: ast.AST) -> ast.stmt | None:
+        if isinstance(e, ast.Name) and e.id in defs.stmt and program_id_axis(mod, defs.stmt[e.id].value) == 0:
+            return defs.stmt[e.id]
+        return None
 
-    def start_block(e: ast.AST) -> str | None:
+    def start_block(e: ast.AST) -> tuple[ast.Name, list[ast.stmt]] | None:
+        chain: list[ast.stmt] = []
         if isinstance(e, ast.Name) and e.id in defs.stmt:
+            chain.append(defs.stmt[e.id])
             e = defs.stmt[e.id].value
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Mult):
             for a, b in ((e.left, e.right), (e.right, e.left)):
-                if is_pid(a) and isinstance(b, ast.Name) and b.id in k.constexprs:
-                    return b.id
+                direct = program_id_axis(mod, a) == 0
+                st = pid_stmt(a)
+                if (direct or st is not None) and isinstance(b, ast.Name) and b.id in k.constexprs:
+                    return b, chain + ([st] if st is not None else [])
         return None
 
     found = []
@@ -85,13 +93,25 @@ def _offsets(mod: Module, k: Kernel, defs: Defs) -> tuple[str, str]:
         for a, b in ((v.left, v.right), (v.right, v.left)):
             if mod.tl_func(b) == "arange" and isinstance(b, ast.Call) and len(b.args) == 2 \
                     and int_const(b.args[0]) == 0 and isinstance(b.args[1], ast.Name):
-                blk = start_block(a)
-                if blk is not None and blk == b.args[1].id:
-                    found.append((name, blk))
+                sb = start_block(a)
+                if sb is not None and sb[0].id == b.args[1].id:
+                    found.append((name, sb[0], [s, *sb[1]]))
     if len(found) != 1:
         raise RewriteRefused(f"{k.name}: {'no' if not found else 'more than one'} `offs = pid * BLOCK + "
                              "tl.arange(0, BLOCK)` with pid = tl.program_id(0)")
-    return found[0]
+    offs, block_node, chain = found[0]
+    chain_ids = {id(s) for s in chain}
+    inner = {t.targets[0].id for t in chain if t is not defs.stmt[offs] and isinstance(t.targets[0], ast.Name)}  # type: ignore[attr-defined]
+    for n in ast.walk(k.node):
+        if isinstance(n, ast.stmt) and id(n) not in chain_ids and n is not k.node:
+            heads = header_exprs(n)
+            used = {x.id for h in heads for x in ast.walk(h) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load)}
+            pids = [c for h in heads for c in calls(h) if program_id_axis(mod, c) is not None]
+            if used & inner or pids:
+                raise RewriteRefused(f"{k.name} line {n.lineno}: uses the program id or block start "
+                                     f"({', '.join(sorted(used & inner)) or 'tl.program_id'}) beyond the offsets")
+    check_block_uses(mod, k, block_node.id, [block_node], NAME)
+    return offs, block_node.id, chain_ids
 
 
 def analyze(mod: Module, k: Kernel) -> VectorPlan:
@@ -108,7 +128,7 @@ def analyze(mod: Module, k: Kernel) -> VectorPlan:
         if f == "program_id" and program_id_axis(mod, c) != 0:
             raise RewriteRefused(f"{name} line {c.lineno}: uses a program id of another axis than 0")
     defs = Defs(k)
-    offs, block = _offsets(mod, k, defs)
+    offs, block, _ = _offsets(mod, k, defs)
     n_params = set()
     accesses = 0
     for c in calls(k.node):

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..srcedit import Edit, RewriteRefused, apply_edits
@@ -42,10 +43,12 @@ from .common import (
     Plan,
     call_arg,
     calls,
+    check_block_uses,
+    check_not_assigned,
     check_params,
     dedent_lines,
     is_pow2,
-    kernel_text_parts,
+    kernel_span,
     next_pow2,
     pick,
     pure_expr,
@@ -104,6 +107,8 @@ def analyze(mod: Module, k: Kernel, max_row: int = MAX_ROW) -> RowPlan:
         raise RewriteRefused(f"{k.name}: the row loops (lines {', '.join(str(n.lineno) for n in loops)}) "
                              "do not all walk the same length with the same block")
     n_param, block = nb.pop()  # type: ignore[misc]
+    check_not_assigned(k, (n_param, block), "which the row loops' bounds must keep")
+    check_block_uses(mod, k, block, [loop.iter.args[2] for loop in loops if isinstance(loop.iter, ast.Call)], NAME)
     for loop in loops:
         _check_loop(mod, k, loop, loops)
     site = mod.one_site(k.name)
@@ -173,7 +178,7 @@ def apply(mod: Module, params: dict[str, object]) -> str:
     plan = pick(mod, NAME, lambda m, k: analyze(m, k, max_row), str(p["kernel"]) or None)
     k = plan.kernel
     new_name = mod.fresh(f"{k.name}_row")
-    kstart, kend = kernel_text_parts(mod, k)
+    kstart, kend = kernel_span(mod, k)
     copy_text = single_block_copy(mod, mod.source[kstart:kend], k.name, new_name)
     edits = [Edit(kend, kend, "\n\n\n" + copy_text), _dispatch(mod, plan, new_name, p)]
     return apply_edits(mod.source, edits)
@@ -337,8 +342,7 @@ def _call_kind(frag: Module, c: ast.Call) -> str:
     return "unknown"
 
 
-def _load_key(ld: ast.Call, canon: object) -> tuple[str, str, str | None] | None:
-    assert callable(canon)
+def _load_key(ld: ast.Call, canon: Callable[[ast.AST], str]) -> tuple[str, str, str | None] | None:
     kws = {kw.arg for kw in ld.keywords}
     if None in kws or kws - {"pointer", "mask", "other"} - LOAD_HINTS or len(ld.args) > 3:
         return None

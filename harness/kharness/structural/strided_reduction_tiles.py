@@ -41,6 +41,7 @@ from .common import (
     Plan,
     call_arg,
     calls,
+    check_block_uses,
     check_params,
     from_template,
     grid_elem_text,
@@ -398,9 +399,12 @@ def analyze(mod: Module, k: Kernel) -> ColPlan:
         f = mod.tl_func(c)
         if f in STORE_TL:
             lifter.store_kinds(c, f)
-    block_r_free = any(isinstance(n, ast.For) and isinstance(n.iter, ast.Call) and len(n.iter.args) == 3
-                       and int_const(n.iter.args[0]) == 0 and isinstance(n.iter.args[2], ast.Name)
-                       and n.iter.args[2].id == block_r for n in ast.walk(k.node))
+    steps = [n.iter.args[2] for n in ast.walk(k.node) if isinstance(n, ast.For) and isinstance(n.iter, ast.Call)
+             and len(n.iter.args) == 3 and int_const(n.iter.args[0]) == 0 and isinstance(n.iter.args[2], ast.Name)
+             and n.iter.args[2].id == block_r]
+    block_r_free = bool(steps)
+    if block_r_free:
+        check_block_uses(mod, k, block_r, steps, f"{NAME}'s BLOCK_R")
     site = mod.one_site(name)
     elts = grid_elements(mod, site)
     if len(elts) != 1:

@@ -40,6 +40,7 @@ from .common import (
     call_arg,
     calls,
     cdiv,
+    check_not_assigned,
     check_params,
     from_template,
     grid_edit,
@@ -141,6 +142,7 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
     (pm, bm), (pn, bn) = ((x1, b1), (x2, b2)) if order == x1 else ((x2, b2), (x1, b1))
     m_param = _extent(mod, k, defs, pm, pn)
     n_param = _extent(mod, k, defs, pn, pm)
+    check_not_assigned(k, (m_param, n_param), "which the grouped order reads as the matrix size")
     aranged = {a.id for c in calls(k.node) if mod.tl_func(c) == "arange" for a in c.args[1:2]
                if isinstance(a, ast.Name) and a.id in k.constexprs}
     rest = aranged - {bm, bn}
