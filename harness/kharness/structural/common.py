@@ -222,21 +222,18 @@ class Module:
             raise RewriteRefused("the module does not `import triton` (needed for triton.cdiv in forward)")
         return a
 
-    def fresh(self, base: str, taken: set[str] | None = None) -> str:
-        """A name not used anywhere in the module (nor in ``taken``)."""
-        used = self.names | (taken or set())
-        if base not in used:
-            used.add(base)
-            if taken is not None:
-                taken.add(base)
-            return base
+    def fresh(self, base: str) -> str:
+        """A name used nowhere in the module; it counts as used from now on, so two calls
+        never return the same name."""
+        cand = base
         for i in range(2, 1000):
+            if cand not in self.names:
+                break
             cand = f"{base}_{i}"
-            if cand not in used:
-                if taken is not None:
-                    taken.add(cand)
-                return cand
-        raise RewriteRefused(f"no free name derived from {base!r}")
+        else:
+            raise RewriteRefused(f"no free name derived from {base!r}")
+        self.names.add(cand)
+        return cand
 
     # ---------------------------------------------------------------- kernels, launches
     def _kernel(self, node: ast.FunctionDef) -> Kernel | None:

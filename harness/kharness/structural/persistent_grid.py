@@ -107,10 +107,9 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     p = check_params(NAME, dict(params), plan.params, plan.domain)
     k, site = plan.kernel, plan.site
     tl = mod.tl()
-    taken: set[str] = set()
-    tile = mod.fresh("tile", taken)
-    num_tiles = mod.fresh("num_tiles", taken)
-    num_sms = mod.fresh("num_sms", taken)
+    tile = mod.fresh("tile")
+    num_tiles = mod.fresh("num_tiles")
+    num_sms = mod.fresh("num_sms")
     body = k.node.body
     if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and len(body) > 1:
         body = body[1:]             # the docstring stays outside the loop

@@ -186,9 +186,8 @@ def apply(mod: Module, params: dict[str, object]) -> str:
 
 def _dispatch(mod: Module, plan: RowPlan, new_name: str, p: dict[str, object]) -> Edit:
     site: LaunchSite = plan.site
-    taken: set[str] = set()
-    row_len = mod.fresh("row_len", taken)
-    row_block = mod.fresh("row_block", taken)
+    row_len = mod.fresh("row_len")
+    row_block = mod.fresh("row_block")
     triton = mod.triton()
     assert isinstance(site.call.func, ast.Subscript)
     warps = f"min(max({row_block} // {p['elems_per_warp']}, {p['min_warps']}), {p['max_warps']})"
@@ -364,7 +363,6 @@ def _reuse(frag: Module, hit: _Avail, ld: ast.Call, holders: dict[int, str], ver
     name = holders.get(id(hit.load))
     if name is None:
         name = frag.fresh(f"{hit.stmt_target or 'row'}_vals")
-        frag.names.add(name)
         holders[id(hit.load)] = name
         edits += [frag.insert_before(hit.stmt, [f"{name} = {frag.text(hit.load)}"]), frag.replace(hit.load, name)]
     return [*edits, frag.replace(ld, name)]

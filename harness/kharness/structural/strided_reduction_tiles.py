@@ -463,12 +463,11 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
         raise RewriteRefused(f"{NAME}: a {block_r_value}x{p['BLOCK_C']} tile exceeds {MAX_TILE} elements")
     k, site = plan.kernel, plan.site
     tl, triton = mod.tl(), mod.triton()
-    taken: set[str] = set()
     lifter = Lifter(mod, k, plan.col, plan.col_stmt)
     lifter.block_r = plan.block_r
-    lifter.block_c = mod.fresh("BLOCK_C", taken)
-    lifter.cmask = mod.fresh(f"{plan.col}_mask", taken)
-    num_cols = mod.fresh("num_cols", taken)
+    lifter.block_c = mod.fresh("BLOCK_C")
+    lifter.cmask = mod.fresh(f"{plan.col}_mask")
+    num_cols = mod.fresh("num_cols")
     lifter.env = dict(plan.kinds)
     edits: list[Edit] = [mod.replace_stmt(plan.col_stmt, from_template(
         "COL = tl.program_id(0) * BLOCK_C + tl.arange(0, BLOCK_C)\nMASK = COL < NUM_COLS",
