@@ -643,8 +643,10 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
     /* The family's candidates, screened and timed in one sweep; the best few checked on every
      * case and decided against the incumbent (ABBA). */
     rounds_progress(s, round, level, "sweep", NULL);
-    req = json_pack("{s:s, s:s, s:O, s:O}", "op", "sweep", "base_source", s->src, "base_tunables",
-                    s->tunables, "candidates", po.candidates);
+    json_t *declared = json_object_get(j->spec, "tunables");
+    req = json_pack("{s:s, s:s, s:O, s:O, s:O?}", "op", "sweep", "base_source", s->src,
+                    "base_tunables", s->tunables, "candidates", po.candidates, "declared",
+                    json_is_object(declared) ? declared : NULL);
     rc = job_op(j, "sweep", req, &sweep);
     if (rc == -EINTR)
       goto out;

@@ -404,12 +404,77 @@ static int rules_tried(const json_t *tried, const char *sig)
   return 0;
 }
 
-/* Structural candidates: the rewrite's parameter points (a list of objects, an object of
- * value lists, or one object), capped at the budget. */
+/* A parameter point of a structural rewrite: the survey's defaults overlaid with values. */
+struct rules_point {
+  double score;
+  unsigned idx[RULES_MAX_KNOBS];
+};
+
+static int rules_cmp_point(const void *a, const void *b)
+{
+  const struct rules_point *x = a, *y = b;
+  if (x->score != y->score)
+    return x->score < y->score ? -1 : 1;
+  return memcmp(x->idx, y->idx, sizeof(x->idx));
+}
+
+/* The points of a domain {param: [values]} nearest the defaults (in steps), at most max.
+ * Appends {id, structural: {name, params}} to out. */
+static void rules_domain_points(const struct rules_plan_in *in, const char *name,
+                                const json_t *defaults, const json_t *domain, json_t *out)
+{
+  const char *keys[RULES_MAX_KNOBS];
+  const json_t *vals[RULES_MAX_KNOBS];
+  unsigned nk = 0, def[RULES_MAX_KNOBS] = { 0 }, idx[RULES_MAX_KNOBS] = { 0 };
+  unsigned long total = 1, n = 0;
+  struct rules_point *pts;
+  const char *k;
+  json_t *v;
+
+  json_object_foreach((json_t *)domain, k, v) {
+    if (!json_is_array(v) || !json_array_size(v) || nk == RULES_MAX_KNOBS)
+      continue;
+    keys[nk] = k;
+    vals[nk] = v;
+    for (unsigned i = 0; i < json_array_size(v); i++)
+      if (json_equal(json_array_get(v, i), json_object_get(defaults, k)))
+        def[nk] = i;
+    total *= json_array_size(v);
+    nk++;
+  }
+  if (total > RULES_ENUM_MAX || !(pts = calloc(total, sizeof(*pts))))
+    return;
+  for (unsigned long t = 0; t < total; t++, n++) {
+    for (unsigned a = 0; a < nk; a++) {
+      pts[n].idx[a] = idx[a];
+      pts[n].score += fabs((double)idx[a] - (double)def[a]);
+    }
+    for (unsigned a = 0; a < nk; a++) {
+      if (++idx[a] < json_array_size(vals[a]))
+        break;
+      idx[a] = 0;
+    }
+  }
+  qsort(pts, n, sizeof(*pts), rules_cmp_point);
+  for (unsigned long i = 0; i < n && json_array_size(out) < in->max_candidates; i++) {
+    json_t *params = json_deep_copy(defaults);
+    char id[32];
+    for (unsigned a = 0; a < nk; a++)
+      json_object_set(params, keys[a], json_array_get(vals[a], pts[i].idx[a]));
+    snprintf(id, sizeof(id), "r%ds%zu", in->round, json_array_size(out));
+    json_array_append_new(out, json_pack("{s:s, s:{s:s, s:o}}", "id", id, "structural", "name",
+                                         name, "params", params));
+  }
+  free(pts);
+}
+
+/* Structural candidates: the survey's defaults, then its domain's points — whole parameter
+ * sets when the domain lists `configs` (tile configurations go together), else the points of
+ * the parameters' product nearest the defaults — capped at the budget. */
 static int rules_structural(const struct rules_plan_in *in, const char *name,
                             struct rules_plan_out *out, char *why, size_t whylen)
 {
-  const json_t *fit = NULL, *s, *params;
+  const json_t *fit = NULL, *s, *defaults, *domain, *configs;
   size_t i;
   json_array_foreach(json_object_get(in->knobs, "structural"), i, s)
     if (!strcmp(json_string_value(json_object_get(s, "name")) ?: "", name))
@@ -425,11 +490,13 @@ static int rules_structural(const struct rules_plan_in *in, const char *name,
     snprintf(why, whylen, "rules: %s was already tried on this kernel structure", name);
     return -ENOENT;
   }
-  params = json_object_get(fit, "params");
+  defaults = json_object_get(fit, "params");
+  domain = json_object_get(fit, "domain");
+  configs = json_object_get(domain, "configs");
   out->candidates = json_array();
-  if (json_is_array(params)) {
+  if (json_is_array(defaults)) { /* a list of whole parameter sets */
     json_t *p;
-    json_array_foreach(params, i, p) {
+    json_array_foreach(defaults, i, p) {
       char id[32];
       if (i >= in->max_candidates)
         break;
@@ -437,13 +504,28 @@ static int rules_structural(const struct rules_plan_in *in, const char *name,
       json_array_append_new(out->candidates, json_pack("{s:s, s:{s:s, s:O}}", "id", id,
                                                        "structural", "name", name, "params", p));
     }
+  } else if (json_is_array(configs)) {
+    json_t *c;
+    json_array_foreach(configs, i, c) {
+      json_t *params = json_is_object(defaults) ? json_deep_copy(defaults) : json_object();
+      char id[32];
+      if (i >= in->max_candidates)
+        break;
+      json_object_update(params, c);
+      snprintf(id, sizeof(id), "r%ds%zu", in->round, i);
+      json_array_append_new(out->candidates, json_pack("{s:s, s:{s:s, s:o}}", "id", id,
+                                                       "structural", "name", name, "params", params));
+    }
   } else {
-    char id[32];
-    snprintf(id, sizeof(id), "r%ds0", in->round);
-    json_array_append_new(out->candidates,
-                          json_pack("{s:s, s:{s:s, s:o}}", "id", id, "structural", "name", name,
-                                    "params", json_is_object(params) ? json_deep_copy(params)
-                                                                     : json_object()));
+    json_t *d = json_is_object(defaults) ? json_deep_copy(defaults) : json_object();
+    rules_domain_points(in, name, d, json_is_object(domain) ? domain : NULL, out->candidates);
+    if (!json_array_size(out->candidates)) {
+      char id[32];
+      snprintf(id, sizeof(id), "r%ds0", in->round);
+      json_array_append_new(out->candidates, json_pack("{s:s, s:{s:s, s:O}}", "id", id,
+                                                       "structural", "name", name, "params", d));
+    }
+    json_decref(d);
   }
   snprintf(out->summary, sizeof(out->summary), "Precondition met: %s So the structural rewrite %s, "
            "%zu parameter point(s).",

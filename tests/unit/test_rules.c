@@ -30,7 +30,11 @@ static const char *elementwise_knobs =
     "  \"min\": 1, \"max\": 5, \"kernels\": [\"gelu\"], \"where\": {\"via\": \"launch_missing\"}}],"
     " \"structural\": [{\"name\": \"row_single_block\", \"fits\": false, \"why\": \"no loop\"},"
     "   {\"name\": \"elementwise_vector\", \"fits\": true, \"why\": \"1-D block access at line 9\","
-    "    \"params\": [{\"num_warps\": 4, \"m\": 1}, {\"num_warps\": 8, \"m\": 2}]}]}";
+    "    \"params\": {\"kernel\": \"gelu\", \"num_warps\": 4, \"m\": 1},"
+    "    \"domain\": {\"num_warps\": [2, 4, 8], \"m\": [1, 2]}},"
+    "   {\"name\": \"tile_grid\", \"fits\": true, \"why\": \"tl.dot\","
+    "    \"params\": {\"kernel\": \"mm\", \"BLOCK_M\": 128},"
+    "    \"domain\": {\"configs\": [{\"BLOCK_M\": 128}, {\"BLOCK_M\": 64}]}}]}";
 
 static json_t *load(const char *text)
 {
@@ -167,12 +171,31 @@ static void test_structural(void **state)
   struct rules_plan_out out;
   char why[512] = "";
   (void)state;
-  /* vectorize_access: the fitting structural rewrite, one candidate per parameter point */
+  /* vectorize_access: the fitting structural rewrite, one candidate per parameter point of
+   * its domain, the defaults first, the budget respected */
   assert_int_equal(plan(k, "vectorize_access", "up", NULL, NULL, 32, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 6);
+  {
+    const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
+    const json_t *pa = json_object_get(st, "params");
+    assert_string_equal(json_string_value(json_object_get(st, "name")), "elementwise_vector");
+    assert_string_equal(json_string_value(json_object_get(pa, "kernel")), "gelu");
+    assert_int_equal(json_integer_value(json_object_get(pa, "num_warps")), 4);
+    assert_int_equal(json_integer_value(json_object_get(pa, "m")), 1);
+  }
+  json_decref(out.candidates);
+  assert_int_equal(plan(k, "vectorize_access", "up", NULL, NULL, 4, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 4);
+  json_decref(out.candidates);
+  /* tile configurations go together */
+  assert_int_equal(plan(k, "tile_grid", "", NULL, NULL, 32, &out, why), 0);
   assert_int_equal(json_array_size(out.candidates), 2);
-  assert_string_equal(json_string_value(json_object_get(
-                          json_object_get(json_array_get(out.candidates, 0), "structural"), "name")),
-                      "elementwise_vector");
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+                       json_array_get(out.candidates, 1), "structural"), "params"), "BLOCK_M")), 64);
+  assert_string_equal(json_string_value(json_object_get(json_object_get(json_object_get(
+                          json_array_get(out.candidates, 1), "structural"), "params"), "kernel")), "mm");
+  json_decref(out.candidates);
+  assert_int_equal(plan(k, "vectorize_access", "up", NULL, NULL, 32, &out, why), 0);
   assert_non_null(strstr(out.summary, "1-D block access at line 9"));
   json_array_append_new(tried, json_string(out.signature));
   json_decref(out.candidates);
