@@ -351,7 +351,19 @@ static int rounds_decide(struct rounds_state *s, int round, int level, const jso
   *chosen = NULL;
   *accepted = 0;
   if (!json_array_size(short_)) {
-    const json_t *cnt = json_object_get(sweep, "counts");
+    const json_t *cnt = json_object_get(sweep, "counts"), *c;
+    const char *first_wrong = NULL;
+    json_array_foreach(json_object_get(sweep, "candidates"), i, c)
+      if (!first_wrong && !strcmp(json_string_value(json_object_get(c, "status")) ?: "", "wrong"))
+        first_wrong = json_string_value(json_object_get(c, "reason"));
+    if (first_wrong && json_integer_value(json_object_get(cnt, "ok")) == 0) {
+      snprintf(reject, rejlen, "incorrect: no candidate of the sweep was correct on the screen "
+               "case (%lld wrong); first: %.600s",
+               (long long)json_integer_value(json_object_get(cnt, "wrong")), first_wrong);
+      *val = json_pack("{s:b, s:{s:s, s:s}, s:s}", "passed", 0, "failure", "kind", "wrong-result",
+                       "message", first_wrong, "checked", "screen case of the sweep");
+      goto out;
+    }
     snprintf(reject, rejlen,
              "no candidate beat the incumbent in the sweep (%lld measured, %lld wrong, %lld "
              "refused or failed to compile; incumbent %.4g ms on the screen case)",
@@ -664,6 +676,11 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
   if (chosen) {
     const json_t *t = json_object_get(chosen, "tunables");
     cand_src = json_string_value(json_object_get(chosen, "source"));
+    cand_tun = json_is_object(t) ? json_incref((json_t *)t) : json_deep_copy(s->tunables);
+  } else if (json_is_string(json_object_get(json_array_get(po.candidates, 0), "source"))) {
+    /* Nothing was decided on, but a model wrote a module: it is the round's kernel. */
+    const json_t *c0 = json_array_get(po.candidates, 0), *t = json_object_get(c0, "tunables");
+    cand_src = json_string_value(json_object_get(c0, "source"));
     cand_tun = json_is_object(t) ? json_incref((json_t *)t) : json_deep_copy(s->tunables);
   }
   if (cand_src) {

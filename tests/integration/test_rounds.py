@@ -249,15 +249,20 @@ def test_rules_hierarchy_on_interp(rt):
     assert all(c["status"] in ("ok", "refused", "static-check", "compile-failed", "wrong", "error")
                for c in cands), cands
     assert sum(c["status"] == "ok" for c in cands) >= 4, [(c["id"], c["status"], c["reason"]) for c in cands]
+    # change sets of the block size and warps, or the structural rewrite for 128-bit
+    # accesses (elementwise_vector) with its block multiple and warps
     keys = {k for c in cands for k in (c.get("changes") or {})}
-    assert "BLOCK_SIZE" in keys and "num_warps" in keys, keys
+    keys |= {k for c in cands for k in ((c.get("structural") or {}).get("params") or {})}
+    assert ("BLOCK_SIZE" in keys or "m" in keys) and "num_warps" in keys, keys
+    if any(c.get("structural") for c in cands):
+        assert {c["structural"]["name"] for c in cands if c.get("structural")} == {"elementwise_vector"}
     assert all("source" not in c for c in cands), "round records keep no candidate sources"
     assert sweep["incumbent"]["time_ms"] > 0 and sweep["phases"], sweep
     if r1["accepted"]:
         chosen = next(c for c in cands if c["id"] == r1["evidence"]["chosen"])
         assert chosen["status"] == "ok" and chosen["id"] in sweep["order"], chosen
         assert r1["evidence"]["tunables"] == chosen["tunables"], (r1["evidence"], chosen)
-        assert r1["diff"] and "BLOCK_SIZE" in r1["diff"], r1["diff"]
+        assert r1["diff"] and ("BLOCK_SIZE" in r1["diff"] or "max_contiguous" in r1["diff"]), r1["diff"]
         assert r1["correctness"] and r1["correctness"]["passed"] is True, r1["correctness"]
     else:
         assert r1["reject_reason"], r1
