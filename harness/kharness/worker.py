@@ -448,12 +448,18 @@ class Worker:
         with |parameters| (the magnitudes of the judge's budget, kharness/judge.py)."""
         from .cases import clone_tree, map_float_tensors, to_device
         from .correctness import flatten_outputs
+        from .judge import Float64Mode
         from .usercode import UserCodeFailure, build_model, call_forward, run_user
         p = self.problem
         torch = self.torch
 
         def run(model, inputs, what):
-            return run_user(f"{what} on case {i}", lambda: _sync_ret(call_forward(model, inputs), self.backend), udirs)
+            def go():
+                if model is p.ref_model:
+                    return _sync_ret(call_forward(model, inputs), self.backend)
+                with Float64Mode():
+                    return _sync_ret(call_forward(model, inputs), self.backend)
+            return run_user(f"{what} on case {i}", go, udirs)
 
         try:
             out_g = run(p.ref_model, to_device(clone_tree(cpu_inputs), self.device), "reference")

@@ -1,7 +1,6 @@
 """The structural helpers of the correctness check (formatting, mutation, aliasing); the
 rounding budget is tested in test_judge_unit.py."""
 import torch
-
 from kharness.correctness import fmt_e, fmt_idx, inputs_mutated, overlaps, storages
 
 

@@ -6,12 +6,11 @@ import os
 import sys
 
 import pytest
-
 from conftest import ROOT, start_harness
 
 sys.path.insert(0, os.path.join(ROOT, "tests", "judge"))
 
-import run_judge  # noqa: E402
+import run_judge
 
 FIXTURES = run_judge.discover()
 MIN_FIXTURES = 20

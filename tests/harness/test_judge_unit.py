@@ -2,9 +2,15 @@
 module docstring, each with a case it must accept and one it must reject."""
 import pytest
 import torch
-
-from kharness.judge import (DEFAULT_TOLERANCES, Tolerances, Truth, calibrate, judge_output, magnitude_status,
-                            smallest_subnormal)
+from kharness.judge import (
+    DEFAULT_TOLERANCES,
+    Tolerances,
+    Truth,
+    calibrate,
+    judge_output,
+    magnitude_status,
+    smallest_subnormal,
+)
 
 
 def _sum_truth(x, dim=0):
@@ -156,3 +162,14 @@ def test_budget_never_falls_below_the_references_own_error():
     assert d["budget"]["relative_scale"] > 1
     c = (t64 * (1 + 2e-2 * torch.randn(5000, dtype=torch.float64))).float()    # 20x sloppier
     assert not judge_output(c, Truth(g, t64), tol)["passed"]
+
+
+def test_float64_mode_keeps_mixed_precision_references_in_float64():
+    from kharness.judge import Float64Mode
+    x = torch.randn(8, dtype=torch.float64)
+    with Float64Mode():
+        outs = [x.float(), x.half(), x.to(torch.float32), x.to("cpu", torch.bfloat16), x.sum(dtype=torch.float32),
+                torch.zeros(2, dtype=torch.float16), torch.softmax(x, -1, dtype=torch.float32)]
+        assert torch.arange(3).float().dtype == torch.float64     # integer tensors widen to float64 too
+    assert all(o.dtype == torch.float64 for o in outs)
+    assert x.float().dtype == torch.float32                        # only while active

@@ -20,6 +20,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -27,7 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "harness"))
 
-from kharness.client import HarnessClient  # noqa: E402
+from kharness.client import HarnessClient
 
 VALIDATE_TIMEOUT_S = 600
 
@@ -105,9 +106,9 @@ def _outcome(f: Fixture, resp: dict[str, Any], seconds: float) -> Outcome:
     return o
 
 
-def run_all(h: HarnessClient, fixtures: list[Fixture], log=None) -> list[Outcome]:
+def run_all(h: HarnessClient, fixtures: list[Fixture], log: Callable[[Outcome], None] | None = None) -> list[Outcome]:
     """Load and validate every fixture on the harness h; one Outcome each (name order)."""
-    out = []
+    out: list[Outcome] = []
     for g in _groups(fixtures):
         first = g[0]
         t0 = time.time()

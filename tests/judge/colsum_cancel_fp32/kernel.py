@@ -1,9 +1,9 @@
 """One program per column; a block of rows summed per step into a float32 scalar (another
 order than PyTorch's: correct)."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

@@ -5,7 +5,7 @@ KOPT_JUDGE_SCALE=s widens to 64*s columns (s=128: 32768 x 8192 on a GPU)."""
 import os
 
 import torch
-import torch.nn as nn
+from torch import nn
 
 SCALE = int(os.environ.get("KOPT_JUDGE_SCALE", "1"))
 ROWS, COLS = 32768, 64 * SCALE

@@ -1,8 +1,8 @@
 """Wrong: the row loop starts at row 1, so row 0 is missing from every column sum."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

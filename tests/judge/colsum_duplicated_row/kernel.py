@@ -1,8 +1,8 @@
 """Wrong: the accumulator starts from row 0 and the loop adds row 0 again."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

@@ -1,9 +1,9 @@
 """Wrong: float32 data accumulated in float16 lanes (a lower precision than the
 reference's float32 accumulation)."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

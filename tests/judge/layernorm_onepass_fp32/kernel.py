@@ -2,9 +2,9 @@
 spread of 1 it cancels away most of its digits (a numerically unstable formula, not a
 reordering)."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

@@ -1,9 +1,9 @@
 """One program per row: the mean, then the variance of (x - mean), in float32 lanes:
 correct."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

@@ -4,7 +4,7 @@ to cancellation here."""
 import os
 
 import torch
-import torch.nn as nn
+from torch import nn
 
 SCALE = int(os.environ.get("KOPT_JUDGE_SCALE", "1"))
 ROWS, HIDDEN = 16 * SCALE, 2048

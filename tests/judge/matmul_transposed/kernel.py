@@ -2,9 +2,9 @@
 float32 workspace; a second kernel adds the SPLIT partial tiles and rounds to the output
 dtype. Another summation order than cuBLAS/PyTorch: correct."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

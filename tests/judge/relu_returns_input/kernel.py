@@ -1,7 +1,7 @@
 """Wrong: computes in place and returns its input (the output aliases the input)."""
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

@@ -1,8 +1,8 @@
 """relu(x) * 0.5 into a fresh output: correct."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

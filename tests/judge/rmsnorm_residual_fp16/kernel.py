@@ -2,9 +2,9 @@
 float32 lanes, then y = h * rsqrt(mean + eps) * w; another order and rounding sequence than
 PyTorch's (the weight is applied in float32 before the one rounding): correct."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

@@ -1,8 +1,8 @@
 """One program per row, float32 lanes, a block of 4096 columns per step: correct."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

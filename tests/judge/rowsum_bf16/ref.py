@@ -3,7 +3,7 @@
 import os
 
 import torch
-import torch.nn as nn
+from torch import nn
 
 SCALE = int(os.environ.get("KOPT_JUDGE_SCALE", "1"))
 ROWS, COLS = 8 * SCALE, 32768

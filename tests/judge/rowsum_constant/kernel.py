@@ -1,8 +1,8 @@
 """Wrong: every program sums row 0 (a constant output where the reference varies)."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

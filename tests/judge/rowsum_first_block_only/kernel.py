@@ -1,9 +1,9 @@
 """Wrong on some cases: sums only the first block of 256 columns, which is the whole row in
 case 0 (256 columns) but not in cases 1 and 2."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

@@ -1,9 +1,9 @@
 """Wrong: block sums accumulated in a float16 running sum (the reference accumulates in
 float32 and returns float32)."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

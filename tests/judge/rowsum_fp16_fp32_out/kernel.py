@@ -1,8 +1,8 @@
 """One program per row, float32 lanes: correct."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

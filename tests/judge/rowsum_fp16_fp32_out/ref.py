@@ -3,7 +3,7 @@ accumulates in float32): 4 x 16384 (KOPT_JUDGE_SCALE=s: 4*s rows)."""
 import os
 
 import torch
-import torch.nn as nn
+from torch import nn
 
 SCALE = int(os.environ.get("KOPT_JUDGE_SCALE", "1"))
 ROWS, COLS = 4 * SCALE, 16384

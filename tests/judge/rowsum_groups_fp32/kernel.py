@@ -1,8 +1,8 @@
 """One program per row, a masked loop over blocks of 256 columns: correct for every width."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

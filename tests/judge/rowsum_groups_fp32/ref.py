@@ -4,7 +4,7 @@ first."""
 import os
 
 import torch
-import torch.nn as nn
+from torch import nn
 
 SCALE = int(os.environ.get("KOPT_JUDGE_SCALE", "1"))
 ROWS = 8 * SCALE

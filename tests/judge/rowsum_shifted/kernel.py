@@ -1,9 +1,9 @@
 """Wrong: program r writes the sum of row r into out[r - 1] (shifted by one row; out[last]
 is zeroed)."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

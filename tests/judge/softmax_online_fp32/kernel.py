@@ -1,9 +1,9 @@
 """Online softmax (running max and rescaled running sum in one pass, then a write pass):
 another order and another formula than PyTorch's, correct."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

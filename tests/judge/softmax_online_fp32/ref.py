@@ -3,7 +3,7 @@ max subtraction): 16 x 2048 (KOPT_JUDGE_SCALE=s: 16*s rows)."""
 import os
 
 import torch
-import torch.nn as nn
+from torch import nn
 
 SCALE = int(os.environ.get("KOPT_JUDGE_SCALE", "1"))
 ROWS, COLS = 16 * SCALE, 2048

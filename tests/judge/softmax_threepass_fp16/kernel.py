@@ -1,8 +1,8 @@
 """Three-pass softmax (max, sum of exp, write) in float32 on float16 data: correct."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

@@ -3,7 +3,7 @@ KernelBench #165 where zeros pass a plain allclose (KOPT_JUDGE_SCALE=s: 8*s rows
 import os
 
 import torch
-import torch.nn as nn
+from torch import nn
 
 SCALE = int(os.environ.get("KOPT_JUDGE_SCALE", "1"))
 ROWS, COLS = 8 * SCALE, 4096

@@ -1,9 +1,9 @@
 """Wrong: writes zeros. Every softmax value here (~1/4096) is below fp16's atol of 1e-3, so
 a plain allclose would pass it (KernelBench #165)."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

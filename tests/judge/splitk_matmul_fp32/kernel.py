@@ -3,9 +3,9 @@ float32 workspace; a second kernel adds the SPLIT partial tiles and rounds to th
 dtype. Another summation order than cuBLAS/PyTorch, full float32 products
 (input_precision="ieee", not TF32): correct."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit

@@ -3,7 +3,7 @@
 import os
 
 import torch
-import torch.nn as nn
+from torch import nn
 
 SCALE = int(os.environ.get("KOPT_JUDGE_SCALE", "1"))
 M, K, N = 32 * SCALE, 2048, 32 * SCALE

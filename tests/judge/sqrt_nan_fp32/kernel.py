@@ -1,8 +1,8 @@
 """Elementwise sqrt: NaN where the input is negative, like the reference: correct."""
 import torch
-import torch.nn as nn
 import triton
 import triton.language as tl
+from torch import nn
 
 
 @triton.jit
