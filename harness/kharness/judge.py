@@ -45,6 +45,7 @@ GROWTH_DEGREE = 4               # D: M(2|x|) <= 2^D M(|x|) for M to be used
 MAGNITUDE_SLACK = 1e-6          # relative slack of the float64 checks on M (their own rounding)
 CALIBRATION_STEPS = 16         # s_r grid points of calibrate()
 CALIBRATION_RANGE = 1e3         # s_r searched up to this multiple of the common scale
+SCALE_MAX = 1e30                # calibration scales stay finite
 FACTOR_MAX = 1e6                # upper limit of the two factors in a job's tolerances
 U_FLOAT32 = 2.0 ** -24
 U_FLOAT64 = 2.0 ** -53
@@ -286,9 +287,12 @@ def element_budgets(gf: torch.Tensor, fin: torch.Tensor, truth: Truth, g: torch.
         absolute = absolute + (tol.magnitude_factor * u_acc) * torch.where(torch.isfinite(m), m, torch.zeros_like(m))
     zero = torch.zeros((), dtype=torch.float64, device=dev)
     ref_err = torch.where(fin & torch.isfinite(t64), (gf - t64).abs(), zero)
-    s_a, s_r = calibrate(absolute, relative, tol.reference_factor * ref_err)
+    need = tol.reference_factor * ref_err
+    s_a, s_r = calibrate(absolute, relative, need)
     info["absolute_scale"], info["relative_scale"] = s_a, s_r
-    return Budget(t, s_a * absolute + s_r * relative, info, ref_err)
+    # the maximum only matters where s_a hit SCALE_MAX (an all-zero truth with a float64
+    # output, whose absolute part is a subnormal): the budget still covers the reference
+    return Budget(t, torch.maximum(s_a * absolute + s_r * relative, need), info, ref_err)
 
 
 def calibrate(absolute: torch.Tensor, relative: torch.Tensor, need: torch.Tensor) -> tuple[float, float]:
@@ -302,9 +306,9 @@ def calibrate(absolute: torch.Tensor, relative: torch.Tensor, need: torch.Tensor
         return 1.0, 1.0
 
     def s_a_for(s_r: float) -> float:
-        return max(1.0, float(((need - s_r * relative) / absolute).max().item()))
+        return min(SCALE_MAX, max(1.0, float(((need - s_r * relative) / absolute).max().item())))
 
-    common = float((need / (absolute + relative)).max().item())
+    common = min(SCALE_MAX, float((need / (absolute + relative)).max().item()))
     over = (need > absolute) & (relative > 0)
     hi = float(((need - absolute) / relative)[over].max().item()) if bool(over.any().item()) else 1.0
     hi = max(1.0, min(hi, common * CALIBRATION_RANGE))

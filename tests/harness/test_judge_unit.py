@@ -173,3 +173,12 @@ def test_float64_mode_keeps_mixed_precision_references_in_float64():
         assert torch.arange(3).float().dtype == torch.float64     # integer tensors widen to float64 too
     assert all(o.dtype == torch.float64 for o in outs)
     assert x.float().dtype == torch.float32                        # only while active
+
+
+def test_calibration_stays_finite_for_an_all_zero_float64_truth():
+    t64 = torch.zeros(4, dtype=torch.float64)
+    g = torch.tensor([0.0, 1e-12, 0.0, 0.0], dtype=torch.float64)      # the reference's own error
+    d = judge_output(g.clone(), Truth(g, t64), Tolerances())
+    assert d["passed"] and d["worst"]["budget"] >= 4e-12
+    c = torch.tensor([0.0, 0.0, 1.0, 0.0], dtype=torch.float64)
+    assert not judge_output(c, Truth(g, t64), Tolerances())["passed"]

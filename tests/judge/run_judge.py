@@ -4,7 +4,7 @@ one real harness process and print a table: fixture, expected, decision, the can
 worst error in budget units, the reference's own worst error in budget units.
 
     .venv/bin/python tests/judge/run_judge.py                       # interp, small sizes
-    python3 tests/judge/run_judge.py --backend cuda --scale 64      # on a GPU, bigger sizes
+    python3 tests/judge/run_judge.py --backend cuda --scale 64 --cases 3   # on a GPU, bigger sizes
     python3 tests/judge/run_judge.py --json out.json -k softmax     # a subset, JSON record too
 
 expect.json: {"decision": "accept" | "reject", "reason_contains": "text" | ["text", ...],
@@ -106,15 +106,17 @@ def _outcome(f: Fixture, resp: dict[str, Any], seconds: float) -> Outcome:
     return o
 
 
-def run_all(h: HarnessClient, fixtures: list[Fixture], log: Callable[[Outcome], None] | None = None) -> list[Outcome]:
-    """Load and validate every fixture on the harness h; one Outcome each (name order)."""
+def run_all(h: HarnessClient, fixtures: list[Fixture], log: Callable[[Outcome], None] | None = None,
+            cases: int = 1) -> list[Outcome]:
+    """Load and validate every fixture on the harness h with `cases` correctness cases
+    (seeds) unless its expect.json says otherwise; one Outcome each (name order)."""
     out: list[Outcome] = []
     for g in _groups(fixtures):
         first = g[0]
         t0 = time.time()
         r = h.request("load", reference_source=first.ref, kernel_source=first.kernel,
                       workdir="judge-" + first.name, seed=0, benchmark_cases=1,
-                      **{"correctness_cases": 1, **first.load})
+                      **{"correctness_cases": cases, **first.load})
         if not r.get("ok"):
             out.extend(_outcome(f, r, time.time() - t0) for f in g)
             continue
@@ -163,12 +165,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--backend", default="interp", choices=("interp", "cuda", "ascend", "auto"))
     ap.add_argument("--scale", type=int, default=1, help="KOPT_JUDGE_SCALE for the fixtures (default 1)")
+    ap.add_argument("--cases", type=int, default=1, help="correctness cases (seeds) per fixture (default 1)")
     ap.add_argument("-k", dest="only", default=None, help="only fixtures whose name contains this")
     ap.add_argument("--workdir", default=None, help="harness work directory (default: a temporary one)")
     ap.add_argument("--json", default=None, help="also write the outcomes as JSON to this path")
     args = ap.parse_args(argv)
     if args.scale < 1:
         ap.error("--scale must be >= 1")
+    if not 1 <= args.cases <= 1024:
+        ap.error("--cases must be in [1, 1024]")
     fixtures = discover(only=args.only)
     wd = args.workdir or tempfile.mkdtemp(prefix="kopt-judge-")
     os.makedirs(wd, exist_ok=True)
@@ -177,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         dev = (hello.get("result") or {}).get("device")
         print(f"backend {args.backend}, scale {args.scale}, device {dev}, work directory {wd}", flush=True)
         outcomes = run_all(h, fixtures, log=lambda o: print(f"  {o.name}: {o.decision} ({o.seconds:.1f} s)",
-                                                          file=sys.stderr, flush=True))
+                                                          file=sys.stderr, flush=True), cases=args.cases)
     print(format_table(outcomes))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
