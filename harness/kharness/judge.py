@@ -280,6 +280,8 @@ def element_budgets(gf: torch.Tensor, fin: torch.Tensor, truth: Truth, g: torch.
                             "absolute_scale": 1.0, "relative_scale": 1.0}
     if t64 is None:
         info["magnitude"] = "not used: no float64 truth"
+        if truth.float64 is not None:
+            info["magnitude"] += " (the float64 output does not match this output's shape or kind)"
         return Budget(t, absolute + relative, info, None)
     m, info["magnitude"] = magnitude_status(t64, _flat64(truth.magnitude, g, dev),
                                             _flat64(truth.magnitude2, g, dev), truth.note)
@@ -349,7 +351,8 @@ def judge_output(c: Any, truth: Truth, tol: Tolerances) -> dict[str, Any]:
         return d
     fin = torch.isfinite(cf) & torch.isfinite(gf)
     b = element_budgets(gf, fin, truth, g, tol)
-    d["truth"] = truth.truth_name
+    d["truth"] = truth.truth_name if b.reference_err is not None or truth.float64 is None else \
+        "reference in its own dtype (its float64 output does not match)"
     d["rtol"], d["atol"] = b.info["rtol"], b.info["atol"]
     d["budget"] = b.info
     _record_errors(d, cf, gf, fin, b, shape)
@@ -390,7 +393,8 @@ def _record_errors(d: dict[str, Any], cf: torch.Tensor, gf: torch.Tensor, fin: t
 
 
 def _constant_hint(cf: torch.Tensor, t: torch.Tensor, fin: torch.Tensor, budget: torch.Tensor) -> str:
-    """' (the output is constant 0 where the reference varies)' for a constant output."""
+    """'; the output is constant 0 where the reference varies' for a constant output whose
+    truth varies by more than the largest budget; else ''."""
     if int(fin.sum().item()) < 2:
         return ""
     cv, tv = cf[fin], t[fin]
