@@ -238,7 +238,7 @@ def _screen(w: Any, cands: list[Candidate], case: int) -> None:
         v = w.op_validate({"candidate_source": c.source, "tunables": c.tunables, "cases": [case]})
         summ = v.get("summary") or {}
         c.screen = {"passed": bool(v.get("passed")), "case": case,
-                    "worst": summ.get("max_err_in_tol_units"), "f64_candidate_err": summ.get("f64_candidate_err")}
+                    "error_units": summ.get("error_units"), "reference_error_units": summ.get("reference_error_units")}
         if not v.get("passed"):
             f = v.get("failure") or {}
             kind = f.get("kind") or "wrong-result"

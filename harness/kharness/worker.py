@@ -13,6 +13,8 @@ import os
 import sys
 import time
 import traceback
+from dataclasses import dataclass
+from typing import Any
 
 from . import backend as bk
 from .protocol import HarnessError, encode, error, ok
@@ -206,7 +208,7 @@ class Worker:
     def op_load(self, req):
         from . import launches
         from .cases import CaseSet, parse_jsonl_cases, sample_indices, case_seed, describe_value
-        from .correctness import Tolerances
+        from .judge import Tolerances
         from .static_check import check_source
         from .usercode import (UserCodeFailure, build_model, call_forward, forget_module, import_module,
                                run_user, write_source)
@@ -223,8 +225,8 @@ class Worker:
         if not (ncorr == "all" or (isinstance(ncorr, int) and not isinstance(ncorr, bool) and 1 <= ncorr <= 1024)):
             raise HarnessError("bad-request", 'correctness_cases must be "all" or an integer in [1, 1024]')
         try:
-            tol = Tolerances(req.get("tolerances"))
-        except ValueError as e:
+            tol = Tolerances.parse(req.get("tolerances"))
+        except (TypeError, ValueError) as e:
             raise HarnessError("bad-request", str(e))
         cases = req.get("cases")
         if cases is None and isinstance(req.get("cases_jsonl"), str):
@@ -243,6 +245,7 @@ class Worker:
         p = Problem()
         p.jobdir = jobdir
         p.case_cache = {}
+        p.ref_cache = {}
         p.case_cache_bytes = 0
         p.seed = seed
         p.tol = tol
@@ -279,6 +282,7 @@ class Worker:
                                          "initial kernel")
             p.ref_model = None
             p.ref64_model = None
+            p.mag_model = None
             if p.ref_mod is not None:
                 p.ref_model = build_model(p.ref_mod, "Model", init, {}, self.device, seed, udirs, "reference")
             # probe run of the initial kernel on the first benchmark case: records launches
@@ -336,7 +340,8 @@ class Worker:
     def op_validate(self, req):
         from . import launches
         from .cases import clone_tree
-        from .correctness import compare, flatten_outputs, inputs_mutated, overlaps, storages
+        from .correctness import flatten_outputs, inputs_mutated, overlaps, storages
+        from .judge import judge_output
         from .static_check import RuntimeTrace, check_source
         from .usercode import UserCodeFailure, build_model, call_forward, run_user
         torch = self.torch
@@ -371,8 +376,8 @@ class Worker:
         if not isinstance(cases, list) or not all(isinstance(i, int) for i in cases):
             raise HarnessError("bad-request", "cases must be a list of case indices")
         trace = RuntimeTrace(tuple(udirs))
-        worst = {"max_err_in_tol_units": 0.0, "f64_candidate_err": None, "f64_reference_err": None,
-                 "mismatches_within_budget": 0, "f64_checked_outputs": 0, "f64_unavailable": None}
+        per_output: dict[int, dict] = {}
+        unavailable = None
         all_recs = []
         from .cases import to_device
         for i in cases:
@@ -416,31 +421,18 @@ class Worker:
                                   "message": f"{who} mutated input {k} on case {i}: {body}; kernels must not write "
                                              f"to their inputs"}
                 break
-            # 2. reference (after the candidate), and its float64 evaluation
-            g64_leaves = None
+            # 2. the reference (after the candidate) and its float64 evaluations
             if p.has_reference:
-                rin = self._device_inputs(i)
-                try:
-                    out_g = run_user(f"reference on case {i}", lambda: _sync_ret(call_forward(p.ref_model, rin),
-                                                                                 self.backend), udirs)
-                except UserCodeFailure as e:
-                    raise HarnessError("reference-error", e.message)
-                try:
-                    if p.ref64_model is None:
-                        p.ref64_model = build_model(p.ref_mod, "Model", p.init_inputs, {}, self.device, p.seed,
-                                                    udirs, "reference (float64)", dtype=torch.float64)
-                    in64 = self._device_inputs(i, dtype64=True)
-                    out64 = run_user(f"float64 reference on case {i}",
-                                     lambda: _sync_ret(call_forward(p.ref64_model, in64), self.backend), udirs)
-                    g64_leaves = flatten_outputs(out64)
-                except UserCodeFailure as e:
-                    worst["f64_unavailable"] = e.message
-                    g64_leaves = None
+                out_g, extra = self._reference_outputs(i, udirs)
+                if extra.note and not unavailable:
+                    unavailable = extra.note
             else:
                 out_g = _to_device_tree(p.golden[i], self.device) if i in p.golden else None
                 if out_g is None:
                     raise HarnessError("bad-request", f"case {i} has no golden output (not a correctness case)")
-                worst["f64_unavailable"] = "no reference: the initial kernel's outputs are the golden"
+                extra = _Evaluations(note="no reference: the initial kernel's outputs are the golden",
+                                     truth_name="initial kernel outputs (no reference)")
+                unavailable = extra.note
             leaves_g = flatten_outputs(out_g)
             # 3. outputs must not alias the reference's outputs either
             g_ranges = storages(out_g)
@@ -457,20 +449,12 @@ class Worker:
             outs = []
             problem = None
             for k, (c, g) in enumerate(zip(leaves_c, leaves_g)):
-                g64 = g64_leaves[k] if g64_leaves is not None and k < len(g64_leaves) else None
-                d = compare(c, g, g64, p.tol)
+                d = judge_output(c, extra.truth(k, g), p.tol)
                 d["output"] = k
                 outs.append(d)
-                worst["max_err_in_tol_units"] = max(worst["max_err_in_tol_units"], d.get("max_err_in_tol_units") or 0.0)
-                worst["mismatches_within_budget"] += d.get("within_budget", 0) or 0
-                f = d.get("float64")
-                if f:
-                    worst["f64_checked_outputs"] += 1
-                    worst["f64_candidate_err"] = max(worst["f64_candidate_err"] or 0.0, f["candidate_err"])
-                    worst["f64_reference_err"] = max(worst["f64_reference_err"] or 0.0, f["reference_err"])
+                _summarize_output(per_output, k, i, d)
                 if not d["passed"] and problem is None:
-                    suffix = f" output {k}" if len(leaves_c) > 1 else ""
-                    problem = f"{who} wrong on case {i}{suffix}: {d['problem']}"
+                    problem = f"{who} wrong on case {i}: output {k} {d['problem']}"
             entry["outputs"] = outs
             if problem:
                 res["failure"] = {"kind": "wrong-result", "case": i, "message": problem}
@@ -479,10 +463,80 @@ class Worker:
             del cin, pristine, out_c, out_g
         res["runtime_check"] = {"violations": trace.violations, "warnings": trace.warnings, "calls": trace.calls}
         res["kernels"] = launches.summarize(all_recs)
-        res["summary"] = worst
+        res["summary"] = {"error_units": max((o["error_units"] for o in per_output.values()
+                                              if o["error_units"] is not None), default=None),
+                          "reference_error_units": max((o["reference_error_units"] for o in per_output.values()
+                                                        if o["reference_error_units"] is not None), default=None),
+                          "outputs": [per_output[k] for k in sorted(per_output)],
+                          "float64_unavailable": unavailable}
         res["cases_checked"] = len(res["cases"])
         res["passed"] = res["failure"] is None and all(c["passed"] for c in res["cases"])
         return res
+
+    def _reference_outputs(self, i, udirs):
+        """(outputs, evaluations) of the reference on case i: its outputs in its own dtypes,
+        then in float64 on the upcast inputs, and in float64 on |inputs| and on 2|inputs|
+        with |parameters| (the magnitudes of the judge's budget, kharness/judge.py). They
+        depend only on the case, so they are computed once per problem and kept (up to
+        CASE_CACHE_MAX_BYTES with the inputs): a sweep screens dozens of candidates on one
+        case."""
+        from .correctness import storages
+        hit = self.problem.ref_cache.get(i)
+        if hit is not None:
+            return hit
+        out = self._reference_outputs_uncached(i, udirs)
+        p = self.problem
+        ev = out[1]
+        nbytes = sum(b1 - b0 for leaves in ([out[0]], ev.float64, ev.magnitude, ev.magnitude2) if leaves
+                     for (b0, b1, _) in storages(leaves))
+        if p.case_cache_bytes + nbytes <= CASE_CACHE_MAX_BYTES.get(self.backend, 0):
+            p.ref_cache[i] = out
+            p.case_cache_bytes += nbytes
+        return out
+
+    def _reference_outputs_uncached(self, i, udirs):
+        from .cases import map_float_tensors
+        from .correctness import flatten_outputs
+        from .judge import Float64Mode
+        from .usercode import UserCodeFailure, build_model, call_forward, run_user
+        p = self.problem
+        torch = self.torch
+
+        def run(model, inputs, what):
+            def go():
+                if model is p.ref_model:
+                    return _sync_ret(call_forward(model, inputs), self.backend)
+                with Float64Mode():
+                    return _sync_ret(call_forward(model, inputs), self.backend)
+            return run_user(f"{what} on case {i}", go, udirs)
+
+        try:
+            out_g = run(p.ref_model, self._device_inputs(i), "reference")
+        except UserCodeFailure as e:
+            raise HarnessError("reference-error", e.message)
+        ev = _Evaluations()
+        try:
+            if p.ref64_model is None:
+                p.ref64_model = build_model(p.ref_mod, "Model", p.init_inputs, {}, self.device, p.seed, udirs,
+                                            "reference (float64)", dtype=torch.float64)
+            ev.float64 = flatten_outputs(run(p.ref64_model, self._device_inputs(i, dtype64=True),
+                                             "float64 reference"))
+        except UserCodeFailure as e:
+            ev.note = f"the float64 reference failed: {e.message}"
+            ev.truth_name = "reference in its own dtype (its float64 evaluation failed)"
+            return out_g, ev
+        try:
+            if p.mag_model is None:
+                p.mag_model = build_model(p.ref_mod, "Model", p.init_inputs, {}, self.device, p.seed, udirs,
+                                          "reference (float64, |parameters|)", dtype=torch.float64)
+                _abs_parameters(p.mag_model)
+            for scale, attr in ((1.0, "magnitude"), (2.0, "magnitude2")):
+                inputs = map_float_tensors(self._device_inputs(i, dtype64=True), lambda t, s=scale: t.abs() * s)
+                setattr(ev, attr, flatten_outputs(run(p.mag_model, inputs, "float64 reference on |inputs|")))
+        except UserCodeFailure as e:
+            ev.magnitude = ev.magnitude2 = None
+            ev.mag_note = f"the float64 reference on |inputs| failed: {e.message}"
+        return out_g, ev
 
     # ------------------------------------------------------------------ bench
     def _bench_fn(self, model, i, rotate=True):
@@ -836,6 +890,58 @@ def _structural_survey(src, recs):
         else:
             out.append(dict(fit))
     return out
+
+
+@dataclass
+class _Evaluations:
+    """The reference's float64 evaluations on one case (output leaves), for the judge."""
+
+    float64: list | None = None
+    magnitude: list | None = None
+    magnitude2: list | None = None
+    truth_name: str = "float64 reference"
+    note: str | None = None         # why there is no float64 truth
+    mag_note: str | None = None     # why there are no magnitudes
+
+    def truth(self, k: int, g: Any) -> Any:
+        """The judge's Truth for output leaf k (g: the reference's or golden leaf)."""
+        from .judge import Truth
+
+        def leaf(v: list | None) -> Any:
+            return v[k] if v is not None and k < len(v) else None
+
+        return Truth(reference=g, float64=leaf(self.float64), magnitude=leaf(self.magnitude),
+                     magnitude2=leaf(self.magnitude2), truth_name=self.truth_name,
+                     note=self.mag_note or self.note)
+
+
+def _abs_parameters(model: Any) -> None:
+    """|.| of every floating parameter and buffer of an nn.Module, in place."""
+    import torch
+    if isinstance(model, torch.nn.Module):
+        with torch.no_grad():
+            for t in list(model.parameters()) + list(model.buffers()):
+                if t.is_floating_point() or t.is_complex():
+                    t.copy_(t.abs().to(t.dtype))
+
+
+def _summarize_output(per_output: dict[int, dict], k: int, case: int, d: dict) -> None:
+    """Fold output k's record on one case into the validate summary (worst over cases)."""
+    o = per_output.setdefault(k, {"output": k, "error_units": None, "worst_case": None, "max_abs_err": None,
+                                  "worst": None, "reference_error_units": None, "reference_max_abs_err": None,
+                                  "magnitude": None, "absolute_scale": 1.0, "relative_scale": 1.0, "passed": True})
+    o["passed"] = o["passed"] and bool(d["passed"])
+    eu = d.get("error_units")
+    if eu is not None and (o["error_units"] is None or eu > o["error_units"]):
+        o.update(error_units=eu, worst_case=case, max_abs_err=d.get("max_abs_err"), worst=d.get("worst"))
+    ru = d.get("reference_error_units")
+    if ru is not None and (o["reference_error_units"] is None or ru > o["reference_error_units"]):
+        o.update(reference_error_units=ru, reference_max_abs_err=d.get("reference_max_abs_err"))
+    b = d.get("budget")
+    if b:
+        o["magnitude"] = b["magnitude"]
+        o["absolute_scale"] = max(o["absolute_scale"], b["absolute_scale"])
+        o["relative_scale"] = max(o["relative_scale"], b["relative_scale"])
 
 
 def statistics_median(v):

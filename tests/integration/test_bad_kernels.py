@@ -15,8 +15,8 @@ EVAL_TIMEOUT_S = 20
 
 # kernel file -> (regex the job's error must match, the harness must have been replaced)
 CASES = {
-    "wrong_result.py": (r"^initial kernel wrong on case \d+: max abs err [0-9.e+-]+ > [0-9.e+-]+ "
-                        r"at \(\d+,?\)$", False),
+    "wrong_result.py": (r"^initial kernel wrong on case \d+: output 0 at \(\d+,?\): error [0-9.e+-]+ is \S+ x "
+                        r"its budget [0-9.e+-]+ \(value ", False),
     "segfault.py": (r"SIGSEGV \(segmentation fault\)", True),
     "hang.py": (rf"^initial kernel \w+ timed out after {EVAL_TIMEOUT_S} s$", True),
     "oom.py": (r"^initial kernel on case \d+ ran out of memory", False),
@@ -36,7 +36,7 @@ MORE = {
     "mutates_input.py": r"^initial kernel mutated input 0 on case \d+: .*must not write to their inputs",
     "alias_input.py": r"output 0 on case \d+ shares memory with an input",
     "raises.py": r'^initial kernel on case \d+ raised: ValueError: "deliberate failure in forward',
-    "off_by_one.py": r"^initial kernel wrong on case \d+: max abs err .* at \(16383,\)$",
+    "off_by_one.py": r"^initial kernel wrong on case \d+: output 0 at \(16383,\): error .* x its budget ",
 }
 
 
