@@ -48,6 +48,7 @@ GPU_PEAK_DIM = 8192                 # square matmul for the peak tensor throughp
 CPU_PEAK_DIM = 512
 PROBE_REPS = 10
 DEFAULT_OP_TIMEOUT_S = 1200.0       # one operator in the child: compile + checks + timings
+STARTUP_TIMEOUT_S = 600.0           # the child's start: imports, device, bandwidth probe
 MARK = "baselines-child:"           # the child's progress lines on stdout
 
 
@@ -88,18 +89,26 @@ def run_parent(args: argparse.Namespace, ops: list[OpSpec], out: Path) -> int:
             threading.Thread(target=_reader, args=(child.stdout, q), daemon=True).start()
             current: str | None = None
             why = None
+            ready = False
+            deadline = time.monotonic() + max(args.op_timeout, STARTUP_TIMEOUT_S)
             while True:
                 try:
-                    line = q.get(timeout=args.op_timeout)
+                    line = q.get(timeout=max(0.05, deadline - time.monotonic()))
                 except queue.Empty:
-                    why = f"no result within --op-timeout {args.op_timeout:.0f} s (killed)"
-                    os.killpg(child.pid, signal.SIGKILL)
-                    break
+                    line = ""
                 if line is None:
                     break
+                if time.monotonic() >= deadline:      # output that is not a mark does not extend it
+                    why = (f"no result within --op-timeout {args.op_timeout:g} s (killed)" if ready
+                           else "the measuring process did not start in time (killed)")
+                    os.killpg(child.pid, signal.SIGKILL)
+                    break
                 if line.startswith(MARK):
-                    word, name = line[len(MARK):].split()
-                    if word == "begin":
+                    word, _, name = line[len(MARK):].strip().partition(" ")
+                    deadline = time.monotonic() + args.op_timeout
+                    if word == "ready":
+                        ready = True
+                    elif word == "begin":
                         current = name
                     elif word == "end" and name == current:
                         todo = [o for o in todo if o.name != name]
@@ -338,6 +347,7 @@ class Measurer:
 
 def run_child(args: argparse.Namespace, ops: list[OpSpec], out: Path) -> int:
     m = Measurer(args)
+    print(f"{MARK} ready", flush=True)
     log(f"{m.backend} on {m.env.get('device', {}).get('name')}: copy {m.copy_gbps:.1f} GB/s")
     for op in ops:
         print(f"{MARK} begin {op.name}", flush=True)

@@ -17,6 +17,7 @@ import json
 import math
 import os
 import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -84,12 +85,12 @@ def load_records(paths: list[str]) -> list[dict[str, Any]]:
 
 # --------------------------------------------------------------------------- statistics
 
-def median(xs: list[float]) -> float | None:
+def median(xs: Iterable[float | None]) -> float | None:
     v = [x for x in xs if x is not None and math.isfinite(x)]
     return statistics.median(v) if v else None
 
 
-def geomean(xs: list[float]) -> float | None:
+def geomean(xs: Iterable[float | None]) -> float | None:
     v = [x for x in xs if x is not None and math.isfinite(x) and x > 0]
     return math.exp(sum(math.log(x) for x in v) / len(v)) if v else None
 
@@ -108,7 +109,7 @@ class Spread:
         return (self.high - self.low) / self.median if self.median else 0.0
 
 
-def spread(xs: list[float | None]) -> Spread | None:
+def spread(xs: Iterable[float | None]) -> Spread | None:
     v = [x for x in xs if x is not None and math.isfinite(x)]
     if not v:
         return None

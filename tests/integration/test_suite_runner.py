@@ -49,9 +49,11 @@ def test_runner_records_every_operator(suite_run):
         assert job["state"] == "succeeded" and job["name"] == f"suite-{op}-run1"
         assert job["spec"]["operator"] == op and job["spec"]["rounds"] == ROUNDS
         assert job["baseline"]["bench"]["summary"]["geomean_median_ms"] > 0
-        assert 1 <= len(rec["rounds"]) <= ROUNDS
-        assert [r["round"] for r in rec["rounds"]] == list(range(1, len(rec["rounds"]) + 1))
         best = job["best"]
+        # A job may stop before its budget (stop_reason says why); the record keeps what ran.
+        assert len(rec["rounds"]) <= ROUNDS
+        assert rec["rounds"] or best.get("stop_reason"), json.dumps([op, best, job["progress"]])
+        assert [r["round"] for r in rec["rounds"]] == list(range(1, len(rec["rounds"]) + 1))
         assert best["speedup"] >= 1.0 and best["kernel_sha256"]
         assert "class ModelNew" in rec["best_kernel"]
     # progress lines: operator, run, state, round k/N
