@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from opspec import OpSpec, OpSpecError, select_ops
+from opspec import OpSpec, ops_arg
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS_DIR = ROOT / "harness"
@@ -106,16 +106,12 @@ def check_op(client: Any, op: OpSpec, scale: str, correctness_cases: int = 2,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ops", default="all", help="all, or a comma-separated list of operators")
+    ap.add_argument("--ops", default="all", type=ops_arg, help="all, or a comma-separated list of operators")
     ap.add_argument("--backend", default="interp", choices=("interp", "cuda"))
     ap.add_argument("--correctness-cases", type=int, default=2)
     ap.add_argument("--compile", default=None, metavar="TARGET", help="also compile offline, e.g. cuda:90")
     args = ap.parse_args(argv)
-    try:
-        ops = select_ops(args.ops)
-    except OpSpecError as e:
-        print(f"check_ops: {e}", file=sys.stderr)
-        return 2
+    ops = args.ops
     if args.backend == "interp":
         os.environ.setdefault("KOPT_SUITE_SCALE", "small")
     scale = os.environ.get("KOPT_SUITE_SCALE", "full")

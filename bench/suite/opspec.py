@@ -24,6 +24,7 @@ class matmul); tests check the declared shapes against what ref.py really builds
 """
 from __future__ import annotations
 
+import argparse
 import ast
 import json
 import math
@@ -230,6 +231,14 @@ def select_ops(which: str, root: Path = OPS_DIR) -> list[OpSpec]:
         if not chosen:
             raise OpSpecError("--ops: no operator named")
     return [load_op(root / n) for n in chosen]
+
+
+def ops_arg(value: str) -> list[OpSpec]:
+    """argparse `type` of the tools' --ops: the chosen operators, or a usage error naming them."""
+    try:
+        return select_ops(value)
+    except OpSpecError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def scale_of(op: OpSpec, input_shapes: list[list[int]]) -> str | None:

@@ -304,6 +304,21 @@ def markdown(rows: list[OpRow], failures: list[Failure], summ: dict[str, Any], r
 
 # ------------------------------------------------------------------------------ plots
 
+def _figure(plt: Any, n: int, height: float = 4.5) -> tuple[Any, Any]:
+    return plt.subplots(figsize=(max(8, 0.55 * n), height))
+
+
+def _finish(plt: Any, fig: Any, ax: Any, names: list[str], ylabel: str, path: Path, legend: bool = True) -> str:
+    ax.set_ylabel(ylabel)
+    ax.set_xticks(list(range(len(names))), names, rotation=60, ha="right")
+    if legend:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return str(path)
+
+
 def plots(rows: list[OpRow], out: Path) -> tuple[list[str], str | None]:
     """PNG plots; (paths, None), or ([], why) when matplotlib is not installed."""
     try:
@@ -316,7 +331,7 @@ def plots(rows: list[OpRow], out: Path) -> tuple[list[str], str | None]:
     x = list(range(len(rows)))
     paths = []
 
-    fig, ax = plt.subplots(figsize=(max(8, 0.55 * len(rows)), 4.5))
+    fig, ax = _figure(plt, len(rows))
     series = [("kopt", [r.speedup.median if r.speedup else 0 for r in rows]),
               ("eager", [r.initial.median / r.eager.median if r.initial and r.eager else 0 for r in rows]),
               ("torch.compile", [r.initial.median / r.compile.median if r.initial and r.compile else 0 for r in rows]),
@@ -329,38 +344,22 @@ def plots(rows: list[OpRow], out: Path) -> tuple[list[str], str | None]:
     ax.errorbar([v - 1.5 * w for v in x], series[0][1], yerr=errs, fmt="none", ecolor="black", capsize=2)
     ax.set_yscale("log")
     ax.axhline(1.0, color="gray", linewidth=0.8)
-    ax.set_ylabel("speedup over the initial kernel")
-    ax.set_xticks(x, names, rotation=60, ha="right")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    paths.append(str(out / "speedups.png"))
-    fig.savefig(paths[-1], dpi=110)
-    plt.close(fig)
+    paths.append(_finish(plt, fig, ax, names, "speedup over the initial kernel", out / "speedups.png"))
 
-    fig, ax = plt.subplots(figsize=(max(8, 0.55 * len(rows)), 4.5))
+    fig, ax = _figure(plt, len(rows))
     w = 0.27
     for i, key in enumerate(("initial", "kopt", "compile")):
         ax.bar([v + (i - 1) * w for v in x], [100 * (r.roofline.get(key) or 0) for r in rows], w,
                label=key if key != "compile" else "torch.compile")
     ax.axhline(100 * MEMORY_BOUND_TARGET, color="gray", linestyle="--", linewidth=0.8)
-    ax.set_ylabel("% of the roofline bound")
-    ax.set_xticks(x, names, rotation=60, ha="right")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    paths.append(str(out / "roofline.png"))
-    fig.savefig(paths[-1], dpi=110)
-    plt.close(fig)
+    paths.append(_finish(plt, fig, ax, names, "% of the roofline bound", out / "roofline.png"))
 
-    fig, ax = plt.subplots(figsize=(max(8, 0.55 * len(rows)), 4.0))
+    fig, ax = _figure(plt, len(rows), 4.0)
     ratios = [r.kopt_vs_compile or 0 for r in rows]
     ax.bar(x, ratios, color=["tab:green" if 0 < v <= 1 else "tab:red" for v in ratios])
     ax.axhline(1.0, color="gray", linewidth=0.8)
-    ax.set_ylabel("kopt time / torch.compile time")
-    ax.set_xticks(x, names, rotation=60, ha="right")
-    fig.tight_layout()
-    paths.append(str(out / "vs_compile.png"))
-    fig.savefig(paths[-1], dpi=110)
-    plt.close(fig)
+    paths.append(_finish(plt, fig, ax, names, "kopt time / torch.compile time", out / "vs_compile.png",
+                         legend=False))
     return paths, None
 
 

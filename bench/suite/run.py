@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from opspec import OpSpec, OpSpecError, select_ops
+from opspec import OpSpec, ops_arg
 from results import FORMAT, write_record
 
 HTTP_TIMEOUT_S = 30                       # one request
@@ -235,7 +235,7 @@ def poll(api: Koptd, jobs: list[RunJob], args: argparse.Namespace) -> None:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ops", default="all", help="all, or a comma-separated list of operators")
+    ap.add_argument("--ops", default="all", type=ops_arg, help="all, or a comma-separated list of operators")
     ap.add_argument("--runs", type=int, default=3, help="repetitions of each operator (default 3)")
     ap.add_argument("--first-run", type=int, default=None, help="number of the first run (default: after OUT's)")
     ap.add_argument("--rounds", type=int, default=5)
@@ -266,11 +266,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    try:
-        ops = select_ops(args.ops)
-    except OpSpecError as e:
-        log(str(e))
-        return 2
+    ops = args.ops
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     first = args.first_run if args.first_run is not None else next_run(out, ops)

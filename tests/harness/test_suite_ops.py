@@ -10,7 +10,7 @@ import sys
 
 import pytest
 import torch
-from conftest import ROOT, start_harness
+from conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "bench", "suite"))
 import check_ops
@@ -75,18 +75,10 @@ def test_declared_shapes_match_ref(name, scale, monkeypatch):
         assert 0 < op.min_bytes(scale) <= moved
 
 
-@pytest.fixture(scope="module")
-def suite_harness(tmp_path_factory):
-    wd = tmp_path_factory.mktemp("suite")
-    h = start_harness(wd)
-    yield h
-    h.close()
-
-
 @pytest.mark.parametrize("name", OPS)
-def test_initial_kernel_validates(name, suite_harness):
+def test_initial_kernel_validates(name, harness):
     op = load_op(os.path.join(ROOT, "bench", "suite", "ops", name))
-    res = check_ops.check_op(suite_harness, op, "small", correctness_cases=2)
+    res = check_ops.check_op(harness, op, "small", correctness_cases=2)
     assert res.passed, f"{name}: {res.problems}"
 
 
