@@ -152,6 +152,9 @@ def build_rows(records: list[dict[str, Any]]) -> tuple[list[OpRow], list[Failure
         if row.kopt and row.compile:
             row.kopt_vs_compile = row.kopt.median / row.compile.median
         _roofline(row, spec, list(base.values()), [k for k in kopt.values()])
+        devices = {d for rs in recs.values() for r in rs if (d := _device(r))}
+        if len(devices) > 1:
+            row.notes.append(f"records from {len(devices)} different devices: {'; '.join(sorted(devices))}")
         rows.append(row)
     return rows, failures
 
@@ -231,16 +234,19 @@ def _pct(x: float | None) -> str:
     return "—" if x is None else f"{100 * x:.0f}%"
 
 
+def _device(r: dict[str, Any]) -> str | None:
+    """The device a record was measured on, in words (None when it does not say)."""
+    env = r.get("env") or ((((r.get("job") or {}).get("baseline") or {}).get("bench") or {}).get("env")) or {}
+    d = env.get("device") or {}
+    if not d:
+        return None
+    return f"{d.get('name')} (torch {env.get('torch')}, triton {env.get('triton')}, driver {env.get('driver')})"
+
+
 def _settings(records: list[dict[str, Any]]) -> list[str]:
     cfgs = {json.dumps({k: v for k, v in (r.get("config") or {}).items() if k != "url"}, sort_keys=True)
             for r in records if r["kind"] == "kopt"}
-    devs = set()
-    for r in records:
-        env = r.get("env") or ((((r.get("job") or {}).get("baseline") or {}).get("bench") or {}).get("env")) or {}
-        d = env.get("device") or {}
-        if d:
-            devs.add(f"{d.get('name')} (torch {env.get('torch')}, triton {env.get('triton')}, "
-                     f"driver {env.get('driver')})")
+    devs = {d for r in records if (d := _device(r))}
     return [f"- kopt settings: `{c}`" for c in sorted(cfgs)] + [f"- device: {d}" for d in sorted(devs)]
 
 
@@ -278,7 +284,7 @@ def markdown(rows: list[OpRow], failures: list[Failure], summ: dict[str, Any], r
     for r in rows:
         roof = f"{_pct(r.roofline.get('initial'))} → {_pct(r.roofline.get('kopt'))} ({_pct(r.roofline.get('compile'))})"
         lv = f"{r.levels} (L{r.max_level})" if r.levels else (f"L{r.max_level}" if r.max_level else "—")
-        L.append(f"| {r.name} | {r.op_class} | {r.dtype} | {_s(r.initial)} | {_s(r.kopt)} | {_s(r.speedup, '{:.3f}')}x "
+        L.append(f"| {r.name} | {r.op_class} | {r.dtype} | {_s(r.initial)} | {_s(r.kopt)} | {_s(r.speedup, '{:.3f}x')} "
                  f"| {_s(r.eager)} | {_s(r.compile)} | {_f(r.kopt_vs_compile, '{:.3f}')} "
                  f"| {_f(r.optimum_speedup, '{:.3f}x')} | {_pct(r.frac_optimum)} | {roof} "
                  f"| {_s(r.rounds_to_best, '{:.0f}')} | {_s(r.seconds_to_best, '{:.0f}')} | {lv} |")
