@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -70,14 +71,18 @@ def read_record(path: Path) -> dict[str, Any]:
     return rec
 
 
+RECORD_NAME_RE = re.compile(r"^(?P<kind>kopt|baselines|exhaustive)-(?P<op>[A-Za-z0-9_]+)-run(?P<run>[0-9]+)\.json$")
+
+
 def load_records(paths: list[str]) -> list[dict[str, Any]]:
-    """Records from files and directories (their *.json, not recursing)."""
+    """Records from files and directories (in a directory, the files named like records:
+    <kind>-<operator>-run<r>.json, not recursing; a file given by name must be a record)."""
     out = []
     for p in paths:
         path = Path(p)
-        files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+        files = sorted(f for f in path.iterdir() if RECORD_NAME_RE.match(f.name)) if path.is_dir() else [path]
         if path.is_dir() and not files:
-            raise RecordError(f"{path}: no result files (*.json)")
+            raise RecordError(f"{path}: no result files (<kind>-<operator>-run<r>.json)")
         for f in files:
             out.append(read_record(f))
     return out

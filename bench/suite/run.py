@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import socket
 import sys
 import time
@@ -33,13 +32,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from opspec import OpSpec, ops_arg
-from results import FORMAT, write_record
+from results import FORMAT, RECORD_NAME_RE, write_record
 
 HTTP_TIMEOUT_S = 30                       # one request
 MAX_RESPONSE_BYTES = 64 * 1024 * 1024     # one response body (a job's rounds with evidence)
 SUBMIT_ATTEMPTS = 3                       # a POST retried with the same Idempotency-Key
 TERMINAL = ("succeeded", "failed", "cancelled")
-RUN_FILE_RE = re.compile(r"^kopt-(?P<op>[A-Za-z0-9_]+)-run(?P<run>\d+)\.json$")
 
 
 class ApiError(Exception):
@@ -138,7 +136,7 @@ def next_run(out: Path, ops: list[OpSpec]) -> int:
     """1 + the highest run number recorded in `out` for any of `ops` (1 when none)."""
     names = {o.name for o in ops}
     runs = [int(m["run"]) for p in out.glob("kopt-*-run*.json")
-            if (m := RUN_FILE_RE.match(p.name)) and m["op"] in names]
+            if (m := RECORD_NAME_RE.match(p.name)) and m["op"] in names]
     return max(runs, default=0) + 1
 
 

@@ -24,7 +24,7 @@ PY = sys.executable
 
 
 def knobs(name):
-    with open(os.path.join(TESTDATA, f"knobs-{name}.json")) as f:
+    with open(os.path.join(TESTDATA, "knobs", f"{name}.json")) as f:
         return json.load(f)["result"]
 
 

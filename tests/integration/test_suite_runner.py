@@ -75,3 +75,16 @@ def test_runner_records_a_refused_job_as_a_failure(suite_run, tmp_path):
     assert rec["ok"] is False and rec["job_id"] is None
     assert rec["failure"]["stage"] == "submit" and "rounds" in rec["failure"]["reason"]
     assert "0 of 1 jobs succeeded" in p.stderr
+
+
+def test_report_on_the_runner_output(suite_run, tmp_path):
+    _, out, _, _ = suite_run
+    p = subprocess.run([PY, str(ROOT / "bench" / "suite" / "report.py"), str(out), "--out", str(tmp_path)],
+                       check=False, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    text = (tmp_path / "report.md").read_text()
+    assert "kopt jobs 3 of 3 succeeded" in text
+    for op in OPS:
+        assert f"| {op} |" in text
+    summ = json.loads((tmp_path / "summary.json").read_text())
+    assert summ["summary"]["kopt_runs"] == 3 and summ["summary"]["failures"] == 0
