@@ -149,6 +149,8 @@ def job_spec(op: OpSpec, run: int, args: argparse.Namespace) -> dict[str, Any]:
         "proposer": args.proposer, "seed": args.seed, "benchmark_cases": args.benchmark_cases,
         "correctness_cases": args.correctness_cases,
     }
+    if args.max_candidates is not None:
+        spec["max_candidates"] = args.max_candidates
     return spec
 
 
@@ -189,7 +191,7 @@ def finish(api: Koptd, j: RunJob, args: argparse.Namespace, t_start: float) -> d
         "kind": "kopt", "format": FORMAT, "operator": j.op.name, "class": j.op.op_class, "run": j.run,
         "config": {"url": args.url, "backend": args.backend, "rounds": args.rounds, "policy": args.policy,
                    "proposer": args.proposer, "seed": args.seed, "benchmark_cases": args.benchmark_cases,
-                   "correctness_cases": args.correctness_cases},
+                   "correctness_cases": args.correctness_cases, "max_candidates": args.max_candidates},
         "host": socket.gethostname(), "job_id": j.job_id, "state": j.state,
         "ok": j.state == "succeeded" and j.failure is None, "failure": j.failure,
         "recorded_at": now_iso(), "wall_s": round(time.monotonic() - t_start, 3),
@@ -243,6 +245,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--benchmark-cases", type=int, default=1)
     ap.add_argument("--correctness-cases", default="all", help="integer or all")
+    ap.add_argument("--max-candidates", type=int, default=None, help="candidates per round (default: koptd's)")
     ap.add_argument("--out", required=True, help="directory for the result files")
     ap.add_argument("--url", default=os.environ.get("KOPT_URL", "http://127.0.0.1:8470"))
     ap.add_argument("--token", default=os.environ.get("KOPT_TOKEN"), help="default: $KOPT_TOKEN")

@@ -30,7 +30,7 @@ def suite_run(module_wkoptd, module_dbs, tmp_path_factory):
     module_wkoptd.wait_workers_ready(k, n=len(DEVICES.split(",")))
     env = dict(os.environ, KOPT_URL=k.base, KOPT_TOKEN=sub)
     p = subprocess.run([PY, str(ROOT / "bench" / "suite" / "run.py"), "--ops", ",".join(OPS), "--runs", "1",
-                        "--rounds", str(ROUNDS), "--backend", "interp", "--correctness-cases", "1",
+                        "--rounds", str(ROUNDS), "--backend", "interp", "--correctness-cases", "1", "--max-candidates", "4",
                         "--out", str(out), "--poll", "0.5", "--job-timeout", str(RUN_TIMEOUT)],
                        check=False, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT + 60)
     return p, out, k, sub
