@@ -267,7 +267,7 @@ class Measurer:
         res["compile_s"] = round(compile_s, 3)
         return res
 
-    def _kopt_stage(self, op: OpSpec, run: int, ref: Any, init: list[Any], inputs: list[Any], gold: Any,
+    def _kopt_stage(self, op: OpSpec, run: int, init: list[Any], inputs: list[Any], gold: Any,
                     gold64: Any) -> dict[str, Any] | None:
         if not self.args.kopt:
             return None
@@ -323,7 +323,7 @@ class Measurer:
         rec["initial"] = self._stage("initial kernel", new, inputs, gold, gold64)
         rec["eager"] = self._stage("eager", model, inputs, gold, gold64)
         rec["compile"] = self._compile_stage(model, inputs, gold, gold64)
-        kopt = self._kopt_stage(op, run, ref, init, inputs, gold, gold64)
+        kopt = self._kopt_stage(op, run, init, inputs, gold, gold64)
         if kopt is not None:
             rec["kopt"] = kopt
         peak = self.peak_tflops(op.dtype) if op.op_class == "matmul" and op.dtype in ("float16", "bfloat16") else None
