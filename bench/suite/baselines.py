@@ -141,12 +141,20 @@ class Measurer:
         from kharness import backend as bk
         self.backend = bk.choose_backend(args.backend)      # sets TRITON_INTERPRET before triton
         import torch
-        from kharness.cases import case_seed, clone_tree, seed_all, to_device
-        from kharness.correctness import Tolerances, compare, flatten_outputs
+        from kharness.cases import (
+            case_seed,
+            clone_tree,
+            map_float_tensors,
+            seed_all,
+            to_device,
+        )
+        from kharness.correctness import flatten_outputs
+        from kharness.judge import Float64Mode, Tolerances, Truth, judge_output
         from kharness.timing import Timer, stats
         self.torch, self.bk = torch, bk
         self.case_seed, self.clone_tree, self.seed_all, self.to_device = case_seed, clone_tree, seed_all, to_device
-        self.compare, self.flatten, self.tol = compare, flatten_outputs, Tolerances()
+        self.judge, self.flatten, self.tol = judge_output, flatten_outputs, Tolerances()
+        self.Float64Mode, self.Truth, self.map_float = Float64Mode, Truth, map_float_tensors
         self.stats = stats
         self.args = args
         self.device = bk.device_for(self.backend)
@@ -199,17 +207,37 @@ class Measurer:
             m = m.to(dtype)
         return m.eval()
 
-    def _check(self, out: Any, gold: Any, gold64: Any) -> dict[str, Any]:
-        c, g, g64 = self.flatten(out), self.flatten(gold), self.flatten(gold64)
-        if len(c) != len(g):
-            return {"passed": False, "message": f"{len(c)} outputs, the reference has {len(g)}"}
+    def _truths(self, ref: Any, init: list[Any], cpu_inputs: list[Any], gold: list[Any]) -> list[Any]:
+        """The harness judge's truth per output leaf: the reference in float64 (under
+        Float64Mode, as the worker evaluates it) and on |inputs| and 2|inputs| with
+        |parameters| (the magnitudes of its sums)."""
+        torch = self.torch
+        in64 = self.to_device(cpu_inputs, self.device, dtype64=True)
+        m64 = self._build(ref, "Model", init, dtype=torch.float64)
+        with self.Float64Mode():
+            f64 = self.flatten(m64(*in64))
+        with torch.no_grad():   # |parameters|, as the worker's magnitude model
+            for t in list(m64.parameters()) + list(m64.buffers()):
+                if t.is_floating_point():
+                    t.copy_(t.abs())
+        mags = []
+        for scale in (1.0, 2.0):
+            with self.Float64Mode():
+                mags.append(self.flatten(m64(*self.map_float(in64, lambda t, s=scale: t.abs() * s))))
+        return [self.Truth(reference=g, float64=f64[k], magnitude=mags[0][k], magnitude2=mags[1][k])
+                for k, g in enumerate(gold)]
+
+    def _check(self, out: Any, truths: list[Any]) -> dict[str, Any]:
+        c = self.flatten(out)
+        if len(c) != len(truths):
+            return {"passed": False, "message": f"{len(c)} outputs, the reference has {len(truths)}"}
         worst = 0.0
-        for k, (ci, gi, g64i) in enumerate(zip(c, g, g64)):
-            d = self.compare(ci, gi, g64i, self.tol)
-            worst = max(worst, d.get("max_err_in_tol_units") or 0.0)
+        for k, (ci, t) in enumerate(zip(c, truths)):
+            d = self.judge(ci, t, self.tol)
+            worst = max(worst, d.get("error_units") or 0.0)
             if not d["passed"]:
                 return {"passed": False, "message": f"output {k}: {d['problem']}"}
-        return {"passed": True, "max_err_in_tol_units": worst}
+        return {"passed": True, "worst_in_budget_units": worst}
 
     def _time(self, fn: Any, inputs: list[Any]) -> dict[str, Any]:
         """The harness's bench: inputs rotated over copies when they fit in L2."""
@@ -230,14 +258,14 @@ class Measurer:
         st["input_copies"] = len(copies)
         return st
 
-    def _stage(self, what: str, fn: Any, inputs: list[Any], gold: Any, gold64: Any) -> dict[str, Any]:
+    def _stage(self, what: str, fn: Any, inputs: list[Any], truths: list[Any]) -> dict[str, Any]:
         """Check one implementation against eager, then time it; a failure is recorded."""
         torch = self.torch
         try:
             with torch.no_grad():
                 out = fn(*self.clone_tree(inputs))
             self.timer.sync()
-            chk = self._check(out, gold, gold64)
+            chk = self._check(out, truths)
             del out
             if not chk["passed"]:
                 return {"ok": False, "mismatch": chk["message"]}
@@ -247,7 +275,7 @@ class Measurer:
         except Exception as e:  # noqa: BLE001 - user code (kernels, models, inductor) may raise anything: recorded
             return {"ok": False, "error": f"{what}: {type(e).__name__}: {str(e)[:1500]}"}
 
-    def _compile_stage(self, model: Any, inputs: list[Any], gold: Any, gold64: Any) -> dict[str, Any]:
+    def _compile_stage(self, model: Any, inputs: list[Any], truths: list[Any]) -> dict[str, Any]:
         if self.args.no_compile:
             return {"ok": False, "skipped": "--no-compile"}
         if not self.gpu and not self.args.cpu_compile:
@@ -263,12 +291,12 @@ class Measurer:
             compile_s = time.monotonic() - t0
         except Exception as e:  # noqa: BLE001 - inductor failures are results to report, not crashes
             return {"ok": False, "error": f"torch.compile: {type(e).__name__}: {str(e)[:1500]}"}
-        res = self._stage("torch.compile", compiled, inputs, gold, gold64)
+        res = self._stage("torch.compile", compiled, inputs, truths)
         res["compile_s"] = round(compile_s, 3)
         return res
 
-    def _kopt_stage(self, op: OpSpec, run: int, init: list[Any], inputs: list[Any], gold: Any,
-                    gold64: Any) -> dict[str, Any] | None:
+    def _kopt_stage(self, op: OpSpec, run: int, init: list[Any], inputs: list[Any],
+                    truths: list[Any]) -> dict[str, Any] | None:
         if not self.args.kopt:
             return None
         path = Path(self.args.kopt) / f"kopt-{op.name}-run{run}.json"
@@ -291,7 +319,7 @@ class Measurer:
                 model = self._build(mod, "ModelNew", init, best.get("tunables") or {})
             except Exception as e:  # noqa: BLE001 - the job's kernel is user code
                 return {"ok": False, "error": f"kopt kernel: {type(e).__name__}: {str(e)[:1500]}", **info}
-            res = self._stage("kopt kernel", model, inputs, gold, gold64)
+            res = self._stage("kopt kernel", model, inputs, truths)
         return {**res, **info}
 
     # ---------------------------------------------------------------- one operator
@@ -307,9 +335,8 @@ class Measurer:
         inputs = self.to_device(cpu_inputs, self.device)
         model = self._build(ref, "Model", init)
         with torch.no_grad():
-            gold = model(*self.clone_tree(inputs))
-            gold64 = self._build(ref, "Model", init, dtype=torch.float64)(
-                *self.to_device(cpu_inputs, self.device, dtype64=True))
+            gold = self.flatten(model(*self.clone_tree(inputs)))
+            truths = self._truths(ref, init, cpu_inputs, gold)
         del cpu_inputs
         rec: dict[str, Any] = {
             "kind": "baselines", "format": FORMAT, "operator": op.name, "class": op.op_class, "run": run,
@@ -320,10 +347,10 @@ class Measurer:
             "copy_gbps": self.copy_gbps,
         }
         new = self._build(ker, "ModelNew", init)
-        rec["initial"] = self._stage("initial kernel", new, inputs, gold, gold64)
-        rec["eager"] = self._stage("eager", model, inputs, gold, gold64)
-        rec["compile"] = self._compile_stage(model, inputs, gold, gold64)
-        kopt = self._kopt_stage(op, run, init, inputs, gold, gold64)
+        rec["initial"] = self._stage("initial kernel", new, inputs, truths)
+        rec["eager"] = self._stage("eager", model, inputs, truths)
+        rec["compile"] = self._compile_stage(model, inputs, truths)
+        kopt = self._kopt_stage(op, run, init, inputs, truths)
         if kopt is not None:
             rec["kopt"] = kopt
         peak = self.peak_tflops(op.dtype) if op.op_class == "matmul" and op.dtype in ("float16", "bfloat16") else None
@@ -339,7 +366,7 @@ class Measurer:
             bad = rec["initial"] if not rec["initial"].get("ok") else rec["eager"]
             rec["failure"] = {"stage": "initial" if bad is rec["initial"] else "eager",
                               "reason": bad.get("mismatch") or bad.get("error") or "failed"}
-        del model, new, gold, gold64, inputs
+        del model, new, gold, truths, inputs
         if self.gpu:
             torch.cuda.empty_cache()
         return rec

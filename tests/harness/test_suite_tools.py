@@ -164,3 +164,21 @@ def test_report_refuses_a_bad_record(tmp_path):
     (tmp_path / "kopt-x-run1.json").write_text(json.dumps({"kind": "kopt", "format": 99, "operator": "x",
                                                            "run": 1, "ok": True}))
     assert report.main([str(tmp_path), "--out", str(tmp_path / "out")]) == 2
+
+
+def test_exhaustive_end_to_end(tmp_path):
+    """A few points of gelu_tanh's space through the repository's harness (knobs, rewrite,
+    sweep, validate, bench on the interpreter)."""
+    env = dict(os.environ, TRITON_INTERPRET="1")
+    p = subprocess.run([PY, os.path.join(SUITE, "exhaustive.py"), "--ops", "gelu_tanh", "--backend", "interp",
+                        "--cap", "6", "--batch", "3", "--correctness-cases", "1", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300, env=env, check=False)
+    assert p.returncode == 0, p.stderr[-3000:]
+    rec = json.loads((tmp_path / "exhaustive-gelu_tanh-run1.json").read_text())
+    assert rec["ok"] and rec["space"]["size"] == 66 and rec["space"]["measured"] == 6 and rec["space"]["sampled"]
+    assert rec["space"]["initial"] == {"BLOCK": 128, "num_stages": 3, "num_warps": 4}
+    assert len(rec["points"]) == 5 and rec["sweep"]["sweeps"] == 2      # the initial point is the sweep's base
+    assert all(pt["status"] in ("ok", "refused", "compile-failed", "wrong", "error") for pt in rec["points"])
+    assert rec["initial"]["median_ms"] > 0 and rec["best"]["median_ms"] > 0
+    assert rec["best"]["speedup"] >= 1.0
+    assert all(f["passed"] for f in rec["finalists"]), rec["finalists"]
