@@ -492,6 +492,16 @@ static int ladder_fits(const json_t *structural, const char *name, const char **
   return 0;
 }
 
+int ladder_is_structural(const char *family)
+{
+  static const char *const fams[] = { "row_in_registers", "tile_grid", "persistent_grid",
+                                      "coalesce_access", NULL };
+  for (unsigned i = 0; fams[i]; i++)
+    if (!strcmp(family, fams[i]))
+      return 1;
+  return 0;
+}
+
 void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
                        const json_t *ir)
 {
@@ -525,6 +535,14 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
   }
   if (d->level != 3)
     return;
+  /* Each justified rewrite moves to the front, so the last one here is tried first: a
+   * strided reduction's coalescing tiles before a row kept in registers (a column sum fits
+   * both syntactically; only the tiles fix its access pattern). */
+  if (loops_loading > 0 && ladder_fits(structural, "row_single_block", &why)) {
+    ladder_why(d, " Structural: %s; %ld loop(s) load global memory each pass.", why, loops_loading);
+    ladder_add(d, "row_in_registers", 3, "");
+    ladder_first(d, "row_in_registers");
+  }
   if (dots > 0 && ladder_fits(structural, "tile_grid", &why)) {
     ladder_why(d, " Structural: %s; the IR has %ld tensor-core dots.", why, dots);
     ladder_add(d, "tile_grid", 3, "");
@@ -534,11 +552,6 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
     ladder_why(d, " Structural: %s; global loads are narrow (%ld).", why, narrow);
     ladder_add(d, "coalesce_access", 3, "");
     ladder_first(d, "coalesce_access");
-  }
-  if (loops_loading > 0 && ladder_fits(structural, "row_single_block", &why)) {
-    ladder_why(d, " Structural: %s; %ld loop(s) load global memory each pass.", why, loops_loading);
-    ladder_add(d, "row_in_registers", 3, "");
-    ladder_first(d, "row_in_registers");
   }
 }
 

@@ -71,6 +71,11 @@ json_t *ladder_diag_json(const struct ladder_diag *d, const struct ladder_tests 
 void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
                        const json_t *ir);
 
+/* 1 for the families that ladder_structural justifies from a structural rewrite's fit and
+ * the evidence (row_in_registers, tile_grid, persistent_grid, and coalesce_access when it
+ * came from strided_reduction_tiles' survey): the round tries them before any sweep. */
+int ladder_is_structural(const char *family);
+
 /* Adds a justified family (deduplicated). Exposed for tests. */
 void ladder_add(struct ladder_diag *d, const char *family, int needs_level, const char *dir);
 

@@ -277,6 +277,25 @@ static int rounds_choose(struct rounds_state *s, struct ladder_diag *diags, int 
 {
   const char *skip[ROUNDS_MAX_SKIP + 1];
   rounds_skip_list(s, skip);
+  /* A structural family the evidence justified at some level goes first: it is what no
+   * sweep of launch parameters can find (measured on the H200: softmax, layernorm and a
+   * column sum spent their first rounds on num_stages from L4 before the row or tile
+   * rewrite that L3 had already justified). Then the deepest level's first family. */
+  for (int l = level; l >= 1; l--) {
+    if (!diags[l].available)
+      continue;
+    for (unsigned i = 0; i < diags[l].nfamilies; i++) {
+      int skipped = 0;
+      for (unsigned k = 0; skip[k]; k++)
+        skipped |= !strcmp(skip[k], diags[l].family[i]);
+      /* only where that level's evidence suffices for it (L1 names a fitting rewrite but
+       * needs the IR to justify it) */
+      if (!skipped && ladder_is_structural(diags[l].family[i]) && diags[l].needs_level[i] <= l) {
+        *from_level = l;
+        return (int)i;
+      }
+    }
+  }
   for (int l = level; l >= 1; l--) {
     int idx;
     if (diags[l].available && ladder_pick(&diags[l], skip, &idx)) {
