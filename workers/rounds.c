@@ -17,6 +17,7 @@
 #include "proposal.h"
 #include "rounds.h"
 #include "rules.h"
+#include "utf8.h"
 
 #define ROUNDS_MAX_SKIP 16
 
@@ -514,6 +515,7 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
       snprintf(s->stop_reason, sizeof(s->stop_reason),
                "round %d: no rewrite family left that the evidence (levels 1-%d) justifies%s%.300s",
                round, level, why[0] ? "; last: " : "", why);
+      utf8_scrub(s->stop_reason); /* "%.300s" may cut a character of the proposer's text */
       s->levels_seen[level]--;
       {
         char *e = json_dumps(esc, JSON_COMPACT);
@@ -589,6 +591,9 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
     }
   }
   diff = p.source ? diff_render(s->src, p.source, s->tunables, cand_tun) : NULL;
+  /* The reason quotes proposers and the harness, cut to fit: one byte that is not UTF-8
+   * would make json_pack fail and the round go unrecorded. */
+  utf8_scrub(reject);
   rec = json_pack("{s:i, s:o, s:{s:s?, s:s, s:O?, s:O?}, s:s?, s:s?, s:s, s:s, s:s?, s:s?,"
                   " s:O?, s:O?, s:b, s:s?}",
                   "level_reached", level, "escalation", esc, "evidence", "signature", sig,
