@@ -2,10 +2,26 @@
  * reads what a server (or anything posing as one) sends, in pieces of any size: the events
  * it yields must not depend on where the pieces were cut, an event's data never passes the
  * cap, and the id it reports is what koptd reads back as Last-Event-ID on a reconnect
- * (daemon/sse.c's sse_last_event_id). */
+ * (daemon/sse.c's sse_last_event_id). The same bytes also go to koptd's reader of the
+ * kopt_job_events NOTIFY payload (sse_on_notify), on a hub with no streams. */
 #include "ctl_sse.h"
+#include "ctx.h"
 #include "fuzz.h"
 #include "sse.h"
+
+static struct kopt_ctx fuzz_ctx;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+  (void)argc;
+  (void)argv;
+  /* The hub's keepalive timer is armed but never runs: the loop is never run. */
+  fuzz_ctx.loop = uv_default_loop();
+  if (sse_hub_init(&fuzz_ctx))
+    abort();
+  return 0;
+}
 
 /* Everything the callback saw, as one byte string: type \0 id \0 data \0 per event. */
 struct fuzz_seen {
@@ -94,5 +110,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              whole.events, pieces.events);
   free(whole.buf);
   free(pieces.buf);
+  {
+    char *payload = fuzz_str(data + 2, size - 2);
+    if (payload)
+      sse_on_notify(fuzz_ctx.sse, payload);
+    free(payload);
+  }
   return 0;
 }

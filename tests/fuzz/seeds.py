@@ -128,6 +128,9 @@ def sse_seeds() -> dict[str, bytes]:
         "koptd_stream": bytes([200, 3, 1, 7, 64]) + koptd.encode(),
         "crlf_bom": bytes([8, 2, 2, 3]) + crlf.encode(),
         "long_line": bytes([0, 0]) + b"data: " + b"x" * 300 + b"\n\n",
+        # the same bytes are a kopt_job_events NOTIFY payload for sse_on_notify
+        "notify": bytes([200, 0]) + json.dumps({"job_id": "8c0d6b3e-1f2a-4b5c-9d8e-7f6a5b4c3d2e",
+                                                "event_id": 12}).encode(),
     }
 
 
