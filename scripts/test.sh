@@ -14,7 +14,7 @@
 #   KOPT_TEST_ASAN=0           skip the ASan/UBSan runs (quicker local iterations)
 #   KOPT_TEST_PYTEST_ARGS      extra pytest arguments (e.g. "-k idempotency -x")
 #   KOPT_TEST_SUITE_TIMEOUT    seconds one suite may run before it is killed (default 1800)
-#   KOPT_TEST_FUZZ_SECONDS     seconds per fuzz target (default 10; `make fuzz` runs longer)
+#   KOPT_TEST_FUZZ_SECONDS     seconds per fuzz target (default 8; `make fuzz` runs longer)
 # Results (junit XML, logs) go to var/test-results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -194,7 +194,7 @@ run_script() {
 # tree as committed, not what earlier local runs happened to find.
 run_fuzz() {
   KOPT_FUZZ_WORK=$results/fuzz KOPT_FUZZ_FRESH=1 \
-    run_script fuzz scripts/fuzz.sh "${KOPT_TEST_FUZZ_SECONDS:-10}"
+    run_script fuzz scripts/fuzz.sh "${KOPT_TEST_FUZZ_SECONDS:-8}"
 }
 
 # ---------------------------------------------------------------------------- main
