@@ -16,8 +16,9 @@ BUILD     ?= build/release
 BIN       ?= bin
 OPT       ?= -O2 -g
 SAN       ?=
+XINC      ?=
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE -DKOPT_VERSION='"$(VERSION)"' \
-             -Icommon -Idaemon -Iapi -Iworkers $(PKG_CFLAGS)
+             -Icommon -Idaemon -Iapi -Iworkers $(XINC) $(PKG_CFLAGS)
 LDFLAGS_ALL = $(SAN) -Wl,--as-needed $(PKG_LIBS) -lpthread -lm
 
 COMMON_SRC := $(wildcard common/*.c)
@@ -28,7 +29,7 @@ CLI_SRC    := $(wildcard cli/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
-.PHONY: all asan deps demo demo-stop test test-unit test-integration bench clean help
+.PHONY: all asan deps demo demo-stop test test-unit test-integration bench clean help fuzz-bins fuzz-bins-here fuzz
 
 all: $(BIN)/koptd $(BIN)/koptctl $(if $(wildcard workers/worker_main.c),$(BIN)/kopt-worker)
 
@@ -100,6 +101,29 @@ asan:
 	$(MAKE) all unit-bins BUILD=build/asan BIN=bin/asan OPT='-O1 -g -fno-omit-frame-pointer' \
 	  SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined'
 
+# libFuzzer targets (clang): one binary per tests/fuzz/fuzz_*.c, linked with the real modules
+# (daemon, api, worker, common, and koptctl's SSE parser), in their own tree. Objects get
+# coverage instrumentation (fuzzer-no-link); the link adds libFuzzer's main.
+FUZZ_CC      ?= clang
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(BIN)/%,$(FUZZ_SRC))
+FUZZ_SECONDS ?= 60
+$(BIN)/fuzz_%: $(call obj,tests/fuzz/fuzz_%.c tests/fuzz/ctx_unused.c $(DAEMON_SRC) $(WORKER_SRC) $(COMMON_SRC) cli/ctl_sse.c) \
+               $(GEN_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ -fsanitize=fuzzer $(LDFLAGS_ALL)
+# Kept, not deleted as intermediates, so that a second make-fuzz-bins links nothing.
+.SECONDARY: $(call obj,$(FUZZ_SRC) tests/fuzz/ctx_unused.c)
+fuzz-bins-here: $(FUZZ_BIN)
+fuzz-bins:
+	$(MAKE) fuzz-bins-here BUILD=build/fuzz BIN=bin/fuzz CC=$(FUZZ_CC) \
+	  OPT='-O1 -g -fno-omit-frame-pointer' XINC=-Icli \
+	  SAN='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined'
+
+# Every target for FUZZ_SECONDS, one at a time; prints executions per target and the total.
+fuzz: fuzz-bins
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
 deps:
 	@$(DEPS_CMD) >/dev/null
 
@@ -128,6 +152,6 @@ clean:
 	rm -rf build bin
 
 help:
-	@echo "make deps | all | asan | demo | demo-stop | test | test-unit | test-integration | bench | clean"
+	@echo "make deps | all | asan | demo | demo-stop | test | test-unit | test-integration | bench | fuzz-bins | fuzz [FUZZ_SECONDS=60] | clean"
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -86,6 +86,9 @@ struct api_req {
 /* Matches method+path; fills route, route_name, id, need_role. Returns 0, or a status
  * (404, 405) with a problem already in resp. Loop thread. */
 unsigned api_route_match(struct api_req *r, const char *method, const char *url);
+/* Records one query argument (key=value; value may be NULL) in r's q_* fields, capped;
+ * other keys are ignored. Loop thread, before dispatch. */
+void api_query_arg(struct api_req *r, const char *key, const char *value);
 /* Runs the route's work (auth, validation, database) on a pool thread. */
 void api_work(struct api_req *r);
 /* Loop-thread completion: routes that need loop state (metrics) finish here. */
@@ -101,6 +104,15 @@ void api_resp_simple_problem(struct api_req *r, unsigned status, const char *typ
                              const char *title, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 void api_resp_free(struct api_resp *resp);
+
+/* GET /v1/jobs's query (limit, cursor, state), checked: 0 with q filled, or -EINVAL with
+ * every broken rule added to p. Pure, so it is fuzzed (tests/fuzz/fuzz_router.c). */
+struct api_list_query {
+  long limit;
+  char states[API_Q_STATE_MAX + 8]; /* PostgreSQL text[] literal; "" for no filter */
+  char cursor[24];                  /* seq digits after the 'c'; "" for the first page */
+};
+int api_jobs_list_query(const struct api_req *r, struct api_list_query *q, struct problem *p);
 
 /* Handlers on a pool thread, conn acquired, auth done. */
 void api_jobs_create(struct api_req *r, PGconn *c);

@@ -255,27 +255,19 @@ static int api_parse_states(const char *q, char *arr, size_t cap, struct problem
   return o > 2 ? 0 : -ENOENT;
 }
 
-void api_jobs_list(struct api_req *r, PGconn *c)
+int api_jobs_list_query(const struct api_req *r, struct api_list_query *q, struct problem *p)
 {
-  struct problem p;
-  char states[API_Q_STATE_MAX + 8], cursor[24], limit1[24], err[512];
-  const char *params[3] = { NULL, NULL, NULL };
-  long limit = API_LIST_DEFAULT;
-  PGresult *res = NULL;
-  struct buf b;
-  int n;
-
-  buf_init(&b, 64u << 20);
-  problem_init(&p, 400, "validation", "Request failed validation");
+  q->limit = API_LIST_DEFAULT;
+  q->states[0] = q->cursor[0] = '\0';
   if (r->q_limit_set) {
     char *end;
-    limit = strtol(r->q_limit, &end, 10);
+    q->limit = strtol(r->q_limit, &end, 10);
     if (!r->q_limit[0] || *end)
-      problem_add(&p, "limit", "type", -1, "must be an integer from 1 to %d", API_LIST_MAX);
-    else if (limit < 1)
-      problem_add(&p, "limit", "minimum", 1, "must be at least 1");
-    else if (limit > API_LIST_MAX)
-      problem_add(&p, "limit", "maximum", API_LIST_MAX, "must be at most %d (the page cap)",
+      problem_add(p, "limit", "type", -1, "must be an integer from 1 to %d", API_LIST_MAX);
+    else if (q->limit < 1)
+      problem_add(p, "limit", "minimum", 1, "must be at least 1");
+    else if (q->limit > API_LIST_MAX)
+      problem_add(p, "limit", "maximum", API_LIST_MAX, "must be at most %d (the page cap)",
                   API_LIST_MAX);
   }
   if (r->q_cursor_set) {
@@ -284,26 +276,43 @@ void api_jobs_list(struct api_req *r, PGconn *c)
     for (size_t i = 1; ok && s[i]; i++)
       ok = isdigit((unsigned char)s[i]);
     if (!ok)
-      problem_add(&p, "cursor", "format", -1,
+      problem_add(p, "cursor", "format", -1,
                   "is not a cursor this server issued (use next_cursor from a previous page)");
-    else {
-      snprintf(cursor, sizeof(cursor), "%s", s + 1);
-      params[1] = cursor;
-    }
+    else
+      snprintf(q->cursor, sizeof(q->cursor), "%s", s + 1);
   }
   if (r->q_state_too_long)
-    problem_add(&p, "state", "maxLength", API_Q_STATE_MAX, "filter is too long");
+    problem_add(p, "state", "maxLength", API_Q_STATE_MAX, "filter is too long");
   else if (r->q_state[0]) {
-    int rc = api_parse_states(r->q_state, states, sizeof(states), &p);
-    if (rc == 0)
-      params[0] = states;
-    else if (rc != -EINVAL)
-      problem_add(&p, "state", "format", -1, "must name at least one state");
+    int rc = api_parse_states(r->q_state, q->states, sizeof(q->states), p);
+    if (rc != 0)
+      q->states[0] = '\0';
+    if (rc != 0 && rc != -EINVAL)
+      problem_add(p, "state", "format", -1, "must name at least one state");
   }
-  if (problem_has_errors(&p)) {
+  return problem_has_errors(p) ? -EINVAL : 0;
+}
+
+void api_jobs_list(struct api_req *r, PGconn *c)
+{
+  struct problem p;
+  struct api_list_query q;
+  char limit1[24], err[512];
+  const char *params[3] = { NULL, NULL, NULL };
+  PGresult *res = NULL;
+  struct buf b;
+  long limit;
+  int n;
+
+  buf_init(&b, 64u << 20);
+  problem_init(&p, 400, "validation", "Request failed validation");
+  if (api_jobs_list_query(r, &q, &p)) {
     api_resp_problem(r, &p);
     goto out;
   }
+  limit = q.limit;
+  params[0] = q.states[0] ? q.states : NULL;
+  params[1] = q.cursor[0] ? q.cursor : NULL;
   problem_free(&p);
   snprintf(limit1, sizeof(limit1), "%ld", limit + 1);
   params[2] = limit1;
@@ -511,15 +520,10 @@ void api_jobs_events_open(struct api_req *r, PGconn *c)
   const char *params[1] = { r->id };
   PGresult *res = NULL;
   struct buf b;
-  long long after = -1;
+  long long after;
 
   buf_init(&b, 32u << 20);
-  if (r->last_event_id[0]) {
-    char *end;
-    after = strtoll(r->last_event_id, &end, 10);
-    if (*end || after < 0)
-      after = -1; /* a mangled Last-Event-ID restarts from the current state */
-  }
+  after = sse_last_event_id(r->last_event_id);
   res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
                 "SELECT kopt_job_json(j)::text, j.state,"
                 " coalesce((SELECT max(id) FROM job_events e WHERE e.job_id = j.id), 0)"

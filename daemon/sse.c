@@ -103,6 +103,16 @@ static void sse_free_cb(void *cls)
   sse_unref(st);
 }
 
+long long sse_last_event_id(const char *v)
+{
+  char *end;
+  long long id;
+  if (!v || !v[0])
+    return -1;
+  id = strtoll(v, &end, 10);
+  return *end || id < 0 ? -1 : id; /* a mangled id restarts from the current state */
+}
+
 int sse_read_events(PGconn *c, const char *job_id, long long after, int limit, struct buf *out,
                     long long *last, int *terminal, char *err, size_t errlen)
 {

@@ -15,6 +15,10 @@
 struct MHD_Connection;
 struct MHD_Response;
 
+/* The event id a reconnecting client sent (Last-Event-ID, may be NULL): the id, or -1 when
+ * absent or not a non-negative decimal integer (the stream then starts from the state). */
+long long sse_last_event_id(const char *v);
+
 /* Appends the job's events after id `after` (at most limit) to out as SSE frames; *last
  * gets the last id written, *terminal is set when one is a terminal state. Blocking (pool
  * thread). 0 or -EIO with err. Shared by the stream and the route's Last-Event-ID replay. */

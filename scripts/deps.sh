@@ -9,6 +9,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 APT_PKGS=(build-essential pkg-config git ca-certificates curl
   libmicrohttpd-dev libjansson-dev libcurl4-openssl-dev libuv1-dev libpq-dev libssl-dev
   libinih-dev libcmocka-dev
+  clang libclang-rt-14-dev
   postgresql postgresql-client
   bubblewrap util-linux procps psmisc wrk
   python3 python3-venv python3-dev

@@ -169,7 +169,6 @@ static void evidence_trace(const struct ir_pass_seq *seq, const struct ir_pass_t
 int evidence_passes(struct job_ctx *j, struct evidence *e, const char *source,
                     const json_t *tunables)
 {
-  struct ir_pass_seq seq;
   struct ir_pass_table tab;
   json_t *req, *k;
   char *dump = NULL, err[256] = "";
@@ -191,26 +190,36 @@ int evidence_passes(struct job_ctx *j, struct evidence *e, const char *source,
     log_info("evidence.no_passes", "job=%s", j->id);
     return 0; /* e->passes stays NULL: L4 unavailable */
   }
-  memset(&seq, 0, sizeof(seq));
   memset(&tab, 0, sizeof(tab));
   have_tab = ir_pass_table_load(&tab, NULL, err, sizeof(err)) == 0;
-  if (ir_passes_parse(dump, len, &seq, err, sizeof(err)) == 0) {
-    e->passes = json_array();
-    /* The symptoms L3 can raise, each traced to the pass that made or kept it. */
-    evidence_trace(&seq, have_tab ? &tab : NULL, "loop-sync-load", "tritongpu-pipeline",
-                   "sync_loads_in_loop", e->passes);
-    evidence_trace(&seq, have_tab ? &tab : NULL, "re:ld\\.global\\.(b32|f32|u32)", NULL,
-                   "scalar_global_access", e->passes);
-    evidence_trace(&seq, have_tab ? &tab : NULL, "op:ttg.convert_layout", NULL,
-                   "layout_conversion", e->passes);
-    ir_passes_free(&seq);
-  } else {
+  e->passes = evidence_passes_findings(dump, len, have_tab ? &tab : NULL, err, sizeof(err));
+  if (!e->passes)
     log_info("evidence.passes_unparsed", "job=%s err=\"%s\"", j->id, err);
-  }
   if (have_tab)
     ir_pass_table_free(&tab);
   free(dump);
   return 0;
+}
+
+json_t *evidence_passes_findings(const char *dump, size_t len, const struct ir_pass_table *tab,
+                                 char *err, size_t errlen)
+{
+  struct ir_pass_seq seq;
+  json_t *findings;
+
+  if (ir_passes_parse(dump, len, &seq, err, errlen) != 0)
+    return NULL;
+  findings = json_array();
+  if (findings) {
+    /* The symptoms L3 can raise, each traced to the pass that made or kept it. */
+    evidence_trace(&seq, tab, "loop-sync-load", "tritongpu-pipeline", "sync_loads_in_loop",
+                   findings);
+    evidence_trace(&seq, tab, "re:ld\\.global\\.(b32|f32|u32)", NULL, "scalar_global_access",
+                   findings);
+    evidence_trace(&seq, tab, "op:ttg.convert_layout", NULL, "layout_conversion", findings);
+  }
+  ir_passes_free(&seq);
+  return findings;
 }
 
 json_t *evidence_launch(const struct evidence *e)

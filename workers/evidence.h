@@ -5,6 +5,7 @@
 #define KOPT_EVIDENCE_H
 #include <jansson.h>
 
+#include "ir_passes.h"
 #include "job.h"
 
 struct evidence {
@@ -27,5 +28,11 @@ int evidence_passes(struct job_ctx *j, struct evidence *e, const char *source,
                     const json_t *tunables);
 /* The launch settings the compile saw (kernels[0].kwargs flattened to NAME: value). */
 json_t *evidence_launch(const struct evidence *e);
+
+/* L4 findings from a per-pass dump (len bytes, not copied; tab may be NULL): the symptoms L3
+ * can raise, each traced to the pass that made or kept it. A new array, or NULL with err when
+ * the dump holds no pass header (or memory ran out). Pure: tests/fuzz/fuzz_ir_passes.c. */
+json_t *evidence_passes_findings(const char *dump, size_t len, const struct ir_pass_table *tab,
+                                 char *err, size_t errlen);
 
 #endif

@@ -18,6 +18,7 @@
 #include "secret.h"
 #include "job.h"
 #include "rounds.h"
+#include "utf8.h"
 #include "worker.h"
 
 #define JOB_ARTIFACT_MAX (8u << 20)
@@ -227,6 +228,7 @@ int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **result)
     const char *msg = json_string_value(json_object_get(e, "message"));
     const char *kind = json_string_value(json_object_get(e, "kind"));
     snprintf(j->fail_msg, sizeof(j->fail_msg), "%s", msg ? msg : "harness error");
+    utf8_scrub(j->fail_msg); /* a kernel's text, cut to fit: it goes into JSON and the database */
     log_info("job.step_failed", "job=%s step=%s kind=%s", j->id, what, kind ? kind : "?");
     /* A harness that flagged itself poisoned (user code left it unusable) is replaced. */
     if (json_is_true(json_object_get(e, "worker_restarting")))
@@ -360,6 +362,7 @@ static int job_baseline(struct job_ctx *j)
   if (!json_is_true(json_object_get(val, "passed"))) {
     const char *m = json_string_value(json_object_get(json_object_get(val, "failure"), "message"));
     snprintf(j->fail_msg, sizeof(j->fail_msg), "%s", m ? m : "initial kernel is not correct");
+    utf8_scrub(j->fail_msg);
     goto out;
   }
   json_decref(req);

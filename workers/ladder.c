@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ladder.h"
+#include "utf8.h"
 
 static const char *const ladder_policies[] = { "hierarchy", "profile_only", "always_deep",
                                                "pattern_only" };
@@ -64,6 +65,20 @@ static void ladder_why(struct ladder_diag *d, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(d->why + n, sizeof(d->why) - n, fmt, ap);
   va_end(ap);
+  utf8_scrub(d->why + n);
+}
+
+/* Sets the hotspot. Like why, it quotes evidence (kernel names, pass names) and is cut to
+ * its buffer; both go into the round record as JSON strings, so both stay UTF-8. */
+static void ladder_hotspot(struct ladder_diag *d, const char *fmt, ...)
+  __attribute__((format(printf, 2, 3)));
+static void ladder_hotspot(struct ladder_diag *d, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(d->hotspot, sizeof(d->hotspot), fmt, ap);
+  va_end(ap);
+  utf8_scrub(d->hotspot);
 }
 
 static unsigned ladder_count(const char *s, const char *needle)
@@ -139,7 +154,7 @@ void ladder_l1(const char *source, const json_t *launch, const json_t *patterns,
     const char *def = strstr(strstr(src, "@triton.jit"), "def ");
     char name[64] = "";
     if (def && sscanf(def + 4, "%63[A-Za-z0-9_]", name) == 1)
-      snprintf(d->hotspot, sizeof(d->hotspot), "kernel %s (the only Triton kernel)", name);
+      ladder_hotspot(d, "kernel %s (the only Triton kernel)", name);
   }
   ladder_why(d, "source symptoms:");
   for (unsigned s = 0; s < nsym; s++)
@@ -273,7 +288,7 @@ void ladder_l2(const json_t *profile, struct ladder_diag *d)
   }
   k = ladder_hot_kernel(profile, hot, sizeof(hot));
   if (k)
-    snprintf(d->hotspot, sizeof(d->hotspot), "kernel %s", hot);
+    ladder_hotspot(d, "kernel %s", hot);
   cls = ladder_l2_class(profile, why, sizeof(why));
   if (!cls) {
     ladder_why(d, "profile has kernel times but no counters: no bottleneck class.");
@@ -344,11 +359,10 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
   }
   hot = json_object_get(ir, "hotspot");
   if (json_is_object(hot) && json_integer_value(json_object_get(hot, "line")) > 0)
-    snprintf(d->hotspot, sizeof(d->hotspot), "line %lld (%s)",
-             (long long)json_integer_value(json_object_get(hot, "line")),
-             json_string_value(json_object_get(hot, "reason"))
-                 ? json_string_value(json_object_get(hot, "reason"))
-                 : "global memory");
+    ladder_hotspot(d, "line %lld (%s)", (long long)json_integer_value(json_object_get(hot, "line")),
+                   json_string_value(json_object_get(hot, "reason"))
+                       ? json_string_value(json_object_get(hot, "reason"))
+                       : "global memory");
   /* Ascend: scalar lowering and sync are the usual pathologies (research notes). */
   hv = json_object_get(ir, "hivm");
   if (json_is_object(hv) || json_object_get(ir, "scalar_ops")) {
@@ -445,7 +459,7 @@ void ladder_l4(const json_t *findings, const json_t *ir, struct ladder_diag *d)
     if (!sym || !pass)
       continue;
     if (!d->hotspot[0])
-      snprintf(d->hotspot, sizeof(d->hotspot), "pass %s", pass);
+      ladder_hotspot(d, "pass %s", pass);
     ladder_why(d, "%s %s at %s (%s).", sym, persisted ? "persisted through" : "appeared after",
                pass, desc ? desc : "no description");
     if (!strcmp(sym, "sync_loads_in_loop") && persisted)

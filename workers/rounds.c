@@ -17,6 +17,7 @@
 #include "rules.h"
 #include "search.h"
 #include "secret.h"
+#include "utf8.h"
 
 #define ROUNDS_MAX_SKIP 16
 
@@ -644,6 +645,7 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
       snprintf(s->stop_reason, sizeof(s->stop_reason),
                "round %d: no rewrite family left that the evidence (levels 1-%d) justifies%s%.300s",
                round, level, why[0] ? "; last: " : "", why);
+      utf8_scrub(s->stop_reason); /* "%.300s" may cut a character of the proposer's text */
       s->levels_seen[level]--;
       {
         char *e = json_dumps(esc, JSON_COMPACT);
@@ -706,6 +708,12 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
     hash_sha256_hex(cand_src, strlen(cand_src), cand_sha);
     diff = diff_render(s->src, cand_src, s->tunables, cand_tun);
   }
+  /* Reasons and hypotheses quote proposers and the harness, cut to fit: one byte that is not
+   * UTF-8 would make json_pack fail and the round go unrecorded. */
+  utf8_scrub(reject);
+  utf8_scrub(words);
+  if (po.hypothesis)
+    utf8_scrub(po.hypothesis);
   rec = rounds_record(s, level, esc, diags, &po, words, sweep, chosen, cand_tun, cand_sha, diff,
                       val, cmp, accepted, reject);
   esc = NULL; /* rec owns it */

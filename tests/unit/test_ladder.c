@@ -130,6 +130,45 @@ static void test_l2_classes(void **state)
   json_decref(p);
 }
 
+/* Found by tests/fuzz/fuzz_profile.c: the hotspot quotes the profiled kernel's name, cut to
+ * 95 bytes, and the why quotes the profile's reason, cut to its buffer. A cut inside a
+ * multi-byte character (Python identifiers, and so Triton kernel names, may be non-ASCII)
+ * made the diagnosis unrenderable: ladder_diag_json returned NULL and the round record,
+ * which quotes the hotspot, could not be built. */
+static void test_l2_names_cut_inside_a_character(void **state)
+{
+  struct ladder_diag d;
+  struct ladder_tests t;
+  char name[200], reason[1400];
+  json_t *p, *j;
+  (void)state;
+  /* 94 ASCII bytes, then two-byte characters: the 95-byte cut splits the first one. */
+  memset(name, 'k', 94);
+  snprintf(name + 94, sizeof(name) - 94, "\xc3\xa9\xc3\xa9");
+  p = json_pack("{s:b, s:s, s:[{s:s, s:{s:f, s:f, s:f}}]}", "available", 1, "tool", "ncu",
+                "kernels", "kernel", name, "summary", "memory_throughput_pct", 75.0,
+                "sm_throughput_pct", 20.0, "duration_us", 80.0);
+  assert_non_null(p);
+  ladder_l2(p, &d);
+  assert_non_null(strstr(d.hotspot, "kkkk?"));
+  ladder_tests(&d, NULL, &t);
+  j = ladder_diag_json(&d, &t);
+  assert_non_null(j);
+  json_decref(j);
+  json_decref(p);
+  /* An unavailable profile whose reason is longer than why holds, in three-byte characters. */
+  reason[0] = '\0';
+  for (int i = 0; i < 400; i++)
+    strcat(reason, "\xe2\x82\xac");
+  p = json_pack("{s:b, s:s}", "available", 0, "reason", reason);
+  ladder_l2(p, &d);
+  ladder_tests(&d, NULL, &t);
+  j = ladder_diag_json(&d, &t);
+  assert_non_null(j);
+  json_decref(j);
+  json_decref(p);
+}
+
 static void test_l3_scalar_loads_suffice(void **state)
 {
   struct ladder_diag d;
@@ -243,6 +282,7 @@ int main(void)
     cmocka_unit_test(test_l1_small_block_climbs),
     cmocka_unit_test(test_l1_pattern_index_suffices),
     cmocka_unit_test(test_l2_classes),
+    cmocka_unit_test(test_l2_names_cut_inside_a_character),
     cmocka_unit_test(test_l3_scalar_loads_suffice),
     cmocka_unit_test(test_l3_unpipelined_loop_needs_l4),
     cmocka_unit_test(test_l4_pipeliner),

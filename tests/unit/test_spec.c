@@ -400,6 +400,38 @@ static void test_unknown_field(void **state)
   }
 }
 
+/* Found by tests/fuzz/fuzz_spec.c: a field name is cut to 64 bytes for the error, and a cut
+ * inside a multi-byte character made the error invalid UTF-8, which jansson refused -- the
+ * error went missing and a spec with an unknown field (or a bad tunable) was accepted. */
+static void test_unknown_field_cut_inside_a_character(void **state)
+{
+  static const char *const frags[] = {
+    /* 63 ASCII bytes, then a two-byte character across the 64-byte cut */
+    "\"qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq\u00e9\": 1",
+    /* a tunable name (not an identifier) cut the same way in "tunables.%.64s" */
+    "\"tunables\": {\"qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq\u20ac\": [1]}",
+    /* an unknown dtype in "tolerances.%.64s" */
+    "\"tolerances\": {\"qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq\u00e9\": 1}",
+  };
+  struct run r;
+  (void)state;
+  for (size_t i = 0; i < sizeof(frags) / sizeof(frags[0]); i++) {
+    json_t *e, *doc;
+    char *txt;
+    run_with(&r, frags[i]);
+    assert_int_equal(r.rc, -EINVAL);
+    assert_int_equal(nerrors(&r.p), 1);
+    e = json_array_get(r.p.errors, 0);
+    assert_non_null(strstr(json_string_value(json_object_get(e, "field")), "qqqq"));
+    txt = problem_render(&r.p);
+    doc = json_loads(txt, 0, NULL);
+    assert_true(json_is_string(json_object_get(doc, "detail")));
+    json_decref(doc);
+    free(txt);
+    run_free(&r);
+  }
+}
+
 /* ----------------------------------------------------------------------------- kernel */
 
 static void test_kernel_required(void **state)
@@ -790,6 +822,7 @@ int main(void)
     cmocka_unit_test(test_other_integer_limits),
     cmocka_unit_test(test_enums),
     cmocka_unit_test(test_unknown_field),
+    cmocka_unit_test(test_unknown_field_cut_inside_a_character),
     cmocka_unit_test(test_kernel_required),
     cmocka_unit_test(test_kernel_source_size),
     cmocka_unit_test(test_kernel_source_bytes_not_chars),
