@@ -213,7 +213,7 @@ static int rules_dominates_failure(const json_t *memory, const char *structure,
     const char *reason = json_string_value(json_object_get(m, "reason")) ?: "";
     const char *fk;
     int failed = strstr(reason, "out of resource") || strstr(reason, "OutOfResources") ||
-                 strstr(reason, "shared memory");
+                 strstr(reason, "shared memory") || strstr(reason, "Insufficient registers");
     int dom = 1;
     json_object_foreach((json_t *)facts, fk, f)
       if (rules_int(f, "spills", 0) > 0)
@@ -231,6 +231,75 @@ static int rules_dominates_failure(const json_t *memory, const char *structure,
     }
     if (dom)
       return 1;
+  }
+  return 0;
+}
+
+/* The device's shared-memory limit, once a configuration has failed on it: Triton says
+ * "out of resource: shared memory, Required: N, Hardware limit: L". 0 when not known. */
+static long rules_smem_limit(const json_t *memory)
+{
+  const json_t *m;
+  size_t i;
+  json_array_foreach(memory, i, m) {
+    const char *r = json_string_value(json_object_get(m, "reason")), *h;
+    long v;
+    if (r && (h = strstr(r, "Hardware limit: ")) && (v = strtol(h + 16, NULL, 10)) > 0)
+      return v;
+  }
+  return 0;
+}
+
+/* A tile knob's value in a configuration: the swept value when the knob is an axis, else
+ * its current value; -1 when the kernel has no knob of that role. */
+static long rules_role_value(const char *role, const struct rules_knob *ks, unsigned nk,
+                             const struct rules_axis *ax, unsigned nax, const long *vals)
+{
+  for (unsigned a = 0; a < nax; a++)
+    if (!strcmp(ax[a].k->role, role) || !strcmp(ax[a].k->kind, role))
+      return vals[a];
+  for (unsigned i = 0; i < nk; i++)
+    if (!strcmp(ks[i].role, role) || !strcmp(ks[i].kind, role))
+      return ks[i].value;
+  return -1;
+}
+
+/* 1 when a tile configuration cannot fit the device's shared memory: a pipelined tl.dot
+ * kernel buffers num_stages tiles of A (BLOCK_M x BLOCK_K) and B (BLOCK_K x BLOCK_N), so its
+ * need scales as (BM*BK + BK*BN) * stages from a measured configuration's shared bytes. Only
+ * once the limit is known from a failure (nothing is assumed about the device). */
+static int rules_smem_exceeds(const json_t *memory, const char *structure, const struct rules_knob *ks,
+                              unsigned nk, const struct rules_axis *ax, unsigned nax, const long *vals)
+{
+  long limit = rules_smem_limit(memory);
+  long bm = rules_role_value("block_m", ks, nk, ax, nax, vals);
+  long bn = rules_role_value("block_n", ks, nk, ax, nax, vals);
+  long bk = rules_role_value("block_k", ks, nk, ax, nax, vals);
+  long st = rules_role_value("num_stages", ks, nk, ax, nax, vals);
+  const json_t *m;
+  size_t i;
+  if (limit <= 0 || bm <= 0 || bn <= 0 || bk <= 0 || st <= 0)
+    return 0;
+  json_array_foreach(memory, i, m) {
+    const json_t *cfg = json_object_get(m, "config"), *f;
+    const char *fk;
+    long bm0 = -1, bn0 = -1, bk0 = -1, st0 = -1, sh = 0;
+    if (strcmp(json_string_value(json_object_get(m, "structure")) ?: "", structure))
+      continue;
+    json_object_foreach((json_t *)json_object_get(m, "facts"), fk, f)
+      sh = rules_int(f, "shared_bytes", 0) > sh ? rules_int(f, "shared_bytes", 0) : sh;
+    for (unsigned k = 0; k < nk && sh > 0; k++) {
+      long v = rules_int(cfg, ks[k].id, -1);
+      if (!strcmp(ks[k].role, "block_m")) bm0 = v;
+      else if (!strcmp(ks[k].role, "block_n")) bn0 = v;
+      else if (!strcmp(ks[k].role, "block_k")) bk0 = v;
+      else if (!strcmp(ks[k].kind, "num_stages")) st0 = v;
+    }
+    if (sh > 0 && bm0 > 0 && bn0 > 0 && bk0 > 0 && st0 > 0) {
+      double est = (double)sh * (double)((bm * bk + bk * bn) * st) /
+                   (double)((bm0 * bk0 + bk0 * bn0) * st0);
+      return est > (double)limit;
+    }
   }
   return 0;
 }
@@ -362,7 +431,8 @@ static int rules_neighbourhood(const struct rules_plan_in *in, const struct rule
     if (same || rules_was_measured(in->memory, in->structure, cfg)) {
       /* the incumbent or already measured: never twice */
     } else if (rules_dominates_failure(in->memory, in->structure, ax, nax, s->vals) ||
-               rules_idle_threads(ax, nax, s->vals)) {
+               rules_idle_threads(ax, nax, s->vals) ||
+               rules_smem_exceeds(in->memory, in->structure, ks, nk, ax, nax, s->vals)) {
       (*pruned)++;
     } else {
       s->score = score;

@@ -243,6 +243,46 @@ static void test_exhausted(void **state)
   json_decref(k);
 }
 
+/* A tile kernel: once a configuration failed for shared memory (Triton names the limit),
+ * configurations whose estimated need (scaled from a measured one) exceeds it are pruned. */
+static void test_shared_memory_prune(void **state)
+{
+  json_t *k = load("{\"knobs\": ["
+                   " {\"id\": \"BLOCK_M\", \"kind\": \"block\", \"role\": \"block_m\", \"value\": 128, \"min\": 16, \"max\": 256},"
+                   " {\"id\": \"BLOCK_N\", \"kind\": \"block\", \"role\": \"block_n\", \"value\": 256, \"min\": 16, \"max\": 256},"
+                   " {\"id\": \"BLOCK_K\", \"kind\": \"block\", \"role\": \"block_k\", \"value\": 64, \"min\": 16, \"max\": 256},"
+                   " {\"id\": \"num_warps\", \"kind\": \"num_warps\", \"value\": 8, \"min\": 1, \"max\": 16},"
+                   " {\"id\": \"num_stages\", \"kind\": \"num_stages\", \"value\": 3, \"min\": 1, \"max\": 5}]}");
+  json_t *mem = json_array(), *c;
+  struct rules_plan_out out;
+  char why[512];
+  size_t i;
+  int saw_small_k = 0;
+  (void)state;
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i, s:i, s:i, s:i, s:i}, s:f, s:s, s:{s:{s:i}}}",
+                                       "structure", "s0", "config", "BLOCK_M", 128, "BLOCK_N", 256,
+                                       "BLOCK_K", 64, "num_warps", 8, "num_stages", 3, "time_ms", 0.2,
+                                       "status", "incumbent", "facts", "mm", "shared_bytes", 196608));
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i, s:i, s:i, s:i, s:i}, s:s, s:s}", "structure",
+                                       "s0", "config", "BLOCK_M", 64, "BLOCK_N", 64, "BLOCK_K", 256,
+                                       "num_warps", 8, "num_stages", 3, "status", "error", "reason",
+                                       "OutOfResources: out of resource: shared memory, Required: 294912,"
+                                       " Hardware limit: 232448."));
+  assert_int_equal(plan(k, "use_tensor_cores", "", mem, NULL, 64, &out, why), 0);
+  json_array_foreach(out.candidates, i, c) {
+    long bm = change(c, "BLOCK_M", 128), bn = change(c, "BLOCK_N", 256), bk = change(c, "BLOCK_K", 64);
+    long st = change(c, "num_stages", 3);
+    double est = 196608.0 * (double)((bm * bk + bk * bn) * st) / (double)((128 * 64 + 64 * 256) * 3);
+    assert_true(est <= 232448.0);
+    saw_small_k |= bk == 32;
+  }
+  assert_true(saw_small_k);
+  assert_non_null(strstr(out.summary, "pruned"));
+  json_decref(out.candidates);
+  json_decref(mem);
+  json_decref(k);
+}
+
 static void test_diff(void **state)
 {
   json_t *a = json_object(), *b = json_pack("{s:i}", "BLOCK_SIZE", 512);
@@ -269,6 +309,7 @@ int main(void)
     cmocka_unit_test(test_structural),
     cmocka_unit_test(test_nothing_for),
     cmocka_unit_test(test_exhausted),
+    cmocka_unit_test(test_shared_memory_prune),
     cmocka_unit_test(test_diff),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
