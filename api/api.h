@@ -9,6 +9,7 @@
 
 #include "auth.h"
 #include "buf.h"
+#include "contract.h"
 #include "ctx.h"
 #include "problem.h"
 
@@ -53,7 +54,7 @@ struct api_req {
   enum api_route route;
   const char *route_name;          /* static template for metrics */
   char method[8];
-  char id[40];                     /* path parameter (job id) */
+  char id[KOPT_JOB_ID_SIZE];       /* path parameter (job id) */
   char art_round[12];              /* artifact path parameters: round, kind */
   char art_kind[100];
   int need_role;                   /* enum auth_role; 0 = public route */
@@ -76,7 +77,7 @@ struct api_req {
   struct auth_identity who;
   struct api_resp resp;
   /* ROUTE_METRICS: counts by state, filled on the pool thread. */
-  long long jobs_by_state[5];
+  long long jobs_by_state[CONTRACT_STATE_COUNT];
   int db_ok;
   /* ROUTE_JOB_EVENTS: where the stream starts. */
   long long events_from;

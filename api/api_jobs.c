@@ -17,9 +17,6 @@
 #define API_LIST_MAX 100
 #define API_EVENTS_REPLAY_MAX 1000
 
-static const char *const api_states[] = { "queued", "running", "succeeded", "failed",
-                                          "cancelled", NULL };
-
 static void api_db_error(struct api_req *r, const char *what, const char *err)
 {
   log_error("db.query_failed", "route=%s what=%s err=\"%.300s\"", r->route_name, what, err);
@@ -234,11 +231,7 @@ static int api_parse_states(const char *q, char *arr, size_t cap, struct problem
   snprintf(tmp, sizeof(tmp), "%s", q);
   arr[o++] = '{';
   for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    int ok = 0;
-    for (int i = 0; api_states[i]; i++)
-      if (strcmp(tok, api_states[i]) == 0)
-        ok = 1;
-    if (!ok) {
+    if (contract_find(contract_states, tok) < 0) {
       problem_add(p, "state", "enum", -1,
                   "must be one or more of queued, running, succeeded, failed, cancelled");
       return -EINVAL;
@@ -389,7 +382,7 @@ void api_jobs_cancel(struct api_req *r, PGconn *c)
                             "a submitter may cancel only jobs it submitted");
     goto out;
   }
-  if (strcmp(state, "queued") != 0 && strcmp(state, "running") != 0) {
+  if (contract_state_terminal(state)) {
     api_resp_simple_problem(r, 409, "conflict", "Job already finished",
                             "job %s is already %s and cannot be cancelled", r->id, state);
     goto out;
@@ -542,8 +535,7 @@ void api_jobs_events_open(struct api_req *r, PGconn *c)
     r->events_from = atoll(PQgetvalue(res, 0, 2));
     buf_appendf(&b, "retry: 2000\nid: %lld\nevent: state\ndata: %s\n\n", r->events_from,
                 PQgetvalue(res, 0, 0));
-    r->job_terminal = strcmp(st, "succeeded") == 0 || strcmp(st, "failed") == 0 ||
-                      strcmp(st, "cancelled") == 0;
+    r->job_terminal = contract_state_terminal(st);
   } else {
     r->events_from = after;
     buf_appends(&b, "retry: 2000\n\n");

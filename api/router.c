@@ -271,8 +271,6 @@ static void api_readyz(struct api_req *r, PGconn *c)
 
 static void api_metrics_query(struct api_req *r, PGconn *c)
 {
-  static const char *const states[5] = { "queued", "running", "succeeded", "failed",
-                                         "cancelled" };
   char err[256];
   PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
                           "SELECT state, count(*) FROM jobs GROUP BY state", 0, NULL);
@@ -280,8 +278,8 @@ static void api_metrics_query(struct api_req *r, PGconn *c)
   if (!res)
     return;
   for (int i = 0; i < PQntuples(res); i++)
-    for (int s = 0; s < 5; s++)
-      if (strcmp(PQgetvalue(res, i, 0), states[s]) == 0)
+    for (int s = 0; s < CONTRACT_STATE_COUNT; s++)
+      if (strcmp(PQgetvalue(res, i, 0), contract_states[s]) == 0)
         r->jobs_by_state[s] = atoll(PQgetvalue(res, i, 1));
   PQclear(res);
 }
@@ -360,8 +358,6 @@ out:
 
 void api_after_work(struct api_req *r)
 {
-  static const char *const states[5] = { "queued", "running", "succeeded", "failed",
-                                         "cancelled" };
   struct buf b;
   if (r->route != ROUTE_METRICS)
     return;
@@ -370,8 +366,9 @@ void api_after_work(struct api_req *r)
   buf_appends(&b, "# HELP kopt_jobs Jobs by state, read from the database at scrape time.\n"
                   "# TYPE kopt_jobs gauge\n");
   if (r->db_ok)
-    for (int s = 0; s < 5; s++)
-      buf_appendf(&b, "kopt_jobs{state=\"%s\"} %lld\n", states[s], r->jobs_by_state[s]);
+    for (int s = 0; s < CONTRACT_STATE_COUNT; s++)
+      buf_appendf(&b, "kopt_jobs{state=\"%s\"} %lld\n", contract_states[s],
+                  r->jobs_by_state[s]);
   pool_render_metrics(r->ctx, &b);
   buf_appendf(&b, "# HELP kopt_database_up Whether the last scrape reached the database.\n"
                   "# TYPE kopt_database_up gauge\nkopt_database_up %d\n"

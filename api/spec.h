@@ -5,10 +5,11 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "contract.h"
 #include "problem.h"
 
 #define SPEC_MAX_NAME 128
-#define SPEC_MAX_CASES 1024
+#define SPEC_MAX_CASES KOPT_CASES_MAX
 #define SPEC_MAX_TUNABLES 16
 #define SPEC_MAX_TUNABLE_VALUES 32
 #define SPEC_MAX_ROUNDS 100

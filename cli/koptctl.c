@@ -71,8 +71,9 @@ static const char ctl_help_submit[] =
 	"  -w, --wait              then follow the job like `koptctl watch`\n"
 	"\n"
 	"FILE.json is posted as is, after checking that it is one JSON object.\n"
-	"Sources are capped at 256 KiB each, a cases or spec file at 4 MiB (the server's\n"
-	"default limits). Exit status as for watch with --wait, else 0 or 3.\n";
+	"The server's limits apply (by default 256 KiB a source, 4 MiB a request; its 400\n"
+	"names the field and the limit); files over 16 MiB (a source) or 64 MiB (cases, a\n"
+	"spec) are refused here. Exit status as for watch with --wait, else 0 or 3.\n";
 
 static const char ctl_help_list[] =
 	"usage: koptctl list [--state S]... [--limit N] [--all]\n"

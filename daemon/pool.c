@@ -26,7 +26,7 @@ struct pool_worker {
   int handles_open;              /* proc, to, from (restart timer counted separately) */
   int reserved;
   int pid;
-  char job[40];
+  char job[KOPT_JOB_ID_SIZE];
   uint64_t last_heartbeat_ms, started_ms;
   unsigned restarts, backoff_ms;
   struct buf line;
@@ -131,7 +131,7 @@ static void pool_handle_line(struct pool_worker *w, const char *line)
     log_info("pool.job_done", "device=%s job=%s outcome=%s", w->dev.name, id ? id : "?",
              outcome ? outcome : "?");
     if (id)
-      sched_release(w->ctx, id, outcome && strcmp(outcome, "aborted") == 0);
+      sched_release(w->ctx, id, outcome && strcmp(outcome, KOPT_OUTCOME_ABORTED) == 0);
     w->job[0] = '\0';
     if (w->state == POOL_BUSY)
       w->state = POOL_IDLE;

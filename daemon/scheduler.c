@@ -12,9 +12,9 @@
 
 struct sched_claim {
   struct pool_worker *w;       /* borrowed; reserved while the claim runs */
-  char backend[8];
+  char backend[KOPT_BACKEND_SIZE];
   char worker_name[96];
-  char got[40];
+  char got[KOPT_JOB_ID_SIZE];
   int attempt;
 };
 
@@ -23,7 +23,7 @@ struct sched {
   uv_timer_t poll, renew;
   int stopped, claiming, again;
   unsigned pending;            /* work items in flight (claims, renewals, releases) */
-  char leases[DEVICES_MAX][40];
+  char leases[DEVICES_MAX][KOPT_JOB_ID_SIZE];
   unsigned nleases;
   uv_work_t claim_work;
   struct sched_claim claims[DEVICES_MAX];
@@ -35,13 +35,13 @@ struct sched {
 struct sched_release_req {
   uv_work_t work;
   struct sched *s;
-  char job[40];
+  char job[KOPT_JOB_ID_SIZE];
 };
 
 struct sched_renew_req {
   uv_work_t work;
   struct sched *s;
-  char ids[DEVICES_MAX * 40 + 8];     /* "{a,b}" */
+  char ids[DEVICES_MAX * KOPT_JOB_ID_SIZE + 8];     /* "{a,b}" */
   char rows[DEVICES_MAX][7][96];      /* workers table snapshot: id host device state pid job restarts */
   unsigned nrows;
   int lost;

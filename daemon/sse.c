@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "contract.h"
 #include "http.h"
 #include "log.h"
 #include "sse.h"
@@ -15,7 +16,7 @@ struct sse_stream {
   struct sse_hub *hub;               /* borrowed; only touched while !dead */
   struct kopt_ctx *ctx;              /* borrowed; outlives every stream */
   struct MHD_Connection *conn;       /* borrowed; valid while the response lives */
-  char job_id[40];
+  char job_id[KOPT_JOB_ID_SIZE];
   long long last_id;
   struct buf out;                    /* bytes not yet handed to MHD */
   size_t off;
@@ -133,7 +134,7 @@ int sse_read_events(PGconn *c, const char *job_id, long long after, int limit, s
     *last = atoll(PQgetvalue(res, i, 0));
     buf_appendf(out, "id: %s\nevent: %s\ndata: %s\n\n", PQgetvalue(res, i, 0),
                 PQgetvalue(res, i, 1), PQgetvalue(res, i, 2));
-    if (!strcmp(state, "succeeded") || !strcmp(state, "failed") || !strcmp(state, "cancelled"))
+    if (contract_state_terminal(state))
       *terminal = 1;
   }
   PQclear(res);

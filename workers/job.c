@@ -456,7 +456,7 @@ double job_baseline_ms(const json_t *baseline)
 const char *job_run(struct worker *w, const char *job_id, const char *owner, int attempt)
 {
   struct job_ctx j;
-  const char *outcome = "failed";
+  const char *outcome = KOPT_OUTCOME_FAILED;
   char best[256];
   int rc;
 
@@ -466,38 +466,39 @@ const char *job_run(struct worker *w, const char *job_id, const char *owner, int
   j.owner = owner;
   rc = job_load(&j);
   if (rc == -ESTALE) {
-    outcome = "lost";
+    outcome = KOPT_OUTCOME_LOST;
     goto out;
   }
   if (rc == -ECANCELED) {
-    job_finish(&j, "cancelled", "cancelled by request", NULL);
-    outcome = "cancelled";
+    job_finish(&j, KOPT_STATE_CANCELLED, "cancelled by request", NULL);
+    outcome = KOPT_OUTCOME_CANCELLED;
     goto out;
   }
   if (rc) {
-    outcome = "aborted";
+    outcome = KOPT_OUTCOME_ABORTED;
     goto out;
   }
   if (attempt > (int)w->max_attempts) {
     char msg[256];
     snprintf(msg, sizeof(msg),
              "gave up after %d attempts: the worker running it was lost each time", attempt - 1);
-    job_finish(&j, "failed", msg, NULL);
+    job_finish(&j, KOPT_STATE_FAILED, msg, NULL);
     goto out;
   }
   if (!j.baseline) {
     rc = job_baseline(&j);
     if (rc == -EINTR) {
-      outcome = "aborted";
+      outcome = KOPT_OUTCOME_ABORTED;
       goto out;
     }
     if (rc == -ESTALE) {
-      outcome = "lost";
+      outcome = KOPT_OUTCOME_LOST;
       goto out;
     }
     if (rc) {
       log_info("job.failed", "job=%s reason=\"%.300s\"", j.id, j.fail_msg);
-      outcome = job_finish(&j, "failed", j.fail_msg, NULL) == 1 ? "failed" : "lost";
+      outcome = job_finish(&j, KOPT_STATE_FAILED, j.fail_msg, NULL) == 1 ? KOPT_OUTCOME_FAILED
+                                                                         : KOPT_OUTCOME_LOST;
       goto out;
     }
   } else {
@@ -511,7 +512,8 @@ const char *job_run(struct worker *w, const char *job_id, const char *owner, int
   snprintf(best, sizeof(best),
            "{\"round\":0,\"kernel_sha256\":\"%s\",\"median_ms\":%.6g,\"speedup\":1.0}", j.ksha,
            job_baseline_ms(j.baseline));
-  outcome = job_finish(&j, "succeeded", NULL, best) == 1 ? "succeeded" : "lost";
+  outcome = job_finish(&j, KOPT_STATE_SUCCEEDED, NULL, best) == 1 ? KOPT_OUTCOME_SUCCEEDED
+                                                                   : KOPT_OUTCOME_LOST;
 out:
   w->step[0] = '\0';
   json_decref(j.spec);

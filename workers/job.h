@@ -11,7 +11,7 @@ struct job_ctx {
   const char *id, *owner;     /* borrowed: the job and the lease owner we hold it for */
   json_t *spec;               /* owned */
   char *ksrc, *rsrc;          /* owned: initial kernel and reference sources */
-  char ksha[65];
+  char ksha[KOPT_SHA256_HEX_SIZE];
   json_t *baseline;           /* owned; NULL until committed */
   char fail_msg[1024];
   int rounds;

@@ -5,23 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contract.h"
 #include "ladder.h"
 #include "utf8.h"
 
-static const char *const ladder_policies[] = { "hierarchy", "profile_only", "always_deep",
-                                               "pattern_only" };
+/* The policies' names are the contract's (common/contract.h), in enum ladder_policy order. */
+_Static_assert(LADDER_PATTERN_ONLY + 1 == CONTRACT_POLICY_COUNT, "one name per policy");
 
 int ladder_policy_parse(const char *s, enum ladder_policy *out)
 {
-  for (int i = 0; i < 4; i++)
-    if (s && strcmp(s, ladder_policies[i]) == 0) {
-      *out = (enum ladder_policy)i;
-      return 0;
-    }
-  return -EINVAL;
+  int i = contract_find(contract_policies, s);
+  if (i < 0)
+    return -EINVAL;
+  *out = (enum ladder_policy)i;
+  return 0;
 }
 
-const char *ladder_policy_name(enum ladder_policy p) { return ladder_policies[p]; }
+const char *ladder_policy_name(enum ladder_policy p) { return contract_policies[p]; }
 
 int ladder_max_level(enum ladder_policy p)
 {

@@ -756,7 +756,7 @@ out:
 const char *rounds_run(struct job_ctx *j)
 {
   struct rounds_state s;
-  const char *outcome = "failed";
+  const char *outcome = KOPT_OUTCOME_FAILED;
   json_t *best = NULL;
   char *besttxt = NULL;
   double base_ms = job_baseline_ms(j->baseline);
@@ -781,7 +781,7 @@ const char *rounds_run(struct job_ctx *j)
     s.policy = LADDER_HIERARCHY;
   evidence_init(&s.ev);
   if (rounds_resume(&s, &next)) {
-    outcome = "aborted";
+    outcome = KOPT_OUTCOME_ABORTED;
     goto out;
   }
   s.last_round = next - 1;
@@ -789,29 +789,29 @@ const char *rounds_run(struct job_ctx *j)
     log_info("job.resumed", "job=%s from_round=%d best_round=%d", j->id, next, s.best_round);
   for (int r = next; r <= j->rounds; r++) {
     if (j->w->stop) {
-      outcome = "aborted";
+      outcome = KOPT_OUTCOME_ABORTED;
       goto out;
     }
     if (rounds_cancelled(j)) {
       best = rounds_best(&s, base_ms);
       besttxt = json_dumps(best, JSON_COMPACT);
-      job_finish(j, "cancelled", "cancelled by request", besttxt);
-      outcome = "cancelled";
+      job_finish(j, KOPT_STATE_CANCELLED, "cancelled by request", besttxt);
+      outcome = KOPT_OUTCOME_CANCELLED;
       goto out;
     }
     rc = rounds_one(&s, r, base_ms);
     if (rc == 1)
       s.last_round = r;
     if (rc == -EINTR) {
-      outcome = "aborted";
+      outcome = KOPT_OUTCOME_ABORTED;
       goto out;
     }
     if (rc == -ESTALE) {
-      outcome = "lost";
+      outcome = KOPT_OUTCOME_LOST;
       goto out;
     }
     if (rc < 0) {
-      outcome = "aborted";
+      outcome = KOPT_OUTCOME_ABORTED;
       goto out;
     }
     if (rc == 0)
@@ -822,8 +822,8 @@ const char *rounds_run(struct job_ctx *j)
   rounds_progress(&s, s.last_round, 0, "done", NULL);
   best = rounds_best(&s, base_ms);
   besttxt = json_dumps(best, JSON_COMPACT);
-  rc = job_finish(j, "succeeded", NULL, besttxt);
-  outcome = rc == 1 ? "succeeded" : "lost";
+  rc = job_finish(j, KOPT_STATE_SUCCEEDED, NULL, besttxt);
+  outcome = rc == 1 ? KOPT_OUTCOME_SUCCEEDED : KOPT_OUTCOME_LOST;
 out:
   evidence_clear(&s.ev);
   free(s.src);

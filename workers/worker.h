@@ -6,13 +6,14 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include "contract.h"
 #include "harness.h"
 
 #define WORKER_MAX_ARGV 24
 
 struct worker {
-  char device[24];           /* "cuda:0" */
-  char backend[8];
+  char device[KOPT_DEVICE_NAME_SIZE]; /* "cuda:0" */
+  char backend[KOPT_BACKEND_SIZE];
   int index;
   char db_url[1024];
   char work_dir[1024];       /* per-job directories are made under it */
@@ -26,7 +27,7 @@ struct worker {
   struct harness h;
   volatile sig_atomic_t stop; /* set by SIGTERM: abandon the step, keep the job claimable */
   pthread_mutex_t out_mu;    /* serializes lines written to koptd */
-  char job_id[40];           /* current job, "" when idle; read by the heartbeat thread */
+  char job_id[KOPT_JOB_ID_SIZE]; /* current job, "" when idle; read by the heartbeat thread */
   char step[24];
 };
 

@@ -19,7 +19,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # The Makefile's flags, so that a test build fails exactly where `make` would.
 CFLAGS="-std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
-        -O1 -g -fno-omit-frame-pointer -D_GNU_SOURCE -Icli $SAN"
+        -O1 -g -fno-omit-frame-pointer -D_GNU_SOURCE -Icli -Icommon $SAN"
 LIBS="$(pkg-config --libs jansson libcurl) -lcmocka"
 
 # test name -> the cli/ sources it needs
