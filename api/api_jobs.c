@@ -557,7 +557,8 @@ void api_workers_list(struct api_req *r, PGconn *c)
                  "SELECT json_build_object('workers', coalesce(json_agg(json_build_object("
                  " 'id', id, 'host', host, 'device', device, 'state', state, 'pid', pid,"
                  " 'current_job', current_job, 'heartbeat_at', kopt_ts(heartbeat_at),"
-                 " 'started_at', kopt_ts(started_at), 'restarts', restarts) ORDER BY id),"
+                 " 'started_at', kopt_ts(started_at), 'restarts', restarts, 'ready', ready,"
+                 " 'check_error', check_error, 'harness', harness) ORDER BY id),"
                  " '[]'::json))::text FROM workers",
                  0, NULL);
 }

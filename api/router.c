@@ -356,9 +356,49 @@ out:
   db_pool_release(&r->ctx->pool, c);
 }
 
+/* /readyz also needs every worker's start-up check passed: a koptd whose workers cannot
+ * start a harness would otherwise take jobs it can only queue. Loop thread (the pool lives
+ * there). */
+static void api_readyz_workers(struct api_req *r)
+{
+  json_t *doc, *arr;
+  struct buf why;
+  unsigned bad = pool_unready(r->ctx, NULL);
+  char *s;
+
+  if (r->resp.status != 200 || bad == 0)
+    return;
+  buf_init(&why, 1 << 16);
+  pool_unready(r->ctx, &why);
+  arr = json_array();
+  for (unsigned i = 0; i < pool_count(r->ctx); i++) {
+    struct pool_worker *w = pool_at(r->ctx, i);
+    if (pool_worker_check(w) == POOL_CHECK_OK)
+      continue;
+    json_array_append_new(
+        arr, json_pack("{s:s, s:s, s:s}", "device", pool_worker_device(w)->name, "state",
+                       pool_state_label(pool_worker_state(w)), "reason",
+                       pool_worker_check(w) == POOL_CHECK_FAILED
+                           ? pool_worker_reason(w)
+                           : "its start-up check has not finished"));
+  }
+  doc = json_pack("{s:s, s:s, s:i, s:s+, s:o}", "type", "urn:kopt:problem:unavailable", "title",
+                  "Not ready", "status", 503, "detail", "workers cannot run jobs: ",
+                  why.data ? why.data : "", "workers", arr);
+  s = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+  json_decref(doc);
+  buf_free(&why);
+  if (s)
+    api_resp_set(r, 503, PROBLEM_CONTENT_TYPE, s);
+  else
+    api_resp_simple_problem(r, 503, "unavailable", "Not ready", "workers cannot run jobs");
+}
+
 void api_after_work(struct api_req *r)
 {
   struct buf b;
+  if (r->route == ROUTE_READYZ)
+    api_readyz_workers(r);
   if (r->route != ROUTE_METRICS)
     return;
   buf_init(&b, 1 << 20);

@@ -43,6 +43,10 @@ struct sched_renew_req {
   struct sched *s;
   char ids[DEVICES_MAX * KOPT_JOB_ID_SIZE + 8];     /* "{a,b}" */
   char rows[DEVICES_MAX][7][96];      /* workers table snapshot: id host device state pid job restarts */
+  /* ... and each worker's start-up check: ready ("t", "f", "" while pending), why not, facts */
+  char ready[DEVICES_MAX][2];
+  char check_error[DEVICES_MAX][POOL_REASON_MAX];
+  char harness[DEVICES_MAX][POOL_FACTS_MAX];
   unsigned nrows;
   int lost;
 };
@@ -247,15 +251,20 @@ static void sched_renew_work(uv_work_t *wk)
     }
   }
   for (unsigned i = 0; i < q->nrows; i++) {
-    const char *p[7] = { q->rows[i][0], q->rows[i][1], q->rows[i][2], q->rows[i][3],
-                         q->rows[i][4][0] ? q->rows[i][4] : NULL,
-                         q->rows[i][5][0] ? q->rows[i][5] : NULL, q->rows[i][6] };
+    const char *p[10] = { q->rows[i][0], q->rows[i][1], q->rows[i][2], q->rows[i][3],
+                          q->rows[i][4][0] ? q->rows[i][4] : NULL,
+                          q->rows[i][5][0] ? q->rows[i][5] : NULL, q->rows[i][6],
+                          q->ready[i][0] ? q->ready[i] : NULL,
+                          q->check_error[i][0] ? q->check_error[i] : NULL,
+                          q->harness[i][0] ? q->harness[i] : NULL };
     r = db_exec(c, PGRES_COMMAND_OK, err, sizeof(err),
                 "INSERT INTO workers (id, host, device, state, pid, current_job, heartbeat_at,"
-                " restarts) VALUES ($1, $2, $3, $4, $5::int, $6::uuid, now(), $7::int)"
+                " restarts, ready, check_error, harness) VALUES ($1, $2, $3, $4, $5::int,"
+                " $6::uuid, now(), $7::int, $8::boolean, $9, $10::jsonb)"
                 " ON CONFLICT (id) DO UPDATE SET state = $4, pid = $5::int, current_job = $6::uuid,"
-                " heartbeat_at = now(), restarts = $7::int",
-                7, p);
+                " heartbeat_at = now(), restarts = $7::int, ready = $8::boolean,"
+                " check_error = $9, harness = $10::jsonb",
+                10, p);
     PQclear(r);
   }
   db_pool_release(&s->ctx->pool, c);
@@ -295,6 +304,12 @@ static void sched_renew_cb(uv_timer_t *t)
       snprintf(q->rows[i][4], 96, "%d", pool_worker_pid(w));
     snprintf(q->rows[i][5], 96, "%s", pool_worker_job(w));
     snprintf(q->rows[i][6], 96, "%u", pool_worker_restarts(w));
+    snprintf(q->ready[i], sizeof(q->ready[i]), "%s",
+             pool_worker_check(w) == POOL_CHECK_OK       ? "t"
+             : pool_worker_check(w) == POOL_CHECK_FAILED ? "f"
+                                                         : "");
+    snprintf(q->check_error[i], sizeof(q->check_error[i]), "%s", pool_worker_reason(w));
+    snprintf(q->harness[i], sizeof(q->harness[i]), "%s", pool_worker_facts(w));
     q->nrows++;
   }
   q->work.data = q;

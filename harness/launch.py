@@ -11,13 +11,16 @@ What it does, in order (each step logs one line on stderr, and says so when it f
    no supplementary groups and PR_SET_NO_NEW_PRIVS. Not root: runs as the calling user.
 2. Isolation, first that works (probed with a trial run, not assumed):
    a. bubblewrap: new network (only loopback), IPC, UTS, PID and cgroup namespaces; a root
-      assembled from read-only binds of the host's top-level directories; /proc and a minimal
-      /dev (plus /dev/nvidia* or /dev/davinci* for the device); the virtualenv and the harness
-      bound read-only at /kopt/venv and /kopt/harness (so a venv under a 0700 home works);
-      the work directory the only writable path; --die-with-parent.
+      assembled from an allowlist of read-only binds (sandbox_view.py: /usr, the interpreter
+      and its packages wherever they are, the linker's and toolchain's library directories,
+      a few /etc entries, a generated /etc/passwd, /sys, the harness), each at its own path,
+      then remounted read-only; /proc and a minimal /dev (plus /dev/nvidia* or /dev/davinci*
+      for the device); the work directory the only writable path; --die-with-parent. The
+      rest of the host (/etc, /home, /root, /srv, /var, /opt, /tmp) is not there.
    b. `unshare --net --ipc --uts` (root, or a user namespace when not root): no network;
       the filesystem is protected only by the sandbox user's permissions (it can still
-      write world-writable directories such as /tmp). Logged as a fallback.
+      read what any user may read, and write world-writable directories such as /tmp): the
+      allowlist above is enforced only with bubblewrap. Logged as a fallback.
    c. none: logged as a WARNING; only the harness's in-process guard and rlimits remain.
 3. rlimits for the whole harness: RLIMIT_NOFILE, RLIMIT_NPROC (per user: bounds fork bombs
    when not root), RLIMIT_FSIZE, RLIMIT_CORE=0; RLIMIT_AS and RLIMIT_CPU are applied by the
@@ -35,10 +38,10 @@ import stat
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+import sandbox_view
+
+HERE = os.path.dirname(os.path.realpath(__file__))
 REPO = os.path.dirname(HERE)
-SBX_VENV = "/kopt/venv"
-SBX_HARNESS = "/kopt/harness"
 # The only variables that cross into the sandbox: an allowlist of exact names, never a
 # prefix, so that no secret of the worker's (KOPT_DATABASE_URL, KOPT_LLM_API_KEY, tokens) can
 # reach submitted code by sharing a prefix with something the harness needs. Anything else
@@ -88,6 +91,7 @@ def parse_args(argv):
     ap.add_argument("--stage2-uid", type=int, default=-1, help=argparse.SUPPRESS)
     ap.add_argument("--stage2-gid", type=int, default=-1, help=argparse.SUPPRESS)
     ap.add_argument("--stage2-isolation", default="none", help=argparse.SUPPRESS)
+    ap.add_argument("--stage2-python", default=None, help=argparse.SUPPRESS)
     ap.add_argument("harness_args", nargs="*", help="extra arguments for kopt_harness.py (after --)")
     return ap.parse_args(argv)
 
@@ -168,35 +172,40 @@ def device_nodes(backend, extra):
     return [n for n in dict.fromkeys(nodes) if os.path.exists(n)]
 
 
-def bwrap_cmd(bwrap, args, workdir, venv, inner):
+def bwrap_cmd(bwrap, args, workdir, view, ident, inner):
+    """The bubblewrap command line; also returns the descriptors it reads (its generated
+    /etc/passwd and /etc/group), which the caller passes on and closes."""
     cmd = [bwrap, "--die-with-parent", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-pid",
            "--unshare-cgroup-try", "--hostname", "kopt-sandbox"]
     if os.geteuid() != 0:
         cmd.append("--unshare-user")
-    for name in sorted(os.listdir("/")):
-        p = "/" + name
-        if name in ("proc", "dev", "kopt"):
-            continue
-        if os.path.islink(p):
-            cmd += ["--symlink", os.readlink(p), p]
-        elif os.path.isdir(p):
-            cmd += ["--ro-bind", p, p]
-    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm"]
-    for n in device_nodes(args.backend, args.device):
-        cmd += ["--dev-bind", n, n]
-    cmd += ["--perms", "0755", "--dir", "/kopt"]
-    if venv:
-        cmd += ["--ro-bind", venv, SBX_VENV]
-    cmd += ["--ro-bind", HERE, SBX_HARNESS]
-    cmd += ["--bind", workdir, workdir, "--chdir", workdir]
-    return cmd + ["--"] + inner
+    passwd, group = sandbox_view.passwd_lines(*ident, workdir)
+    fds = (sandbox_view.data_fd(passwd), sandbox_view.data_fd(group))
+    cmd += sandbox_view.bwrap_args(view, workdir, device_nodes(args.backend, args.device), fds)
+    return cmd + ["--"] + inner, fds
 
 
-def probe(cmd_prefix):
+def close_fds(fds):
+    for fd in fds:
+        os.close(fd)
+
+
+def sandbox_identity(args, uid, gid):
+    """(name, uid, gid) the harness runs as, for the generated /etc/passwd."""
+    if uid >= 0:
+        return args.user, uid, gid
     try:
-        r = subprocess.run(cmd_prefix + ["/bin/true"], capture_output=True, text=True, timeout=30)
+        return pwd.getpwuid(os.getuid()).pw_name, os.getuid(), os.getgid()
+    except KeyError:
+        return "kopt", os.getuid(), os.getgid()
+
+
+def probe(cmd_prefix, fds=()):
+    try:
+        r = subprocess.run(cmd_prefix + ["/bin/true"], capture_output=True, text=True, timeout=30,
+                           pass_fds=fds)
         return r.returncode == 0, (r.stderr or "").strip()
-    except Exception as e:
+    except (OSError, subprocess.SubprocessError) as e:
         return False, str(e)
 
 
@@ -204,10 +213,16 @@ def stage1(args):
     workdir = os.path.realpath(args.workdir)
     os.makedirs(workdir, exist_ok=True)
     python = args.python or os.path.join(REPO, ".venv", "bin", "python")
+    if args.python and not os.path.exists(python):
+        raise SystemExit(f"kopt-launch: interpreter {python} does not exist")
     if not os.path.exists(python):
+        log(f"{python} does not exist; using {sys.executable}")
         python = sys.executable
     venv = venv_root(python)
     venv_real = os.path.realpath(venv) if venv else None
+    # Run through the real directory of a virtualenv (.venv is often a symlink), not through
+    # its interpreter's own symlinks: Python finds its pyvenv.cfg beside the path it ran as.
+    run_python = os.path.join(venv_real, "bin", os.path.basename(python)) if venv_real else python
     root = os.geteuid() == 0
     uid = gid = -1
     if root and not args.no_user:
@@ -226,7 +241,8 @@ def stage1(args):
     bwrap = shutil.which("bwrap")
     chosen = None
     stage2 = lambda py, launch, iso: [py, launch, "--stage2", "--stage2-uid", str(uid), "--stage2-gid", str(gid),
-                                      "--stage2-isolation", iso, "--backend", args.backend, "--workdir", workdir,
+                                      "--stage2-isolation", iso, "--stage2-python", python,
+                                      "--backend", args.backend, "--workdir", workdir,
                                       "--nofile", str(args.nofile), "--nproc", str(args.nproc),
                                       "--fsize-mb", str(args.fsize_mb), "--cpu-s", str(args.cpu_s)] + \
         (["--mem-mb", str(args.mem_mb)] if args.mem_mb is not None else []) + \
@@ -235,13 +251,19 @@ def stage1(args):
         if not bwrap:
             log("bubblewrap (bwrap) not found" + ("; falling back" if isolation == "auto" else ""))
         else:
-            sbx_python = os.path.join(SBX_VENV, "bin", os.path.basename(python)) if venv else python
-            trial = bwrap_cmd(bwrap, args, workdir, venv_real, [])[:-1]
-            ok, err = probe(trial + ["--"])
+            view = sandbox_view.build(run_python, HERE, {k: os.environ[k] for k in PASS_ENV if k in os.environ})
+            for note in view.notes:
+                log(note)
+            ident = sandbox_identity(args, uid, gid)
+            trial, fds = bwrap_cmd(bwrap, args, workdir, view, ident, ["/bin/true"])
+            ok, err = probe(trial[:-1], fds)
+            close_fds(fds)
             if ok:
-                chosen = bwrap_cmd(bwrap, args, workdir, venv_real,
-                                   stage2(sbx_python, os.path.join(SBX_HARNESS, "launch.py"), "bwrap"))
-                log("isolation: bubblewrap (network: loopback only; filesystem read-only except the work directory; new PID/IPC/UTS namespaces)")
+                chosen, _fds = bwrap_cmd(bwrap, args, workdir, view, ident,
+                                             stage2(run_python, os.path.join(HERE, "launch.py"), "bwrap"))
+                log("isolation: bubblewrap (network: loopback only; filesystem: an allowlist, read-only except the "
+                    "work directory; new PID/IPC/UTS namespaces)")
+                log("sandbox view: " + " ".join(view.ro))
             else:
                 log(f"bubblewrap does not work here ({err[:300]})" + ("; falling back" if isolation == "auto" else ""))
         if chosen is None and isolation == "bwrap":
@@ -275,10 +297,29 @@ def stage1(args):
     if args.dry_run:
         print(" ".join(chosen))
         return 0
-    os.execvp(chosen[0], chosen)
+    os.execvp(chosen[0], chosen)     # bwrap inherits and reads the descriptors of its generated files
 
 
 # ------------------------------------------------------------------------------ stage 2
+
+def interpreter_dirs() -> list[str]:
+    """What this interpreter needs (it runs the harness next), seen while still root."""
+    return [p for p in dict.fromkeys([sys.prefix, sys.base_prefix] + sys.path) if p and os.path.isdir(p)]
+
+
+def refuse_unreadable(shown: str, dirs: list[str]) -> None:
+    """After the switch to the sandbox user: exit with a sentence naming the first part of
+    the interpreter that user cannot use (else Python would die later with a bare EACCES or
+    a missing module)."""
+    try:
+        name = pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        name = f"uid {os.getuid()}"
+    for path, mode in [(sys.executable, os.X_OK)] + [(d, os.R_OK | os.X_OK) for d in dirs]:
+        if not os.access(path, mode):
+            raise SystemExit(f"kopt-launch: interpreter {shown}: {path} cannot be read by user {name} "
+                             f"(uid {os.getuid()}): make it and the directories above it readable by that user "
+                             f"(o+rX), or use an interpreter it can read")
 
 def stage2(args):
     import resource
@@ -314,11 +355,13 @@ def stage2(args):
                 os.chown(d, args.stage2_uid, args.stage2_gid)
             except OSError:
                 pass
+        needed = interpreter_dirs()
         os.setgroups([])
         os.setgid(args.stage2_gid)
         os.setuid(args.stage2_uid)
         if os.getuid() == 0 or os.geteuid() == 0:
             raise SystemExit("kopt-launch: failed to drop root privileges")
+        refuse_unreadable(args.stage2_python or sys.executable, needed)
     else:
         os.makedirs(tmp, exist_ok=True)
     try:

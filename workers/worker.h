@@ -20,6 +20,10 @@ struct worker {
   char interp_target[32];    /* compile target for offline IR on interp, e.g. cuda:90 */
   unsigned eval_timeout_s;   /* per harness operation on user code */
   unsigned max_attempts;     /* claims of one job before it is failed */
+  char python[1024];         /* the harness interpreter (KOPT_HARNESS_PYTHON) */
+  char sandbox_user[32];     /* the user the launcher runs it as; "" without a launcher */
+  char limit_args[2][24];    /* --max-source-bytes, --max-line-bytes values for the harness */
+  int ready;                 /* the last start-up check passed (workers/check.c) */
   const char *harness_argv[WORKER_MAX_ARGV];
   char harness_env[4][160];
   const char *harness_envp[5];

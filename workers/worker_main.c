@@ -1,6 +1,8 @@
 /* kopt-worker: started by koptd, one per device. Reads JSON lines from koptd on stdin
- * ({"type":"run",...}, {"type":"shutdown"}), writes heartbeats and results on stdout,
- * logs on stderr. */
+ * ({"type":"run",...}, {"type":"check"}, {"type":"shutdown"}), writes hello, the start-up
+ * check's status, heartbeats and job results on stdout (workers/PROTOCOL.md), logs on
+ * stderr. */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "check.h"
 #include "log.h"
 #include "secret.h"
 #include "worker.h"
@@ -79,8 +82,8 @@ static const char *worker_env(const char *name, const char *def)
 static int worker_setup(struct worker *w, const char *device, char *err, size_t errlen)
 {
   const char *colon = strchr(device, ':');
-  static char launcher[1200], python[1024], script[1200], hdir[1024], backend_arg[16],
-      root_arg[1200], sb_user[32];
+  static char launcher[1200], script[1200], hdir[1024], backend_arg[16], root_arg[1200];
+  unsigned long long max_source, max_body;
   unsigned a = 0;
   struct stat st;
 
@@ -102,7 +105,19 @@ static int worker_setup(struct worker *w, const char *device, char *err, size_t 
   if (!w->eval_timeout_s)
     w->eval_timeout_s = 900;
   snprintf(hdir, sizeof(hdir), "%s", worker_env("KOPT_HARNESS_DIR", "harness"));
-  snprintf(python, sizeof(python), "%s", worker_env("KOPT_HARNESS_PYTHON", "python3"));
+  /* koptd exports what it resolved (daemon/workercfg.c); these defaults serve a worker run
+   * by hand from the repository root. */
+  snprintf(w->python, sizeof(w->python), "%s", worker_env("KOPT_HARNESS_PYTHON", "python3"));
+  /* The daemon's limits, so that the harness takes whatever the API accepted. */
+  max_source = strtoull(worker_env("KOPT_MAX_SOURCE_BYTES", "0"), NULL, 10);
+  max_body = strtoull(worker_env("KOPT_MAX_BODY_BYTES", "0"), NULL, 10);
+  if (max_source < KOPT_SOURCE_BYTES_MIN || max_source > KOPT_SOURCE_BYTES_MAX)
+    max_source = KOPT_SOURCE_BYTES_DEFAULT;
+  if (max_body < KOPT_BODY_BYTES_MIN || max_body > KOPT_BODY_BYTES_MAX)
+    max_body = KOPT_BODY_BYTES_DEFAULT;
+  snprintf(w->limit_args[0], sizeof(w->limit_args[0]), "%llu", max_source);
+  snprintf(w->limit_args[1], sizeof(w->limit_args[1]), "%zu",
+           contract_harness_line_max((size_t)max_body, (size_t)max_source));
   snprintf(script, sizeof(script), "%s/kopt_harness.py", hdir);
   snprintf(launcher, sizeof(launcher), "%s",
            worker_env("KOPT_HARNESS_LAUNCHER", ""));
@@ -113,25 +128,33 @@ static int worker_setup(struct worker *w, const char *device, char *err, size_t 
       snprintf(launcher, sizeof(launcher), "%s", def);
   }
   snprintf(backend_arg, sizeof(backend_arg), "%s", w->backend);
-  snprintf(sb_user, sizeof(sb_user), "kopt-sb-%.8s%d", w->backend, w->index);
+  snprintf(w->sandbox_user, sizeof(w->sandbox_user), "kopt-sb-%.8s%d", w->backend, w->index);
   snprintf(root_arg, sizeof(root_arg), "%s", w->work_dir);
   if (strcmp(launcher, "none") != 0 && launcher[0]) {
     /* harness/run-sandboxed: own user, no network, rlimits, private work directory. */
     w->harness_argv[a++] = launcher;
     w->harness_argv[a++] = "--python";
-    w->harness_argv[a++] = python;
+    w->harness_argv[a++] = w->python;
     /* One sandbox user per device: RLIMIT_NPROC counts per user, so a fork bomb in one
      * harness must not starve another device's. */
     w->harness_argv[a++] = "--user";
-    w->harness_argv[a++] = sb_user;
+    w->harness_argv[a++] = w->sandbox_user;
   } else {
-    w->harness_argv[a++] = python;
+    w->sandbox_user[0] = '\0';
+    w->harness_argv[a++] = w->python;
     w->harness_argv[a++] = script;
   }
   w->harness_argv[a++] = "--backend";
   w->harness_argv[a++] = backend_arg;
   w->harness_argv[a++] = "--workdir";
   w->harness_argv[a++] = root_arg;
+  if (w->sandbox_user[0])
+    w->harness_argv[a++] = "--"; /* the rest goes to kopt_harness.py */
+  w->harness_argv[a++] = "--max-source-bytes";
+  w->harness_argv[a++] = w->limit_args[0];
+  w->harness_argv[a++] = "--max-line-bytes";
+  w->harness_argv[a++] = w->limit_args[1];
+  assert(a < WORKER_MAX_ARGV);
   w->harness_argv[a] = NULL;
   /* Pin the harness to this worker's device. */
   a = 0;
@@ -193,8 +216,15 @@ static void worker_handle(struct worker *w, const char *line)
       pthread_mutex_lock(&w->out_mu);
       w->job_id[0] = '\0';
       pthread_mutex_unlock(&w->out_mu);
+      /* A job that left no harness (a kernel killed it, or it could not start) is followed
+       * by a fresh, checked one: the next job finds it warm, and a harness that can no
+       * longer start makes this worker unready instead of failing every job that follows. */
+      if (!w->h.pid && !w->stop)
+        check_report(w);
       worker_send(w, "{\"type\":\"job_done\",\"job_id\":\"%s\",\"outcome\":\"%s\"}", id, outcome);
     }
+  } else if (strcmp(type, "check") == 0) {
+    check_report(w);
   } else if (strcmp(type, "shutdown") == 0) {
     w->stop = 1;
   }
@@ -247,7 +277,9 @@ int main(int argc, char **argv)
   signal(SIGPIPE, SIG_IGN);
   worker_send(&w, "{\"type\":\"hello\",\"device\":\"%s\",\"pid\":%d}", w.device, (int)getpid());
   pthread_create(&hb, NULL, worker_heartbeat, &w);
-  log_info("worker.ready", "device=%s harness=%s", w.device, w.harness_argv[0]);
+  log_info("worker.started", "device=%s harness=%s python=%s", w.device, w.harness_argv[0],
+           w.python);
+  check_report(&w);
   while (!w.stop) {
     if (!fgets(line, sizeof(line), stdin)) {
       if (ferror(stdin) && errno == EINTR) {
@@ -263,7 +295,7 @@ int main(int argc, char **argv)
   pthread_join(hb, NULL);
   if (w.db)
     PQfinish(w.db);
-  buf_free(&w.h.rbuf);
+  harness_free(&w.h);
   log_info("worker.exit", "device=%s", w.device);
   return 0;
 }

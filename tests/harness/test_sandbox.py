@@ -2,6 +2,7 @@
 except the work directory, rlimits. Needs root and a working bubblewrap (checked, else
 skipped with the reason); the fallbacks are exercised with --isolation."""
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -129,3 +130,41 @@ def test_workdir_must_be_reachable():
         assert r.returncode != 0 and "not world-traversable" in r.stderr
     finally:
         shutil.rmtree(d, ignore_errors=True)
+
+
+HOST_FILES = ("/srv/kopt-test-secret", "/etc/kopt-test-secret")
+
+
+@pytest.fixture
+def host_secret_files():
+    """World-readable files outside the sandbox's allowlist, holding a random secret."""
+    secret = "kopt-host-secret-" + secrets.token_hex(8)
+    made = []
+    for p in HOST_FILES:
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write(secret + "\n")
+        os.chmod(p, 0o644)
+        made.append(p)
+    yield secret
+    for p in made:
+        os.unlink(p)
+
+
+def test_host_files_outside_the_allowlist_are_not_there(sbx, host_secret_files):
+    """A kernel that opens host files outside the allowlist (readable by any user on the
+    host) finds nothing: not the test's files under /srv and /etc, not the checkout beside
+    the harness, not koptd's configuration."""
+    h, _ = sbx
+    r = h.request("load", reference_source=vector_add()[0], kernel_source=vector_add()[1], workdir="files",
+                  correctness_cases=1)
+    assert r["ok"], r
+    r = h.request("validate", candidate_source=bad("read_host_files.py"))
+    f = r["result"]["failure"]
+    assert f["kind"] == "exception", f
+    msg = f["message"]
+    for key in ("srv", "etc", "repo", "conf"):
+        assert f"{key}=FileNotFoundError" in msg, msg
+    assert host_secret_files not in msg
+    # pid 1 of the sandbox's PID namespace is bwrap (root): its environment is not readable
+    assert "env1=PermissionError" in msg, msg

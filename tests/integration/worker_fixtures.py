@@ -232,25 +232,25 @@ class WorkerDaemons:
         self.started = []
         self.work_dirs = []
 
-    def __call__(self, db_url, wait=True, drop_env=(), name="koptd-w", **env_over):
+    def __call__(self, db_url, wait=True, drop_env=(), name="koptd-w", args=None, **env_over):
         wd = env_over.pop("work_dir", None) or make_work_dir()
         self.work_dirs.append(wd)
         env = worker_env(wd, **env_over)
         if drop_env:
             # The launcher cannot delete variables: start a Koptd by hand, registered with it.
-            k = Koptd(db_url, self.launcher.logdir, env=env, name=name)
+            k = Koptd(db_url, self.launcher.logdir, env=env, name=name, args=args)
             for v in drop_env:
                 k.env.pop(v, None)
             self.launcher.procs.append(k)
             k.start(wait=wait)
         else:
-            k = self.launcher(db_url, env=env, wait=wait, name=name)
+            k = self.launcher(db_url, env=env, wait=wait, name=name, args=args)
         k.work_dir = wd
         self.started.append(k)
         return k
 
     def wait_workers_ready(self, k, n=1, timeout=60):
-        """Waits for n 'pool.worker_ready' lines (hello received) in k's log."""
+        """Waits for n 'pool.worker_ready' lines (start-up check passed) in k's log."""
         return wait_for(lambda: len(log_events(k.log(), "pool.worker_ready")) >= n, timeout,
                         what=f"{n} ready worker(s) in {k.log_path}")
 
