@@ -356,6 +356,8 @@ out:
   db_pool_release(&r->ctx->pool, c);
 }
 
+#define API_READYZ_DETAIL_MAX 480 /* + the prefix and "...": under a problem's 511 */
+
 /* /readyz also needs every worker's start-up check passed: a koptd whose workers cannot
  * start a harness would otherwise take jobs it can only queue. Loop thread (the pool lives
  * there). */
@@ -381,6 +383,16 @@ static void api_readyz_workers(struct api_req *r)
                        pool_worker_check(w) == POOL_CHECK_FAILED
                            ? pool_worker_reason(w)
                            : "its start-up check has not finished"));
+  }
+  /* The detail is capped like every problem's (the full reasons are in workers[]); the
+   * cut falls on a UTF-8 character boundary. */
+  if (why.len > API_READYZ_DETAIL_MAX) {
+    size_t n = API_READYZ_DETAIL_MAX;
+    while (n && ((unsigned char)why.data[n] & 0xC0) == 0x80)
+      n--;
+    why.len = n;
+    why.data[n] = '\0';
+    buf_appends(&why, "...");
   }
   doc = json_pack("{s:s, s:s, s:i, s:s+, s:o}", "type", "urn:kopt:problem:unavailable", "title",
                   "Not ready", "status", 503, "detail", "workers cannot run jobs: ",

@@ -91,7 +91,6 @@ def parse_args(argv):
     ap.add_argument("--stage2-uid", type=int, default=-1, help=argparse.SUPPRESS)
     ap.add_argument("--stage2-gid", type=int, default=-1, help=argparse.SUPPRESS)
     ap.add_argument("--stage2-isolation", default="none", help=argparse.SUPPRESS)
-    ap.add_argument("--stage2-python", default=None, help=argparse.SUPPRESS)
     ap.add_argument("harness_args", nargs="*", help="extra arguments for kopt_harness.py (after --)")
     return ap.parse_args(argv)
 
@@ -241,7 +240,7 @@ def stage1(args):
     bwrap = shutil.which("bwrap")
     chosen = None
     stage2 = lambda py, launch, iso: [py, launch, "--stage2", "--stage2-uid", str(uid), "--stage2-gid", str(gid),
-                                      "--stage2-isolation", iso, "--stage2-python", python,
+                                      "--stage2-isolation", iso,
                                       "--backend", args.backend, "--workdir", workdir,
                                       "--nofile", str(args.nofile), "--nproc", str(args.nproc),
                                       "--fsize-mb", str(args.fsize_mb), "--cpu-s", str(args.cpu_s)] + \
@@ -307,7 +306,7 @@ def interpreter_dirs() -> list[str]:
     return [p for p in dict.fromkeys([sys.prefix, sys.base_prefix] + sys.path) if p and os.path.isdir(p)]
 
 
-def refuse_unreadable(shown: str, dirs: list[str]) -> None:
+def refuse_unreadable(dirs: list[str]) -> None:
     """After the switch to the sandbox user: exit with a sentence naming the first part of
     the interpreter that user cannot use (else Python would die later with a bare EACCES or
     a missing module)."""
@@ -317,7 +316,7 @@ def refuse_unreadable(shown: str, dirs: list[str]) -> None:
         name = f"uid {os.getuid()}"
     for path, mode in [(sys.executable, os.X_OK)] + [(d, os.R_OK | os.X_OK) for d in dirs]:
         if not os.access(path, mode):
-            raise SystemExit(f"kopt-launch: interpreter {shown}: {path} cannot be read by user {name} "
+            raise SystemExit(f"kopt-launch: {path} cannot be read by user {name} "
                              f"(uid {os.getuid()}): make it and the directories above it readable by that user "
                              f"(o+rX), or use an interpreter it can read")
 
@@ -361,7 +360,7 @@ def stage2(args):
         os.setuid(args.stage2_uid)
         if os.getuid() == 0 or os.geteuid() == 0:
             raise SystemExit("kopt-launch: failed to drop root privileges")
-        refuse_unreadable(args.stage2_python or sys.executable, needed)
+        refuse_unreadable(needed)
     else:
         os.makedirs(tmp, exist_ok=True)
     try:

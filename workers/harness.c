@@ -219,7 +219,7 @@ int harness_call(struct harness *h, json_t *req, unsigned timeout_s,
       if (r < 0 && errno == EINTR)
         continue;
       if (r <= 0) {
-        char how[96], last[256];
+        char how[96], last[512];
         harness_reap(h, 1);
         harness_describe_status(h->last_status, how, sizeof(how));
         errtail_reason(&h->err, last, sizeof(last));
