@@ -1,7 +1,7 @@
 -- The schema that migrations/ produce, for reading (regenerate: scripts/dump_schema.sh).
 -- Do not edit: change migrations/ instead.
 
-\restrict 7CnpNhZDW5p2FkEAeKIzXTGAXfGLStmsSignOGoSHzewlaEOSoYttNsghheioGK
+\restrict VnIdYcqeoeEGUHCUGnaPn9PgzWjHpDY4fdFvSiWFu05UtUsG9ryootyc6BC0rR6
 
 CREATE FUNCTION public.kopt_job_changed() RETURNS trigger
     LANGUAGE plpgsql
@@ -263,7 +263,11 @@ CREATE TABLE public.workers (
     current_job uuid,
     heartbeat_at timestamp with time zone,
     started_at timestamp with time zone DEFAULT now() NOT NULL,
-    restarts integer DEFAULT 0 NOT NULL
+    restarts integer DEFAULT 0 NOT NULL,
+    ready boolean,
+    check_error text,
+    harness jsonb,
+    CONSTRAINT workers_check_error_check CHECK ((octet_length(check_error) <= 2048))
 );
 
 ALTER TABLE ONLY public.api_tokens ALTER COLUMN id SET DEFAULT nextval('public.api_tokens_id_seq'::regclass);
@@ -367,5 +371,5 @@ ALTER TABLE ONLY public.rounds
 ALTER TABLE ONLY public.rounds
     ADD CONSTRAINT rounds_kernel_sha256_fkey FOREIGN KEY (kernel_sha256) REFERENCES public.kernels(sha256);
 
-\unrestrict 7CnpNhZDW5p2FkEAeKIzXTGAXfGLStmsSignOGoSHzewlaEOSoYttNsghheioGK
+\unrestrict VnIdYcqeoeEGUHCUGnaPn9PgzWjHpDY4fdFvSiWFu05UtUsG9ryootyc6BC0rR6
 

@@ -1,6 +1,5 @@
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -82,35 +81,4 @@ int check_harness(struct worker *w, char *reason, size_t len, json_t **facts)
   if (rc)
     harness_kill(&w->h); /* what failed its check runs no job */
   return rc;
-}
-
-void check_report(struct worker *w)
-{
-  char reason[CHECK_REASON_MAX];
-  json_t *facts = NULL, *msg;
-  char *line;
-  int rc;
-
-  snprintf(w->step, sizeof(w->step), "check");
-  rc = check_harness(w, reason, sizeof(reason), &facts);
-  w->step[0] = '\0';
-  if (rc == -EINTR)
-    return; /* stopping: koptd is not waiting for a verdict */
-  w->ready = rc == 0;
-  if (w->ready) {
-    msg = json_pack("{s:s, s:b, s:o}", "type", "status", "ready", 1, "harness", facts);
-    log_info("worker.check_passed", "device=%s python=%s torch=%s triton=%s", w->device,
-             w->python, json_string_value(json_object_get(facts, "torch")),
-             json_string_value(json_object_get(facts, "triton")));
-  } else {
-    char q[CHECK_REASON_MAX + 64];
-    msg = json_pack("{s:s, s:b, s:s}", "type", "status", "ready", 0, "reason", reason);
-    log_error("worker.check_failed", "device=%s reason=%s", w->device,
-              log_quote(q, sizeof(q), reason));
-  }
-  line = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
-  if (line)
-    worker_send(w, "%s", line);
-  free(line);
-  json_decref(msg);
 }

@@ -17,9 +17,8 @@
 
 /* Runs the check. Returns 0 with *facts (new reference: python, torch, triton, backend,
  * user, launcher) when it passed, else -1 with reason filled ("interpreter /x/bin/python:
- * ...") and *facts NULL; -EINTR when the worker is stopping. */
+ * ...") and *facts NULL; -EINTR when the worker is stopping. The worker sends the verdict
+ * to koptd (worker_main.c: worker_check). */
 int check_harness(struct worker *w, char *reason, size_t reasonlen, json_t **facts);
-/* Runs the check and sends its verdict to koptd; sets w->ready. */
-void check_report(struct worker *w);
 
 #endif

@@ -23,7 +23,6 @@ struct worker {
   char python[1024];         /* the harness interpreter (KOPT_HARNESS_PYTHON) */
   char sandbox_user[32];     /* the user the launcher runs it as; "" without a launcher */
   char limit_args[2][24];    /* --max-source-bytes, --max-line-bytes values for the harness */
-  int ready;                 /* the last start-up check passed (workers/check.c) */
   const char *harness_argv[WORKER_MAX_ARGV];
   char harness_env[4][160];
   const char *harness_envp[5];

@@ -55,6 +55,23 @@ void worker_send(struct worker *w, const char *fmt, ...)
   pthread_mutex_unlock(&w->out_mu);
 }
 
+/* Writes one JSON object as a line to koptd, whatever its length (koptd takes up to 64 KiB). */
+static void worker_send_json(struct worker *w, json_t *msg)
+{
+  char *line = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+  size_t n;
+  if (!line)
+    return;
+  n = strlen(line);
+  line[n] = '\n'; /* json_dumps's NUL: the line is written by length */
+  pthread_mutex_lock(&w->out_mu);
+  if (write(STDOUT_FILENO, line, n + 1) < 0) {
+    /* koptd is gone; PR_SET_PDEATHSIG ends us shortly. */
+  }
+  pthread_mutex_unlock(&w->out_mu);
+  free(line);
+}
+
 /* Beats while the main thread is busy in a long harness call, so koptd can tell a busy
  * worker from a dead one; the harness call itself is bounded by eval_timeout_s. */
 static void *worker_heartbeat(void *arg)
@@ -194,6 +211,33 @@ static int worker_setup(struct worker *w, const char *device, char *err, size_t 
   return 0;
 }
 
+/* Runs the start-up check (check.h) and sends its verdict to koptd as a status message. */
+static void worker_check(struct worker *w)
+{
+  char reason[CHECK_REASON_MAX];
+  json_t *facts = NULL, *msg;
+  int rc;
+
+  snprintf(w->step, sizeof(w->step), "check");
+  rc = check_harness(w, reason, sizeof(reason), &facts);
+  w->step[0] = '\0';
+  if (rc == -EINTR)
+    return; /* stopping: koptd is not waiting for a verdict */
+  if (rc == 0) {
+    msg = json_pack("{s:s, s:b, s:o}", "type", "status", "ready", 1, "harness", facts);
+    log_info("worker.check_passed", "device=%s python=%s torch=%s triton=%s", w->device,
+             w->python, json_string_value(json_object_get(facts, "torch")),
+             json_string_value(json_object_get(facts, "triton")));
+  } else {
+    char q[CHECK_REASON_MAX + 64];
+    msg = json_pack("{s:s, s:b, s:s}", "type", "status", "ready", 0, "reason", reason);
+    log_error("worker.check_failed", "device=%s reason=%s", w->device,
+              log_quote(q, sizeof(q), reason));
+  }
+  worker_send_json(w, msg);
+  json_decref(msg);
+}
+
 static void worker_handle(struct worker *w, const char *line)
 {
   json_error_t je;
@@ -220,11 +264,11 @@ static void worker_handle(struct worker *w, const char *line)
        * by a fresh, checked one: the next job finds it warm, and a harness that can no
        * longer start makes this worker unready instead of failing every job that follows. */
       if (!w->h.pid && !w->stop)
-        check_report(w);
+        worker_check(w);
       worker_send(w, "{\"type\":\"job_done\",\"job_id\":\"%s\",\"outcome\":\"%s\"}", id, outcome);
     }
   } else if (strcmp(type, "check") == 0) {
-    check_report(w);
+    worker_check(w);
   } else if (strcmp(type, "shutdown") == 0) {
     w->stop = 1;
   }
@@ -279,7 +323,7 @@ int main(int argc, char **argv)
   pthread_create(&hb, NULL, worker_heartbeat, &w);
   log_info("worker.started", "device=%s harness=%s python=%s", w.device, w.harness_argv[0],
            w.python);
-  check_report(&w);
+  worker_check(&w);
   while (!w.stop) {
     if (!fgets(line, sizeof(line), stdin)) {
       if (ferror(stdin) && errno == EINTR) {

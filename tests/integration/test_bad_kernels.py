@@ -3,8 +3,11 @@ tests/harness/bad/ with the vector_add reference ends `failed` with a reason tha
 cause, and the same worker then runs a good job to `succeeded` (with a fresh harness where
 the bad one killed it). One koptd (one interp worker) for the module; its per-evaluation
 timeout is short so that the hang costs little."""
+import json
 import os
 import re
+import secrets
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -27,6 +30,8 @@ CASES = {
     "write_outside_libc.py": (r"Read-only file system", False),
     "torch_compute.py": (r"^initial kernel rejected by the static check: .*torch\.add computes in torch",
                          False),
+    # an import that never returns: the load's time limit ends it
+    "import_sleep.py": (r"^initial kernel load .*(timed out|did not finish) .*\d+ s", True),
 }
 
 # Cheaper verdicts (the harness is not replaced): checked together, one good job after them.
@@ -97,6 +102,68 @@ def test_other_verdicts(bk, db):
     assert not errors, "\n".join(errors)
     g = wait_job(api, good["id"], koptds=[k])
     assert g["state"] == "succeeded", g
+
+
+# A kernel that connects, through libc (past the in-process guard), to koptd's port and to
+# PostgreSQL's unix socket, and says what happened in its exception text.
+NET_BODY = '''
+import ctypes, errno, struct
+libc = ctypes.CDLL(None, use_errno=True)
+def connect(family, addr):
+    fd = libc.socket(family, 1, 0)
+    if fd < 0:
+        return "socket-" + errno.errorcode.get(ctypes.get_errno(), "?")
+    rc = libc.connect(fd, ctypes.create_string_buffer(addr, len(addr)), len(addr))
+    err = ctypes.get_errno()
+    libc.close(fd)
+    return "connected" if rc == 0 else errno.errorcode.get(err, str(err))
+tcp = connect(2, struct.pack("<H", 2) + struct.pack(">H", {port}) + bytes([127, 0, 0, 1]) + bytes(8))
+unix = connect(1, struct.pack("<H", 1) + {socket_path!r}.encode() + bytes(1))
+raise ValueError(f"tcp={{tcp}} unix={{unix}}")
+'''
+
+HOST_FILES = ("/srv/kopt-test-secret", "/etc/kopt-test-secret")
+
+
+def _pg_socket(db_url):
+    q = parse_qs(urlparse(db_url).query)
+    return os.path.join(q["host"][0], f".s.PGSQL.{q.get('port', ['5432'])[0]}")
+
+
+def test_more_hostile_kernels_then_good_job(bk, db):
+    """A 256 GiB output tensor, a kernel that reads host files outside the sandbox, and one
+    that connects to koptd and to PostgreSQL: each fails with its reason, and the worker runs
+    a good job after them."""
+    k, api = bk
+    secret = "kopt-host-secret-" + secrets.token_hex(8)
+    for p in HOST_FILES:
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write(secret + "\n")
+        os.chmod(p, 0o644)
+    try:
+        assert os.path.exists(_pg_socket(db)), _pg_socket(db)
+        net = va_kernel_with(NET_BODY.format(port=k.port, socket_path=_pg_socket(db)))
+        ids = {"huge_output": api.create(va_spec(kernel=bad_source("huge_output.py"), name="bad-huge-output")),
+               "read_host_files": api.create(va_spec(kernel=bad_source("read_host_files.py"), name="bad-files")),
+               "connect": api.create(va_spec(kernel=net, name="bad-connect"))}
+        good = api.create(va_spec(name="good-after-hostile"))
+        jobs = {name: wait_job(api, j["id"], koptds=[k]) for name, j in ids.items()}
+    finally:
+        for p in HOST_FILES:
+            os.unlink(p)
+    for name, j in jobs.items():
+        assert j["state"] == "failed" and j["attempts"] == 1, (name, j)
+    assert re.search(r"^initial kernel on case \d+ ran out of memory", jobs["huge_output"]["error"]), jobs["huge_output"]
+    err = jobs["read_host_files"]["error"]
+    for key in ("srv", "etc", "repo", "conf"):
+        assert f"{key}=FileNotFoundError" in err, err
+    assert secret not in json.dumps(jobs) and secret not in k.log()
+    err = jobs["connect"]["error"]
+    assert re.search(r"raised: ValueError: \"tcp=ECONNREFUSED unix=(ENOENT|EACCES|ECONNREFUSED)\"", err), err
+    g = wait_job(api, good["id"], koptds=[k])
+    assert g["state"] == "succeeded", (g["state"], g["error"])
+    assert not log_events(k.log(), "pool.worker_exited"), log_tail(k)
 
 
 def test_nothing_escaped_the_sandbox(bk):

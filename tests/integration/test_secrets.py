@@ -3,7 +3,9 @@ prints stays out of koptd's log (issue 8, item 8).
 
 One koptd with an interp worker whose environment holds the database URL (always) and an LLM
 key; kernels that look for them, that quote them, and that flood their output."""
+import os
 import re
+import secrets
 
 import pytest
 import requests
@@ -12,39 +14,6 @@ from kopt_helpers import create_token
 from worker_fixtures import *  # noqa: F401,F403
 
 LLM_KEY = "sk-test-DO-NOT-LEAK-0123456789abcdef"
-
-SCAFFOLD = '''
-import os
-import sys
-import torch
-import torch.nn as nn
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def add_kernel(a_ptr, b_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
-    pid = tl.program_id(axis=0)
-    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
-    mask = offsets < n_elements
-    a = tl.load(a_ptr + offsets, mask=mask)
-    b = tl.load(b_ptr + offsets, mask=mask)
-    tl.store(out_ptr + offsets, a + b, mask=mask)
-
-
-class ModelNew(nn.Module):
-    def forward(self, a, b):
-        out = torch.empty_like(a)
-        n = a.numel()
-        add_kernel[(triton.cdiv(n, 1024),)](a, b, out, n, BLOCK_SIZE=1024)
-{body}
-        return out
-'''
-
-
-def kernel(body):
-    return SCAFFOLD.format(body="\n".join("        " + ln for ln in body.strip().splitlines()))
-
 
 @pytest.fixture(scope="module")
 def sk(module_wkoptd, db):
@@ -64,7 +33,7 @@ def _leaks(text, db_url):
 def test_environment_holds_no_secret(sk):
     """The kernel lists the environment it sees; no secret-bearing variable is in it."""
     k, api, db_url = sk
-    src = kernel('''
+    src = va_kernel_with('''
 names = sorted(n for n in os.environ if n.startswith(("KOPT", "PG", "DATABASE")))
 vals = [os.environ.get(n, "") for n in ("KOPT_DATABASE_URL", "KOPT_LLM_API_KEY")]
 raise ValueError("env=" + ",".join(names) + " vals=" + "|".join(vals))
@@ -84,7 +53,7 @@ def test_quoted_secret_is_redacted_everywhere(sk):
     """Even a kernel that knows a secret (here: written into its source) cannot carry it into
     the job document, its events or koptd's log: the worker redacts it."""
     k, api, db_url = sk
-    src = kernel(f'''
+    src = va_kernel_with(f'''
 print("leaking " + {LLM_KEY!r})
 raise ValueError("db=" + {db_url!r} + " key=" + {LLM_KEY!r})
 ''')
@@ -108,12 +77,21 @@ raise ValueError("db=" + {db_url!r} + " key=" + {LLM_KEY!r})
     assert not _leaks(k.log(), db_url), "koptd's log holds a secret"
 
 
+IMPORT_FLOOD_MIB = 256
+
+
 def test_print_flood_stays_out_of_koptd_log(sk):
-    """20 MB of prints, one line imitating koptd's own: the job succeeds, koptd's log grows by
-    almost nothing, and the job's own log keeps a capped copy with the true byte count."""
+    """256 MiB printed while the module is imported, 20 MB more from forward, one line
+    imitating koptd's own: the job succeeds, koptd's log grows by almost nothing, and the
+    job's own log keeps a capped copy with the true byte count."""
     k, api, _ = sk
     forged = "2026-12-01T00:00:00.000Z level=error comp=koptd pid=1 event=forged.by_kernel"
-    src = kernel(f'''
+    src = f'''
+import os as _os
+_MIB = b"y" * ((1 << 20) - 1) + b"\\n"
+for _ in range({IMPORT_FLOOD_MIB}):
+    _os.write(1, _MIB)
+''' + va_kernel_with(f'''
 sys.stdout.write({forged!r} + "\\n")
 chunk = "x" * 1023 + "\\n"
 for _ in range(20 * 1024):
@@ -130,9 +108,41 @@ os.write(2, b"c-level write\\n")
     log = api.get(f"/v1/jobs/{jid}/log").json()["entries"]
     assert log, "no job log entries"
     big = max(log, key=lambda e: e["bytes"])
-    assert big["bytes"] >= 20 * 1024 * 1024, big["bytes"]
+    assert big["bytes"] >= IMPORT_FLOOD_MIB << 20, big["bytes"]
     assert big["truncated"] is True
     assert len(big["text"].encode()) <= 64 * 1024
     assert any("forged.by_kernel" in e["text"] for e in log)
     total = sum(len(e["text"].encode()) for e in log)
     assert total <= 1 << 20, total
+
+
+HOST_FILES = ("/srv/kopt-test-secret", "/etc/kopt-test-secret")
+
+
+def test_kernel_reading_files_and_environments_finds_no_secret(sk):
+    """A kernel that reads host files (world-readable ones the test made, koptd's config
+    path, the checkout) and the environment of every process it can name (/proc/self,
+    /proc/1, its ancestors), prints all of it and raises with it: nothing secret is in what
+    it found, so nothing even needed redaction in the job document, its log, its events or
+    koptd's log."""
+    k, api, db_url = sk
+    planted = "kopt-host-secret-" + secrets.token_hex(8)
+    for p in HOST_FILES:
+        with open(p, "w") as f:
+            f.write(planted + "\n")
+        os.chmod(p, 0o644)
+    try:
+        jid = api.create(va_spec(kernel=bad_source("read_host_files.py"), name="read-files"))["id"]
+        j = wait_job(api, jid, koptds=[k])
+    finally:
+        for p in HOST_FILES:
+            os.unlink(p)
+    assert j["state"] == "failed" and "raised: ValueError" in (j["error"] or ""), j
+    assert "srv=FileNotFoundError" in j["error"] and "etc=FileNotFoundError" in j["error"], j["error"]
+    log = api.get(f"/v1/jobs/{jid}/log").text
+    assert "env" in log and "PATH=" in log, log[:2000]      # it did read environments
+    events = api.get(f"/v1/jobs/{jid}/rounds").text
+    for where, text in (("error", j["error"]), ("job log", log), ("rounds", events), ("koptd log", k.log())):
+        assert not _leaks(text, db_url), f"{where} leaks {_leaks(text, db_url)}"
+        assert planted not in text, f"{where} holds the planted file's secret"
+    assert "[redacted]" not in j["error"] and "[redacted]" not in log, "a secret reached the kernel"

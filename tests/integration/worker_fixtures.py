@@ -45,6 +45,42 @@ def va_spec(kernel=None, backend="interp", rounds=0, fast=True, **over):
     return spec
 
 
+# examples/vector_add's kernel with lines of its own at the end of forward (before the
+# return): for kernels that misbehave in one particular way.
+VA_SCAFFOLD = '''
+import os
+import sys
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(a_ptr, b_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    a = tl.load(a_ptr + offsets, mask=mask)
+    b = tl.load(b_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, a + b, mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, a, b):
+        out = torch.empty_like(a)
+        n = a.numel()
+        add_kernel[(triton.cdiv(n, 1024),)](a, b, out, n, BLOCK_SIZE=1024)
+{body}
+        return out
+'''
+
+
+def va_kernel_with(body):
+    """VA_SCAFFOLD with body (unindented Python lines) at the end of forward."""
+    return VA_SCAFFOLD.format(body="\n".join("        " + ln for ln in body.strip().splitlines()))
+
+
 def worker_env(work_dir, devices="interp:0", lease_s=6, eval_timeout_s=300, **extra):
     """koptd environment that runs real interp workers with the repository's harness."""
     env = {
@@ -305,7 +341,7 @@ def viewer_and_submitter(db_url):
     return create_token(db_url, "viewer", "t-view"), create_token(db_url, "submitter", "t-sub")
 
 
-__all__ = ["EXAMPLE", "BAD", "VA_KERNEL", "VA_REF", "TERMINAL", "JOB_TIMEOUT", "bad_source",
+__all__ = ["EXAMPLE", "BAD", "VA_KERNEL", "VA_REF", "TERMINAL", "JOB_TIMEOUT", "bad_source", "va_kernel_with",
            "va_spec", "worker_env", "make_work_dir", "wait_for", "wait_job", "job_row",
            "job_events_states", "metrics", "metric", "children", "descendants", "cmdline",
            "alive", "log_tail", "worker_pids", "harness_pid", "harness_python_pids", "kill9", "log_events",
