@@ -37,7 +37,7 @@ static int api_exec_cmd(PGconn *c, const char *sql, char *err, size_t errlen)
 /* Moves kernel.source / reference.source out of spec into {sha256, filename, bytes}, so
  * sources live once in the kernels table. *src_out gets the (borrowed-from-spec, then
  * owned-by-caller) source string references. */
-static int api_extract_source(json_t *spec, const char *field, char sha[65], json_t **src_out)
+static int api_extract_source(json_t *spec, const char *field, char sha[KOPT_SHA256_HEX_SIZE], json_t **src_out)
 {
   json_t *o = json_object_get(spec, field), *src;
   *src_out = NULL;
@@ -58,7 +58,8 @@ void api_jobs_create(struct api_req *r, PGconn *c)
   struct problem p;
   struct spec_limits lim = { r->max_source_bytes };
   json_t *doc = NULL, *spec = NULL, *ksrc = NULL, *rsrc = NULL;
-  char msg[256], err[512], ksha[65], rsha[65], reqsha[65];
+  char msg[256], err[512], ksha[KOPT_SHA256_HEX_SIZE], rsha[KOPT_SHA256_HEX_SIZE],
+      reqsha[KOPT_SHA256_HEX_SIZE];
   char *canon = NULL, *spec_txt = NULL;
   char owner[24], prio[16], rounds[16];
   PGresult *res = NULL;

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "auth.h"
+#include "contract.h"
 #include "db.h"
 
 static const char auth_b64url[] =
@@ -111,7 +112,7 @@ int auth_resolve(struct auth_cache *c, PGconn *conn, const char *header,
                  struct auth_identity *id, int64_t now_ms)
 {
   unsigned char h[32];
-  char hex[65];
+  char hex[KOPT_SHA256_HEX_SIZE];
   const char *tok;
   size_t len = 0;
   unsigned slot;
@@ -180,7 +181,7 @@ int auth_token_create(PGconn *conn, enum auth_role role, const char *name, char 
                       size_t outlen, char *err, size_t errlen)
 {
   unsigned char h[32];
-  char hex[65];
+  char hex[KOPT_SHA256_HEX_SIZE];
   const char *params[3];
   PGresult *r;
   int rc;

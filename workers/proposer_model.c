@@ -61,7 +61,7 @@ int proposer_model_prompt(const struct proposer_input *in, enum prompt_mode mode
 int proposer_model_output(const struct proposer_input *in, struct proposal *p,
                           struct proposer_output *out)
 {
-  char h[65];
+  char h[KOPT_SHA256_HEX_SIZE];
   hash_sha256_hex(p->source, strlen(p->source), h);
   snprintf(out->signature, sizeof(out->signature), "src:%.16s", h);
   snprintf(out->family, sizeof(out->family), "%s", p->family);

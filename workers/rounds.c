@@ -28,7 +28,7 @@ struct rounds_state {
   const struct proposer *proposer;
   char *src;                    /* owned: incumbent source */
   json_t *tunables;             /* owned: incumbent constructor tunables */
-  char sha[65];                 /* incumbent kernel sha256 */
+  char sha[KOPT_SHA256_HEX_SIZE]; /* incumbent kernel sha256 */
   int best_round;
   double speedup;               /* cumulative, product of accepted ABBA speedups */
   json_t *tried;                /* owned: signatures of what earlier rounds proposed */
@@ -626,7 +626,7 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
   const json_t *chosen = NULL;
   const char *cand_src = NULL;
   char *diff = NULL, *besttxt = NULL, why[1200] = "", words[800];
-  char cand_sha[65] = "", reject[1400] = "";
+  char cand_sha[KOPT_SHA256_HEX_SIZE] = "", reject[1400] = "";
   int level, from = 0, idx, rc, accepted = 0, committed;
 
   proposer_output_init(&po);

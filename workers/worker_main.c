@@ -78,7 +78,7 @@ static void *worker_heartbeat(void *arg)
 {
   struct worker *w = arg;
   while (!w->stop) {
-    char job[40], step[24];
+    char job[KOPT_JOB_ID_SIZE], step[24];
     pthread_mutex_lock(&w->out_mu);
     snprintf(job, sizeof(job), "%s", w->job_id);
     snprintf(step, sizeof(step), "%s", w->step);
