@@ -81,6 +81,23 @@ def va_kernel_with(body):
     return VA_SCAFFOLD.format(body="\n".join("        " + ln for ln in body.strip().splitlines()))
 
 
+@pytest.fixture
+def planted_host_files():
+    """World-readable files outside the sandbox's allowlist (in /srv and /etc) holding a
+    random secret, for kernels that go looking (tests/harness/bad/read_host_files.py):
+    (their names, the secret)."""
+    planted = "kopt-host-secret-" + secrets.token_hex(8)
+    made = [f"/srv/kopt-test-secret-{secrets.token_hex(4)}", f"/etc/kopt-test-secret-{secrets.token_hex(4)}"]
+    for p in made:
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write(planted + "\n")
+        os.chmod(p, 0o644)
+    yield [os.path.basename(p) for p in made], planted
+    for p in made:
+        os.unlink(p)
+
+
 def worker_env(work_dir, devices="interp:0", lease_s=6, eval_timeout_s=300, **extra):
     """koptd environment that runs real interp workers with the repository's harness."""
     env = {
@@ -346,4 +363,4 @@ __all__ = ["EXAMPLE", "BAD", "VA_KERNEL", "VA_REF", "TERMINAL", "JOB_TIMEOUT", "
            "job_events_states", "metrics", "metric", "children", "descendants", "cmdline",
            "alive", "log_tail", "worker_pids", "harness_pid", "harness_python_pids", "kill9", "log_events",
            "WorkerDaemons", "wkoptd", "module_wkoptd", "submitter", "viewer_and_submitter",
-           "BIN_DIR", "psql"]
+           "BIN_DIR", "psql", "planted_host_files"]

@@ -1,9 +1,9 @@
-"""Looks for secrets on the host: files outside the sandbox's allowlist (the tests create
-/srv/kopt-test-secret and /etc/kopt-test-secret, world-readable), koptd's configuration,
-the checkout the harness came from, and the environment of every process it can name. It
-prints everything it found (the job's log) and puts the start of it in its exception text
-(the job document).
-Under bubblewrap the host files are simply not there (FileNotFoundError); the environments
+"""Looks for secrets on the host: directories and files outside the sandbox's allowlist (the
+tests plant world-readable files named kopt-test-secret-* in /srv and /etc), koptd's
+configuration, the checkout the harness came from, and the environment of every process it
+can name. It prints everything it found (the job's log) and puts the start of it in its
+exception text (the job document). Under bubblewrap /srv, /home and the checkout are simply
+not there (FileNotFoundError), /etc holds only the allowlisted entries, and the environments
 it can read hold no secret."""
 import os
 import sys
@@ -32,6 +32,13 @@ def _try(path, n=48):
         return type(e).__name__
 
 
+def _list(path):
+    try:
+        return ",".join(sorted(os.listdir(path)))
+    except OSError as e:
+        return type(e).__name__
+
+
 def _ancestors():
     """Pids from this process up to what /proc lets it see."""
     pids, pid = [], os.getpid()
@@ -51,9 +58,10 @@ class ModelNew(nn.Module):
         n = a.numel()
         add_kernel[(triton.cdiv(n, 1024),)](a, b, out, n, BLOCK_SIZE=1024)
         harness = os.path.dirname(os.path.dirname(os.path.abspath(sys.modules["kharness"].__file__)))
-        found = [f"srv={_try('/srv/kopt-test-secret')}", f"etc={_try('/etc/kopt-test-secret')}",
+        found = [f"srv={_list('/srv')}", f"home={_list('/home')}",
                  f"repo={_try(os.path.join(os.path.dirname(harness), 'README.md'))}",
-                 f"conf={_try('/etc/kopt/koptd.conf')}", f"env1={_try('/proc/1/environ', 8192)}"]
+                 f"conf={_try('/etc/kopt/koptd.conf')}", f"env1={_try('/proc/1/environ', 8192)}",
+                 f"etc={_list('/etc')}"]
         found += [f"env{p}={_try(f'/proc/{p}/environ', 8192)}" for p in _ancestors()]
         print("\n".join(found))
         raise ValueError(" ".join(found))
