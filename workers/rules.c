@@ -458,8 +458,11 @@ static int rules_neighbourhood(const struct rules_plan_in *in, const struct rule
     snprintf(id, sizeof(id), "r%dk%u", in->round, i);
     json_array_append_new(out->candidates, json_pack("{s:s, s:o}", "id", id, "changes", ch));
   }
-  if (!json_array_size(out->candidates))
+  if (!json_array_size(out->candidates)) {
+    json_decref(out->candidates); /* nothing to propose: the caller owns nothing */
+    out->candidates = NULL;
     rc = -ENOENT;
+  }
   free(cands);
   return rc;
 }
@@ -601,7 +604,12 @@ static int rules_structural(const struct rules_plan_in *in, const char *name,
            "%zu parameter point(s).",
            json_string_value(json_object_get(fit, "why")) ?: "(the harness's survey)", name,
            json_array_size(out->candidates));
-  return json_array_size(out->candidates) ? 0 : -ENOENT;
+  if (!json_array_size(out->candidates)) {
+    json_decref(out->candidates);
+    out->candidates = NULL;
+    return -ENOENT;
+  }
+  return 0;
 }
 
 static void rules_describe(const struct rules_axis *ax, unsigned nax, const json_t *center,
