@@ -67,7 +67,9 @@ start_stack() {
   KOPT_TOKEN=$("$BIN/koptd" token create --role admin | tail -1); export KOPT_TOKEN
   "$BIN/koptd" >"$OUT/koptd.log" 2>&1 &
   kpid=$!
-  for _ in $(seq 1 150); do
+  # /readyz waits for each worker's start-up check (harness start, torch import, device
+  # init): up to 5 minutes
+  for _ in $(seq 1 1500); do
     python3 -c 'import urllib.request,sys; urllib.request.urlopen(sys.argv[1]+"/readyz")' "$KOPT_URL" \
       2>/dev/null && return 0
     sleep 0.2
