@@ -18,7 +18,7 @@ CASES = {
     "wrong_result.py": (r"^initial kernel wrong on case \d+: max abs err [0-9.e+-]+ > [0-9.e+-]+ "
                         r"at \(\d+,?\)$", False),
     "segfault.py": (r"SIGSEGV \(segmentation fault\)", True),
-    "hang.py": (rf"^initial kernel \w+ timed out after {EVAL_TIMEOUT_S} s$", True),
+    "hang.py": (rf"^initial kernel load timed out after {EVAL_TIMEOUT_S} s \(limit {EVAL_TIMEOUT_S} s: ", True),
     "oom.py": (r"^initial kernel on case \d+ ran out of memory", False),
     "forkbomb.py": (r"kernel tried to start a process \(os\.fork\(\)\)", False),
     "socket_open.py": (r"kernel tried to use the network .*network access is not allowed", False),
