@@ -8,7 +8,7 @@ verdict, one attempt) in test_bad_kernels.py."""
 import time
 
 from kopt_helpers import create_token
-from worker_fixtures import *  # noqa: F401,F403
+from worker_fixtures import *
 from worker_fixtures import restart_pg
 
 LEASE_S = 6

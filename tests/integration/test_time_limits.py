@@ -10,7 +10,7 @@ import re
 import time
 
 from kopt_helpers import create_token
-from worker_fixtures import *  # noqa: F401,F403
+from worker_fixtures import *
 
 CAP_S = 300    # KOPT_EVAL_TIMEOUT_S: what every call waited before
 FLOOR_S = 5    # KOPT_EVAL_TIMEOUT_FLOOR_S, low so that the test is quick

@@ -11,6 +11,7 @@ import re
 import secrets
 import shutil
 import signal
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -144,14 +145,14 @@ PG_DIR = Path(os.environ.get("KOPT_TEST_PG_DIR", ROOT / "var" / "test-pg"))
 def restart_pg(pg_dir=PG_DIR, down_s=0.0):
     """Restarts the private cluster (fast shutdown: every connection is cut), staying down
     down_s seconds in between; returns the seconds it was unavailable."""
-    import subprocess
     pg = ["bash", str(ROOT / "scripts" / "pg.sh")]
     t0 = time.monotonic()
-    p = subprocess.run(pg + ["stop", str(pg_dir)], capture_output=True, text=True, timeout=120)
+    p = subprocess.run(pg + ["stop", str(pg_dir)], capture_output=True, text=True, timeout=120,
+                       check=False)
     assert p.returncode == 0, f"pg.sh stop: {p.stderr}"
     time.sleep(down_s)
     p = subprocess.run(pg + ["--fast", "start", str(pg_dir)], capture_output=True, text=True,
-                       timeout=120)
+                       timeout=120, check=False)
     assert p.returncode == 0, f"pg.sh start: {p.stderr}"
     return time.monotonic() - t0
 
