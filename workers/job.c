@@ -258,6 +258,73 @@ static void job_timeout_msg(struct job_ctx *j, const char *what, const json_t *r
            detail ? detail : "");
 }
 
+/* Counts one SIGKILL death of the harness in this step: 1 to try the step again, or
+ * -EAGAIN with j->fail_msg once more than JOB_HARNESS_RETRIES were seen. */
+static int job_op_killed(struct job_ctx *j, const char *what, int *kills, const char *who,
+                         const char *detail)
+{
+  if ((*kills)++ < JOB_HARNESS_RETRIES) {
+    log_warn("harness.killed", "job=%s step=%s who=%s action=retry", j->id, what, who);
+    return 1;
+  }
+  snprintf(j->fail_msg, sizeof(j->fail_msg),
+           "the harness was killed by SIGKILL %d times during %s (the OOM killer, or an "
+           "operator): %.300s", *kills, what, detail ? detail : "");
+  return -EAGAIN;
+}
+
+/* Why a harness call that got no answer failed, into j->fail_msg. */
+static void job_op_no_answer(struct job_ctx *j, const char *what, const json_t *req, int hrc,
+                             unsigned limit, const char *why, const char *err)
+{
+  if (hrc == -EPIPE && WIFSIGNALED(j->w->h.last_status))
+    snprintf(j->fail_msg, sizeof(j->fail_msg), "initial kernel crashed the harness during %s: %s",
+             what, err);
+  else if (hrc == -ETIMEDOUT)
+    job_timeout_msg(j, what, req, deadline_backstop(&j->dl, limit), limit, why,
+                    "the harness itself did not answer; it was killed");
+  else
+    snprintf(j->fail_msg, sizeof(j->fail_msg),
+             "the device harness failed during %s: %s (the worker's log on the koptd host says why)",
+             what, err);
+}
+
+/* A harness answer that is not ok: the verdict into j->fail_msg (a timeout with its limit). */
+static void job_op_refused(struct job_ctx *j, const char *what, const json_t *req,
+                           const json_t *rep, unsigned limit, const char *why)
+{
+  const json_t *e = json_object_get(rep, "error");
+  const char *msg = json_string_value(json_object_get(e, "message"));
+  const char *kind = json_string_value(json_object_get(e, "kind"));
+  if (kind && strcmp(kind, "timeout") == 0)
+    job_timeout_msg(j, what, req, limit, limit, why, msg);
+  else
+    snprintf(j->fail_msg, sizeof(j->fail_msg), "%s", msg ? msg : "harness error");
+  log_info("job.step_failed", "job=%s step=%s kind=%s limit_s=%u", j->id, what,
+           kind ? kind : "?", limit);
+  /* A harness that flagged itself poisoned (user code left it unusable) is replaced. */
+  if (json_is_true(json_object_get(e, "worker_restarting")))
+    harness_kill(&j->w->h);
+}
+
+/* Brings the harness up with this job's problem loaded. 0, or job_op's codes. */
+static int job_op_ready(struct job_ctx *j, int is_load, int *fresh)
+{
+  char err[512];
+  *fresh = 0;
+  if (!j->w->h.pid) {
+    *fresh = 1;
+    if (job_harness_up(j, err, sizeof(err))) {
+      snprintf(j->fail_msg, sizeof(j->fail_msg), "cannot start the device harness: %s", err);
+      return -1;
+    }
+  }
+  /* A harness started since the job's problem was loaded has never seen it. */
+  if (!is_load && j->w->h.started != j->loaded_gen)
+    return job_load_problem(j, NULL);
+  return 0;
+}
+
 /* One harness operation on user code, under the limit derived from what the job measured
  * (deadline.h): the harness enforces it (it kills only its worker process and keeps the
  * problem loaded); ours, with room for a harness restart, is the backstop. A harness that
@@ -277,22 +344,10 @@ int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **result)
   limit = deadline_limit(&j->dl, what, req, why, sizeof(why));
   json_object_set_new(req, "timeout_s", json_integer(limit));
   for (;;) {
-    int hrc, fresh = 0;
-    if (!j->w->h.pid) {
-      fresh = 1;
-      if (job_harness_up(j, err, sizeof(err))) {
-        snprintf(j->fail_msg, sizeof(j->fail_msg), "cannot start the device harness: %s", err);
-        goto out;
-      }
-    }
-    /* A harness started since the job's problem was loaded has never seen it. */
-    if (!is_load && j->w->h.started != j->loaded_gen) {
-      int lrc = job_load_problem(j, NULL);
-      if (lrc) {
-        rc = lrc;
-        goto out;
-      }
-    }
+    int hrc, fresh;
+    if ((rc = job_op_ready(j, is_load, &fresh)) != 0)
+      goto out;
+    rc = -1;
     json_decref(rep);
     rep = NULL;
     hrc = harness_call(&j->w->h, req, deadline_backstop(&j->dl, limit), &j->w->stop, &rep, err,
@@ -302,67 +357,31 @@ int job_op(struct job_ctx *j, const char *what, json_t *req, json_t **result)
       joblog_append(j, what, json_object_get(rep, "kernel_output"));
       if (!job_reply_killed(rep))
         break;
-      if (kills++ < JOB_HARNESS_RETRIES) {
-        log_warn("harness.killed", "job=%s step=%s who=harness_worker action=retry", j->id, what);
-        continue;
-      }
-      snprintf(j->fail_msg, sizeof(j->fail_msg), "the harness was killed by SIGKILL %d times during %s "
-               "(the OOM killer, or an operator): %.300s", kills, what,
-               json_string_value(json_object_get(json_object_get(rep, "error"), "message")) ?: "");
-      rc = -EAGAIN;
-      goto out;
-    }
-    if (hrc == -EINTR || j->w->stop) {
+      rc = job_op_killed(j, what, &kills, "harness_worker",
+                         json_string_value(json_object_get(json_object_get(rep, "error"), "message")));
+    } else if (hrc == -EINTR || j->w->stop) {
       rc = -EINTR;
-      goto out;
-    }
-    if (hrc == -EPIPE && job_killed(j->w->h.last_status)) {
-      if (kills++ < JOB_HARNESS_RETRIES) {
-        log_warn("harness.killed", "job=%s step=%s action=retry_with_fresh_harness", j->id, what);
-        continue;
-      }
-      snprintf(j->fail_msg, sizeof(j->fail_msg),
-               "the harness was killed by SIGKILL %d times during %s (the OOM killer, or an "
-               "operator): %s", kills, what, err);
-      rc = -EAGAIN;
-      goto out;
-    }
-    /* A harness that dies on its first request without a signal usually could not start
-     * (e.g. the last sandbox's processes are still exiting and hold its process limit):
-     * not the kernel's fault, so wait and start another. */
-    if (hrc == -EPIPE && fresh && !WIFSIGNALED(j->w->h.last_status) &&
-        start_fails < JOB_START_RETRIES) {
+    } else if (hrc == -EPIPE && job_killed(j->w->h.last_status)) {
+      rc = job_op_killed(j, what, &kills, "harness", err);
+    } else if (hrc == -EPIPE && fresh && !WIFSIGNALED(j->w->h.last_status) &&
+               start_fails < JOB_START_RETRIES) {
+      /* A harness that dies on its first request without a signal usually could not start
+       * (e.g. the last sandbox's processes are still exiting and hold its process limit):
+       * not the kernel's fault, so wait and start another. */
       unsigned wait_s = 1u << start_fails++;
       log_warn("harness.start_failed", "job=%s step=%s retry_in_s=%u", j->id, what, wait_s);
       for (unsigned t = 0; t < wait_s * 10 && !j->w->stop; t++)
         usleep(100000);
-      continue;
+      rc = 1;
+    } else {
+      job_op_no_answer(j, what, req, hrc, limit, why, err);
     }
-    if (hrc == -EPIPE && WIFSIGNALED(j->w->h.last_status))
-      snprintf(j->fail_msg, sizeof(j->fail_msg), "initial kernel crashed the harness during %s: %s",
-               what, err);
-    else if (hrc == -ETIMEDOUT)
-      job_timeout_msg(j, what, req, deadline_backstop(&j->dl, limit), limit, why,
-                      "the harness itself did not answer; it was killed");
-    else
-      snprintf(j->fail_msg, sizeof(j->fail_msg),
-               "the device harness failed during %s: %s (the worker's log on the koptd host says why)",
-               what, err);
-    goto out;
+    if (rc != 1)
+      goto out;
   }
+  rc = -1;
   if (!json_is_true(json_object_get(rep, "ok"))) {
-    json_t *e = json_object_get(rep, "error");
-    const char *msg = json_string_value(json_object_get(e, "message"));
-    const char *kind = json_string_value(json_object_get(e, "kind"));
-    if (kind && strcmp(kind, "timeout") == 0)
-      job_timeout_msg(j, what, req, limit, limit, why, msg);
-    else
-      snprintf(j->fail_msg, sizeof(j->fail_msg), "%s", msg ? msg : "harness error");
-    log_info("job.step_failed", "job=%s step=%s kind=%s limit_s=%u", j->id, what,
-             kind ? kind : "?", limit);
-    /* A harness that flagged itself poisoned (user code left it unusable) is replaced. */
-    if (json_is_true(json_object_get(e, "worker_restarting")))
-      harness_kill(&j->w->h);
+    job_op_refused(j, what, req, rep, limit, why);
     goto out;
   }
   *result = json_incref(json_object_get(rep, "result"));
