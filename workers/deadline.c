@@ -34,6 +34,8 @@ void deadline_init(struct deadline *d, unsigned floor_s, unsigned cap_s, unsigne
 {
   memset(d, 0, sizeof(*d));
   d->cap_s = cap_s ? cap_s : DEADLINE_CAP_S;
+  if (d->cap_s > DEADLINE_CAP_MAX_S)
+    d->cap_s = DEADLINE_CAP_MAX_S;
   d->floor_s = floor_s ? floor_s : DEADLINE_FLOOR_S;
   d->load_s = load_s ? load_s : DEADLINE_LOAD_S;
   if (d->floor_s > d->cap_s)

@@ -16,6 +16,7 @@
 #define DEADLINE_FLOOR_S 30      /* default floor (KOPT_EVAL_TIMEOUT_FLOOR_S) */
 #define DEADLINE_LOAD_S 120      /* default limit of a first load (KOPT_LOAD_TIMEOUT_S) */
 #define DEADLINE_CAP_S 900       /* default cap (KOPT_EVAL_TIMEOUT_S) */
+#define DEADLINE_CAP_MAX_S 7200  /* the harness refuses a longer timeout_s (MAX_TIMEOUT_S) */
 /* The harness may have to start its worker process (the supervisor waits up to its
  * --start-timeout, 300 s) and replay the load before a request's own clock starts: the
  * worker's backstop allows for both beyond the request's limit. */

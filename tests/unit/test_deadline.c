@@ -57,6 +57,9 @@ static void test_first_load_default_and_cap(void **state)
   assert_int_equal(deadline_limit(&d, "load", NULL, NULL, 0), DEADLINE_LOAD_S);
   assert_int_equal(d.cap_s, DEADLINE_CAP_S);
   assert_int_equal(d.floor_s, DEADLINE_FLOOR_S);
+  /* no cap beyond what the harness accepts as a request's timeout_s */
+  deadline_init(&d, 30, 86400, 120, "cuda");
+  assert_int_equal(d.cap_s, DEADLINE_CAP_MAX_S);
 }
 
 static void test_floor_applies_to_quick_work(void **state)
