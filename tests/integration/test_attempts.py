@@ -30,14 +30,14 @@ def wait_step(api, job_id, steps, timeout=120):
 
 
 def test_postgres_restart_mid_job_costs_no_attempt(wkoptd, fresh_db):
-    """PostgreSQL is restarted while the harness validates: the worker finds its connection
+    """PostgreSQL is restarted while the harness works: the worker finds its connection
     dead when it next writes, waits for the database and goes on. The job succeeds on its
     first attempt with one baseline, and koptd keeps serving."""
     assert "return out" in VA_KERNEL
     k = wkoptd(fresh_db, lease_s=LEASE_S)
     api = k.api(create_token(fresh_db, "submitter"))
-    job = api.create(va_spec(fast=False))
-    wait_step(api, job["id"], ("validate", "bench"))
+    job = api.create(va_spec())
+    wait_step(api, job["id"], ("load", "validate", "bench"))
     took = restart_pg()
     j = wait_job(api, job["id"], koptds=[k])
     assert j["state"] == "succeeded", (j["state"], j["error"], log_tail(k))

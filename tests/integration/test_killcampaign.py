@@ -14,7 +14,7 @@ KILLS = int(os.environ.get("KOPT_TEST_CAMPAIGN_KILLS", "20"))
 def test_short_kill_campaign(fresh_db, logdir, koptd_bin):
     cfg = Config(db_url=fresh_db, pg_dir=PG_DIR, logdir=logdir, jobs=6, kills=KILLS,
                  pg_restarts=1, max_s=420, seed=int(os.environ.get("KOPT_TEST_CAMPAIGN_SEED", "7")),
-                 devices="interp:0,interp:1")
+                 devices="interp:0,interp:1", kill_every=(1.0, 3.5))
     report = Campaign(cfg).run()
     print(report.text())
     assert report.ok, report.text()
