@@ -98,6 +98,8 @@ class Report:
     attempts: dict[str, tuple[int, int]] = field(default_factory=dict)  # id -> (attempts, infra)
     rounds_recorded: int = 0
     accepted_rounds: int = 0
+    seen: dict[str, int] = field(default_factory=dict)           # log event -> count
+    load: list[float] = field(default_factory=list)              # 1-min load, sampled
     checks: list[tuple[str, bool, str]] = field(default_factory=list)
 
     @property
@@ -121,8 +123,11 @@ class Report:
         killed = ", ".join(f"{t} {n}" for t, n in sorted(by_target.items()))
         unexpected = "; ".join(self.koptd_unexpected_exits)
         down = ", ".join(f"{d:.1f}" for d in self.pg_restarts)
+        ld = sorted(self.load) or [0.0]
+        seen = ", ".join(f"{e} {n}" for e, n in sorted(self.seen.items()))
         lines = [
-            f"duration: {self.duration_s:.0f} s",
+            (f"duration: {self.duration_s:.0f} s; host load (1 min) during it: min {ld[0]:.1f}, "
+             f"median {ld[len(ld) // 2]:.1f}, max {ld[-1]:.1f}"),
             (f"jobs: {len(self.jobs)} ({', '.join(f'{n} {s}' for s, n in sorted(states.items()))}); "
              f"rounds asked: {asked}"),
             f"rounds recorded: {self.rounds_recorded} ({self.accepted_rounds} accepted)",
@@ -135,6 +140,7 @@ class Report:
             (f"attempts per job: max {max(att, default=0)}; infra retries: total {sum(infra)}, "
              f"max per job {max(infra, default=0)}, jobs taken over at least once "
              f"{sum(1 for i in infra if i)}"),
+            f"what the logs saw: {seen}",
             "invariants:",
         ]
         for name, ok, detail in self.checks:
@@ -336,6 +342,7 @@ class Campaign:
     def run(self) -> Report:
         cfg = self.cfg
         self.t0 = time.monotonic()
+        self.last_load = 0.0
         try:
             self._start_koptd()
             if self.koptd is None:
@@ -391,7 +398,13 @@ class Campaign:
                     return                             # the stream's bound
                 self._new_spec(len(self.specs))        # it goes on while kills remain
             self._remember_tree()
+            self._sample_load(now)
             time.sleep(0.2)
+
+    def _sample_load(self, now: float) -> None:
+        if now - self.last_load >= 10.0:
+            self.last_load = now
+            self.report.load.append(os.getloadavg()[0])
 
     def _drain(self) -> None:
         """No more kills: koptd up, every job submitted and final, or the time is up."""
@@ -453,6 +466,9 @@ class Campaign:
                         "data->>'state' IN ('succeeded', 'failed', 'cancelled') "
                         "GROUP BY 1 HAVING count(*) <> 1")
         r.check("one terminal state event per job", not multi, str(multi))
+        for ev in ("harness.killed", "pool.worker_exited", "job.requeued", "job.db_lost",
+                   "job.update_failed", "job.resumed", "sched.lease_lost"):
+            r.seen[ev] = len(self.wf.log_events(logs, ev))
         r.rounds_recorded = int(self._q("SELECT count(*) FROM rounds")[0][0])
         r.accepted_rounds = int(self._q("SELECT count(*) FROM rounds WHERE accepted")[0][0])
         missing = self._q("SELECT r.job_id, r.round FROM rounds r LEFT JOIN kernels k "
@@ -503,6 +519,7 @@ def main(argv: list[str] | None = None) -> int:
     logdir.mkdir(parents=True, exist_ok=True)
     cfg = Config(db_url=db_url, pg_dir=Path(a.pg_dir), logdir=logdir, jobs=a.jobs, kills=a.kills,
                  pg_restarts=a.pg_restarts, max_s=a.max_s, seed=a.seed, devices=a.devices)
+    started, load0 = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.getloadavg()[0]
     try:
         rep = Campaign(cfg).run()
     finally:
@@ -510,9 +527,11 @@ def main(argv: list[str] | None = None) -> int:
             kh.psql(admin, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         except RuntimeError as e:
             print(f"warning: could not drop {name}: {e}", file=sys.stderr)
-    head = (f"kill -9 campaign, {time.strftime('%Y-%m-%d %H:%M')} (seed {a.seed}, devices "
-            f"{a.devices}, lease {cfg.lease_s} s, bin {a.bin_dir}, koptd logs in {logdir})\n"
-            f"host: {os.cpu_count()} cores, load before: {os.getloadavg()[0]:.2f}\n")
+    head = (f"kill -9 campaign started {started} (seed {a.seed}, devices {a.devices}, lease "
+            f"{cfg.lease_s} s, kills every {cfg.kill_every[0]}-{cfg.kill_every[1]} s, bin "
+            f"{a.bin_dir}, koptd logs in {logdir})\n"
+            f"host: {os.cpu_count()} cores, load (1 min) at the start: {load0:.2f}\n"
+            f"command: {' '.join(sys.argv)}\n")
     text = head + rep.text() + "\n"
     print(text)
     if a.out:
