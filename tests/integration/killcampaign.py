@@ -509,6 +509,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["KOPT_BIN_DIR"] = a.bin_dir
     import kopt_helpers as kh
     pg = ["bash", str(kh.ROOT / "scripts" / "pg.sh")]
+    was_running = subprocess.run(pg + ["status", a.pg_dir], capture_output=True,
+                                 check=False).returncode == 0
     subprocess.run(pg + ["--fast", "start", a.pg_dir], check=True, capture_output=True)
     admin = subprocess.run(pg + ["url", a.pg_dir], check=True, capture_output=True,
                            text=True).stdout.strip().splitlines()[-1]
@@ -527,6 +529,8 @@ def main(argv: list[str] | None = None) -> int:
             kh.psql(admin, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         except RuntimeError as e:
             print(f"warning: could not drop {name}: {e}", file=sys.stderr)
+        if not was_running:  # leave the cluster as it was found
+            subprocess.run(pg + ["stop", a.pg_dir], check=False, capture_output=True)
     head = (f"kill -9 campaign started {started} (seed {a.seed}, devices {a.devices}, lease "
             f"{cfg.lease_s} s, kills every {cfg.kill_every[0]}-{cfg.kill_every[1]} s, bin "
             f"{a.bin_dir}, koptd logs in {logdir})\n"
