@@ -204,8 +204,9 @@ void ctl_format_summary(FILE *out, const json_t *job)
 		(long long)json_integer_value(json_object_get(job, "rounds")),
 		ctl_format_str(job, "policy", "?", b, sizeof(b), 32),
 		ctl_format_str(job, "proposer", "?", line, sizeof(line), 32));
-	fprintf(out, "%-10s %lld, worker %s\n", "attempts",
+	fprintf(out, "%-10s %lld (infra retries %lld), worker %s\n", "attempts",
 		(long long)json_integer_value(json_object_get(job, "attempts")),
+		(long long)json_integer_value(json_object_get(job, "infra_retries")),
 		ctl_format_str(job, "worker", "-", a, sizeof(a), 64));
 	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
 		char label[16];

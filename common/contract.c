@@ -9,7 +9,7 @@ const char *const contract_states[CONTRACT_STATE_COUNT + 1] = {
 
 const char *const contract_outcomes[] = { KOPT_OUTCOME_SUCCEEDED, KOPT_OUTCOME_FAILED,
                                           KOPT_OUTCOME_CANCELLED, KOPT_OUTCOME_ABORTED,
-                                          KOPT_OUTCOME_LOST, NULL };
+                                          KOPT_OUTCOME_LOST, KOPT_OUTCOME_REQUEUED, NULL };
 
 const char *const contract_backends[] = { KOPT_BACKEND_CUDA, KOPT_BACKEND_ASCEND,
                                           KOPT_BACKEND_INTERP, NULL };

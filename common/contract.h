@@ -37,6 +37,8 @@ extern const char *const contract_states[CONTRACT_STATE_COUNT + 1];
 #define KOPT_OUTCOME_CANCELLED KOPT_STATE_CANCELLED
 #define KOPT_OUTCOME_ABORTED "aborted"
 #define KOPT_OUTCOME_LOST "lost"
+/* the job's own fault ended this run with attempts left: it went back to the queue */
+#define KOPT_OUTCOME_REQUEUED "requeued"
 extern const char *const contract_outcomes[]; /* NULL-terminated */
 
 /* ---- backends of a device; a job may also ask for "any" */

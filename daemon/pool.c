@@ -27,6 +27,7 @@ struct pool_worker {
   int reserved;
   int pid;
   char job[KOPT_JOB_ID_SIZE];
+  char lease_owner[SCHED_OWNER_MAX]; /* the claim the job runs under */
   uint64_t last_heartbeat_ms, started_ms;
   unsigned restarts, backoff_ms;
   struct buf line;
@@ -109,20 +110,28 @@ static int pool_send(struct pool_worker *w, const char *line)
   return 0;
 }
 
-int pool_assign(struct pool_worker *w, const char *job_id, const char *lease_owner, int attempt)
+int pool_assign(struct pool_worker *w, const char *job_id, const char *lease_owner, int attempt,
+                int infra_retries)
 {
-  char msg[512];
+  json_t *m;
+  char *msg;
+  int rc;
   w->reserved = 0;
   if (w->state != POOL_IDLE)
     return -EBUSY;
-  snprintf(msg, sizeof(msg),
-           "{\"type\":\"run\",\"job_id\":\"%s\",\"lease_owner\":\"%s\",\"attempt\":%d}", job_id,
-           lease_owner, attempt);
-  if (pool_send(w, msg))
-    return -EPIPE;
+  m = json_pack("{s:s, s:s, s:s, s:i, s:i}", "type", "run", "job_id", job_id, "lease_owner",
+                lease_owner, "attempt", attempt, "infra_retries", infra_retries);
+  msg = m ? json_dumps(m, JSON_COMPACT) : NULL;
+  json_decref(m);
+  rc = msg ? pool_send(w, msg) : -ENOMEM;
+  free(msg);
+  if (rc)
+    return rc == -ENOMEM ? rc : -EPIPE;
   snprintf(w->job, sizeof(w->job), "%s", job_id);
+  snprintf(w->lease_owner, sizeof(w->lease_owner), "%s", lease_owner);
   w->state = POOL_BUSY;
-  log_info("pool.assigned", "device=%s job=%s attempt=%d", w->dev.name, job_id, attempt);
+  log_info("pool.assigned", "device=%s job=%s attempt=%d infra_retries=%d owner=%s", w->dev.name,
+           job_id, attempt, infra_retries, lease_owner);
   return 0;
 }
 
@@ -197,7 +206,7 @@ static void pool_handle_line(struct pool_worker *w, const char *line)
     log_info("pool.job_done", "device=%s job=%s outcome=%s", w->dev.name, id ? id : "?",
              outcome ? outcome : "?");
     if (id)
-      sched_release(w->ctx, id, outcome && strcmp(outcome, KOPT_OUTCOME_ABORTED) == 0);
+      sched_release(w->ctx, id, w->lease_owner, outcome && strcmp(outcome, KOPT_OUTCOME_ABORTED) == 0);
     w->job[0] = '\0';
     if (w->state == POOL_BUSY)
       w->state = w->check == POOL_CHECK_FAILED ? POOL_UNREADY : POOL_IDLE;
@@ -266,7 +275,7 @@ static void pool_exit_cb(uv_process_t *proc, int64_t status, int sig)
            w->pid, (long long)status, sig, w->job[0] ? w->job : "-");
   if (w->job[0]) {
     /* Its job keeps its committed steps; expiring the lease lets any koptd resume it. */
-    sched_release(w->ctx, w->job, 1);
+    sched_release(w->ctx, w->job, w->lease_owner, 1);
     w->job[0] = '\0';
   }
   w->state = POOL_STOPPED;

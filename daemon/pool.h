@@ -56,8 +56,10 @@ struct pool_worker *pool_at(struct kopt_ctx *ctx, unsigned i);
 enum pool_state pool_worker_state(const struct pool_worker *w);
 const struct device *pool_worker_device(const struct pool_worker *w);
 const char *pool_worker_job(const struct pool_worker *w);
-/* Hands a claimed job to an idle worker; 0 or -EBUSY/-EPIPE. */
-int pool_assign(struct pool_worker *w, const char *job_id, const char *lease_owner, int attempt);
+/* Hands a claimed job to an idle worker under the claim named lease_owner (copied), with the
+ * job's attempt number and infra retries so far; 0 or -EBUSY/-EPIPE/-ENOMEM. */
+int pool_assign(struct pool_worker *w, const char *job_id, const char *lease_owner, int attempt,
+                int infra_retries);
 /* Marks a worker idle-but-reserved while a claim for it is in flight. */
 void pool_reserve(struct pool_worker *w, int reserved);
 int pool_reserved(const struct pool_worker *w);

@@ -1,7 +1,7 @@
 -- The schema that migrations/ produce, for reading (regenerate: scripts/dump_schema.sh).
 -- Do not edit: change migrations/ instead.
 
-\restrict VnIdYcqeoeEGUHCUGnaPn9PgzWjHpDY4fdFvSiWFu05UtUsG9ryootyc6BC0rR6
+\restrict 1s9Vx4uhnh3LP74QsV052az3Gn73nnOywAfLd3SUuv2FSyAGyKpoLFWB6ND5zKQ
 
 CREATE FUNCTION public.kopt_job_changed() RETURNS trigger
     LANGUAGE plpgsql
@@ -57,8 +57,12 @@ CREATE TABLE public.jobs (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     started_at timestamp with time zone,
     finished_at timestamp with time zone,
+    infra_retries integer DEFAULT 0 NOT NULL,
+    last_attempt_end text,
     CONSTRAINT jobs_backend_check CHECK ((backend = ANY (ARRAY['cuda'::text, 'ascend'::text, 'interp'::text, 'any'::text]))),
     CONSTRAINT jobs_idempotency_key_check CHECK (((length(idempotency_key) >= 1) AND (length(idempotency_key) <= 255))),
+    CONSTRAINT jobs_infra_retries_check CHECK ((infra_retries >= 0)),
+    CONSTRAINT jobs_last_attempt_end_check CHECK ((last_attempt_end = ANY (ARRAY['job'::text, 'infra'::text]))),
     CONSTRAINT jobs_priority_check CHECK (((priority >= '-100'::integer) AND (priority <= 100))),
     CONSTRAINT jobs_rounds_check CHECK (((rounds >= 0) AND (rounds <= 100))),
     CONSTRAINT jobs_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text])))
@@ -70,7 +74,8 @@ CREATE FUNCTION public.kopt_job_json(j public.jobs) RETURNS jsonb
   SELECT jsonb_build_object(
     'id', j.id, 'name', j.name, 'state', j.state, 'backend', j.backend,
     'priority', j.priority, 'rounds', j.rounds, 'policy', j.policy, 'proposer', j.proposer,
-    'attempts', j.attempts, 'error', j.error, 'cancel_requested', j.cancel_requested,
+    'attempts', j.attempts, 'infra_retries', j.infra_retries,
+    'error', j.error, 'cancel_requested', j.cancel_requested,
     'created_at', kopt_ts(j.created_at), 'updated_at', kopt_ts(j.updated_at),
     'started_at', kopt_ts(j.started_at), 'finished_at', kopt_ts(j.finished_at),
     'baseline', j.baseline, 'best', j.best, 'progress', j.progress, 'worker', j.worker,
@@ -371,5 +376,5 @@ ALTER TABLE ONLY public.rounds
 ALTER TABLE ONLY public.rounds
     ADD CONSTRAINT rounds_kernel_sha256_fkey FOREIGN KEY (kernel_sha256) REFERENCES public.kernels(sha256);
 
-\unrestrict VnIdYcqeoeEGUHCUGnaPn9PgzWjHpDY4fdFvSiWFu05UtUsG9ryootyc6BC0rR6
+\unrestrict 1s9Vx4uhnh3LP74QsV052az3Gn73nnOywAfLd3SUuv2FSyAGyKpoLFWB6ND5zKQ
 

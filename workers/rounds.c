@@ -457,28 +457,28 @@ out:
   return rc;
 }
 
-/* Commits one round (and, when accepted, the job's best) in one transaction, fenced by the
- * lease. 1 committed, 0 lease lost, -1 error. */
-static int rounds_commit(struct rounds_state *s, int round, json_t *rec, const char *cand_src,
-                         const char *cand_sha, int accepted, const char *best_json)
-{
-  struct job_ctx *j = s->j;
-  char err[512], rnd[16];
-  char *rectxt = json_dumps(rec, JSON_COMPACT);
-  PGresult *r;
-  int rc = -1;
+/* One round to commit: its record, its candidate (when there is one) and the job's new best
+ * (when accepted). All borrowed. */
+struct rounds_commit_tx {
+  int round;
+  const char *rec;            /* the record, secrets redacted */
+  const char *cand_src, *cand_sha;
+  int accepted;
+  const char *best_json;
+};
 
-  if (rectxt && secret_found(rectxt)) { /* reasons and messages can quote a kernel */
-    char *clean = secret_redact(rectxt);
-    free(rectxt);
-    rectxt = clean;
-  }
-  if (!rectxt || job_db(j->w))
-    goto out;
-  snprintf(rnd, sizeof(rnd), "%d", round);
-  PQclear(PQexec(j->w->db, "BEGIN"));
-  if (cand_src) {
-    const char *pk[2] = { cand_sha, cand_src };
+/* The transaction of rounds_commit: 1 committed, 0 lease lost, -1 error. */
+static int rounds_commit_once(struct job_ctx *j, void *arg)
+{
+  const struct rounds_commit_tx *tx = arg;
+  char err[512], rnd[16];
+  PGresult *r;
+
+  if (job_tx_begin(j->w))
+    return -1;
+  snprintf(rnd, sizeof(rnd), "%d", tx->round);
+  if (tx->cand_src) {
+    const char *pk[2] = { tx->cand_sha, tx->cand_src };
     r = db_exec(j->w->db, PGRES_COMMAND_OK, err, sizeof(err),
                 "INSERT INTO kernels (sha256, source) VALUES ($1, $2) ON CONFLICT DO NOTHING", 2,
                 pk);
@@ -488,7 +488,7 @@ static int rounds_commit(struct rounds_state *s, int round, json_t *rec, const c
   }
   {
     /* The record goes in only while we hold the lease (the SELECT guards the INSERT). */
-    const char *pr[4] = { j->id, rnd, rectxt, j->owner };
+    const char *pr[4] = { j->id, rnd, tx->rec, j->owner };
     r = db_exec(j->w->db, PGRES_COMMAND_OK, err, sizeof(err),
                 "INSERT INTO rounds (job_id, round, level_reached, escalation, evidence, hotspot,"
                 " hypothesis, rewrite_family, proposer, kernel_sha256, diff, correctness, timing,"
@@ -506,25 +506,43 @@ static int rounds_commit(struct rounds_state *s, int round, json_t *rec, const c
       goto fail;
     if (atoi(PQcmdTuples(r)) != 1) {
       PQclear(r);
-      PQclear(PQexec(j->w->db, "ROLLBACK"));
-      rc = 0;
-      goto out;
+      job_tx_end(j->w, 0);
+      return 0;
     }
     PQclear(r);
   }
-  if (accepted && best_json) {
-    const char *pb[1] = { best_json };
-    if (job_update(j, "best = $3::jsonb", 1, pb) != 1)
+  if (tx->accepted && tx->best_json) {
+    const char *pb[1] = { tx->best_json };
+    if (job_update(j, "best = $3::jsonb", 1, pb) != 1) {
+      snprintf(err, sizeof(err), "the job's best was not written");
       goto fail;
+    }
   }
-  r = PQexec(j->w->db, "COMMIT");
-  rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 1 : -1;
-  PQclear(r);
-  goto out;
+  return job_tx_end(j->w, 1) == 0 ? 1 : -1;
 fail:
-  log_error("round.commit_failed", "job=%s round=%d err=\"%.300s\"", j->id, round, err);
-  PQclear(PQexec(j->w->db, "ROLLBACK"));
-out:
+  log_error("round.commit_failed", "job=%s round=%d err=\"%.300s\"", j->id, tx->round, err);
+  job_tx_end(j->w, 0);
+  return -1;
+}
+
+/* Commits one round (and, when accepted, the job's best) in one transaction, fenced by the
+ * lease, again once the database is back if it went away under it. 1 committed, 0 lease
+ * lost, -1 error. */
+static int rounds_commit(struct rounds_state *s, int round, json_t *rec, const char *cand_src,
+                         const char *cand_sha, int accepted, const char *best_json)
+{
+  char *rectxt = json_dumps(rec, JSON_COMPACT);
+  int rc = -1;
+
+  if (rectxt && secret_found(rectxt)) { /* reasons and messages can quote a kernel */
+    char *clean = secret_redact(rectxt);
+    free(rectxt);
+    rectxt = clean;
+  }
+  if (rectxt) {
+    struct rounds_commit_tx tx = { round, rectxt, cand_src, cand_sha, accepted, best_json };
+    rc = job_commit(s->j, rounds_commit_once, &tx);
+  }
   free(rectxt);
   return rc;
 }

@@ -18,12 +18,16 @@
 
 #include "buf.h"
 #include "check.h"
+#include "deadline.h"
 #include "log.h"
 #include "secret.h"
 #include "worker.h"
 
 #define WORKER_HEARTBEAT_S 2
 #define WORKER_LINE_MAX 65536
+#define WORKER_MAX_ATTEMPTS 3        /* attempts a job may spend on its own faults */
+#define WORKER_MAX_INFRA_RETRIES 20  /* requeues for faults outside the job, then it fails */
+#define WORKER_SETTING_MAX 86400     /* largest numeric KOPT_* setting read here */
 
 /* The signal handler's only way to the context; set once in main. */
 static struct worker *worker_for_signal;
@@ -96,6 +100,25 @@ static const char *worker_env(const char *name, const char *def)
   return v && *v ? v : def;
 }
 
+/* A positive integer setting from the environment (at most WORKER_SETTING_MAX); anything
+ * else is logged and the default is used. */
+static unsigned worker_env_uint(const char *name, unsigned def)
+{
+  const char *v = getenv(name);
+  char *end;
+  unsigned long x;
+  if (!v || !*v)
+    return def;
+  errno = 0;
+  x = strtoul(v, &end, 10);
+  if (errno || *end || x == 0 || x > WORKER_SETTING_MAX) {
+    log_warn("worker.bad_setting", "name=%s value=\"%.40s\" limit=1..%u using=%u", name, v,
+             WORKER_SETTING_MAX, def);
+    return def;
+  }
+  return (unsigned)x;
+}
+
 static int worker_setup(struct worker *w, const char *device, char *err, size_t errlen)
 {
   const char *colon = strchr(device, ':');
@@ -117,10 +140,13 @@ static int worker_setup(struct worker *w, const char *device, char *err, size_t 
            device);
   snprintf(w->interp_target, sizeof(w->interp_target), "%s",
            worker_env("KOPT_INTERP_TARGET", "cuda:90"));
-  w->eval_timeout_s = (unsigned)atoi(worker_env("KOPT_EVAL_TIMEOUT_S", "900"));
-  w->max_attempts = (unsigned)atoi(worker_env("KOPT_MAX_ATTEMPTS", "3"));
-  if (!w->eval_timeout_s)
-    w->eval_timeout_s = 900;
+  /* Each harness call's limit is derived from what the job measured (deadline.h), within
+   * a floor and this cap; a first load has a default of its own. */
+  w->eval_timeout_s = worker_env_uint("KOPT_EVAL_TIMEOUT_S", DEADLINE_CAP_S);
+  w->eval_floor_s = worker_env_uint("KOPT_EVAL_TIMEOUT_FLOOR_S", DEADLINE_FLOOR_S);
+  w->load_timeout_s = worker_env_uint("KOPT_LOAD_TIMEOUT_S", DEADLINE_LOAD_S);
+  w->max_attempts = worker_env_uint("KOPT_MAX_ATTEMPTS", WORKER_MAX_ATTEMPTS);
+  w->max_infra_retries = worker_env_uint("KOPT_MAX_INFRA_RETRIES", WORKER_MAX_INFRA_RETRIES);
   snprintf(hdir, sizeof(hdir), "%s", worker_env("KOPT_HARNESS_DIR", "harness"));
   /* koptd exports what it resolved (daemon/workercfg.c); these defaults serve a worker run
    * by hand from the repository root. */

@@ -45,7 +45,7 @@ DEFAULT_TIMEOUTS = {
     "hello": 120, "load": 600, "validate": 600, "bench": 600, "compare": 900,
     "compile": 600, "profile": 900, "knobs": 60, "rewrite": 60, "sweep": 1200, "shutdown": 30,
 }
-MAX_TIMEOUT_S = 7200
+MAX_TIMEOUT_S = 7200                   # the worker caps its limits to this (workers/deadline.h)
 
 
 class HarnessError(Exception):

@@ -181,6 +181,7 @@ class Supervisor:
         self.args = args
         self.worker = None
         self.last_load = None
+        self.last_load_timeout = float(DEFAULT_TIMEOUTS["load"])   # the replay's limit: the load's own
         self.restarts = 0
         self.env = self._worker_env()
         self.limits = {
@@ -224,8 +225,10 @@ class Supervisor:
             w.kill()
             raise HarnessError("harness-start", f"the harness worker did not start within {self.args.start_timeout} s")
         except (EOFError, ValueError):
-            reason, _ = w.death_reason()
-            raise HarnessError("harness-start", f"the harness worker failed to start ({reason}): {w.tail()}")
+            reason, sig = w.death_reason()
+            extra = {"cause": "killed"} if sig == "SIGKILL" else {}
+            raise HarnessError("harness-start", f"the harness worker failed to start ({reason}): {w.tail()}",
+                               **extra)
         if not msg.get("ready"):
             w.kill()
             raise HarnessError("harness-start", f"the harness worker failed to start: {msg.get('error')}",
@@ -283,9 +286,11 @@ class Supervisor:
             replay["id"] = -1
             log("replaying the last load in the new worker")
             try:
-                resp = self._call(replay, DEFAULT_TIMEOUTS["load"])
+                resp = self._call(replay, self.last_load_timeout)
             except WorkerDied as e:
-                raise HarnessError("reload-failed", f"reloading the problem in a new harness worker failed: {e.message}")
+                # cause: the caller tells a kill -9 of the new worker from the kernel's fault
+                raise HarnessError("reload-failed", f"reloading the problem in a new harness worker failed: {e.message}",
+                                   cause=e.kind)
             if not resp.get("ok"):
                 raise HarnessError("reload-failed", "reloading the problem in a new harness worker failed: "
                                    f"{resp.get('error', {}).get('message')}")
@@ -334,6 +339,7 @@ class Supervisor:
         if op == "load":
             if resp.get("ok"):
                 self.last_load = {k: v for k, v in req.items() if k not in ("timeout_s",)}
+                self.last_load_timeout = timeout
             else:
                 self.last_load = None
         return resp

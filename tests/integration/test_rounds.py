@@ -193,7 +193,9 @@ def test_resume_after_worker_sigkill(rt):
     assert committed and committed[-1] < 3, f"rounds committed at the kill: {committed}"
     j, recs = done(rt, "resume")
     assert [r["round"] for r in recs] == [1, 2, 3], summary(recs)
-    assert j["attempts"] >= 2, f"attempts {j['attempts']}: was the job really taken over?"
+    # taken over after a crash that was not the job's fault: an infra retry, no attempt spent
+    assert j["infra_retries"] >= 1, f"infra_retries {j['infra_retries']}: was the job really taken over?"
+    assert j["attempts"] == 1, j
     r1_before = next(r for r in kl.after_kill if r["round"] == 1)
     r1_after = recs[0]
     for f in ("created_at", "kernel_sha256", "hypothesis", "accepted", "timing"):

@@ -11,6 +11,7 @@ import re
 import secrets
 import shutil
 import signal
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -189,6 +190,26 @@ def metric(k, name, **labels):
     return None
 
 
+# ------------------------------------------------------------------------- PostgreSQL
+
+PG_DIR = Path(os.environ.get("KOPT_TEST_PG_DIR", ROOT / "var" / "test-pg"))
+
+
+def restart_pg(pg_dir=PG_DIR, down_s=0.0):
+    """Restarts the private cluster (fast shutdown: every connection is cut), staying down
+    down_s seconds in between; returns the seconds it was unavailable."""
+    pg = ["bash", str(ROOT / "scripts" / "pg.sh")]
+    t0 = time.monotonic()
+    p = subprocess.run(pg + ["stop", str(pg_dir)], capture_output=True, text=True, timeout=120,
+                       check=False)
+    assert p.returncode == 0, f"pg.sh stop: {p.stderr}"
+    time.sleep(down_s)
+    p = subprocess.run(pg + ["--fast", "start", str(pg_dir)], capture_output=True, text=True,
+                       timeout=120, check=False)
+    assert p.returncode == 0, f"pg.sh start: {p.stderr}"
+    return time.monotonic() - t0
+
+
 # ------------------------------------------------------------------------------ /proc
 
 def children(pid):
@@ -363,4 +384,5 @@ __all__ = ["EXAMPLE", "BAD", "VA_KERNEL", "VA_REF", "TERMINAL", "JOB_TIMEOUT", "
            "job_events_states", "metrics", "metric", "children", "descendants", "cmdline",
            "alive", "log_tail", "worker_pids", "harness_pid", "harness_python_pids", "kill9", "log_events",
            "WorkerDaemons", "wkoptd", "module_wkoptd", "submitter", "viewer_and_submitter",
+           "PG_DIR", "restart_pg",
            "BIN_DIR", "psql", "planted_host_files"]
