@@ -13,7 +13,9 @@ What it does, in order (each step logs one line on stderr, and says so when it f
    a. bubblewrap: new network (only loopback), IPC, UTS, PID and cgroup namespaces; a root
       assembled from read-only binds of the host's top-level directories; /proc and a minimal
       /dev (plus /dev/nvidia* or /dev/davinci* for the device); the virtualenv and the harness
-      bound read-only at /kopt/venv and /kopt/harness (so a venv under a 0700 home works);
+      bound read-only at /kopt/venv and /kopt/harness (so a venv under a 0700 home works), and
+      triton-ascend's virtualenv, when there is one, at /kopt/venv-ascend (KOPT_ASCEND_PYTHON
+      inside names its python);
       the work directory the only writable path; --die-with-parent.
    b. `unshare --net --ipc --uts` (root, or a user namespace when not root): no network;
       the filesystem is protected only by the sandbox user's permissions (it can still
@@ -38,6 +40,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 SBX_VENV = "/kopt/venv"
+SBX_ASCEND_VENV = "/kopt/venv-ascend"   # triton-ascend's virtualenv (compile for Ascend targets)
 SBX_HARNESS = "/kopt/harness"
 # The only variables that cross into the sandbox: an allowlist of exact names, never a
 # prefix, so that no secret of the worker's (KOPT_DATABASE_URL, KOPT_LLM_API_KEY, tokens) can
@@ -76,6 +79,9 @@ def parse_args(argv):
     ap.add_argument("--no-user", action="store_true", help="do not switch user even when root")
     ap.add_argument("--isolation", default="auto", choices=["auto", "bwrap", "unshare", "none"])
     ap.add_argument("--python", default=None, help="python of the harness virtualenv (default: <repo>/.venv/bin/python)")
+    ap.add_argument("--ascend-python", default=None,
+                    help="python of the triton-ascend virtualenv that compiles for Ascend targets (default: "
+                         "$KOPT_ASCEND_PYTHON, else <repo>/.venv-ascend/bin/python when it exists)")
     ap.add_argument("--mem-mb", type=int, default=None, help="RLIMIT_AS per worker, MiB (default 16384 interp, none otherwise)")
     ap.add_argument("--cpu-s", type=int, default=6 * 3600, help="RLIMIT_CPU per worker, s (default 21600)")
     ap.add_argument("--nofile", type=int, default=4096)
@@ -168,7 +174,18 @@ def device_nodes(backend, extra):
     return [n for n in dict.fromkeys(nodes) if os.path.exists(n)]
 
 
-def bwrap_cmd(bwrap, args, workdir, venv, inner):
+def ascend_venv(args):
+    """(venv root, python) of the triton-ascend virtualenv, or (None, None)."""
+    py = args.ascend_python or os.environ.get("KOPT_ASCEND_PYTHON") or os.path.join(REPO, ".venv-ascend", "bin", "python")
+    if not os.access(py, os.X_OK):
+        if args.ascend_python:
+            raise SystemExit(f"kopt-launch: --ascend-python {py} is not an executable")
+        return None, None
+    root = venv_root(py)
+    return (os.path.realpath(root) if root else None), py
+
+
+def bwrap_cmd(bwrap, args, workdir, venv, inner, ascend=None):
     cmd = [bwrap, "--die-with-parent", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-pid",
            "--unshare-cgroup-try", "--hostname", "kopt-sandbox"]
     if os.geteuid() != 0:
@@ -187,6 +204,8 @@ def bwrap_cmd(bwrap, args, workdir, venv, inner):
     cmd += ["--perms", "0755", "--dir", "/kopt"]
     if venv:
         cmd += ["--ro-bind", venv, SBX_VENV]
+    if ascend:
+        cmd += ["--ro-bind", ascend, SBX_ASCEND_VENV]
     cmd += ["--ro-bind", HERE, SBX_HARNESS]
     cmd += ["--bind", workdir, workdir, "--chdir", workdir]
     return cmd + ["--"] + inner
@@ -225,22 +244,26 @@ def stage1(args):
     isolation = args.isolation
     bwrap = shutil.which("bwrap")
     chosen = None
-    stage2 = lambda py, launch, iso: [py, launch, "--stage2", "--stage2-uid", str(uid), "--stage2-gid", str(gid),
+    aroot, apy = ascend_venv(args)
+    env_real = list(args.env) + ([f"KOPT_ASCEND_PYTHON={apy}"] if apy else [])
+    env_sbx = list(args.env) + ([f"KOPT_ASCEND_PYTHON={SBX_ASCEND_VENV}/bin/{os.path.basename(apy)}"] if aroot
+                                else env_real[len(args.env):])
+    stage2 = lambda py, launch, iso, envs: [py, launch, "--stage2", "--stage2-uid", str(uid), "--stage2-gid", str(gid),
                                       "--stage2-isolation", iso, "--backend", args.backend, "--workdir", workdir,
                                       "--nofile", str(args.nofile), "--nproc", str(args.nproc),
                                       "--fsize-mb", str(args.fsize_mb), "--cpu-s", str(args.cpu_s)] + \
         (["--mem-mb", str(args.mem_mb)] if args.mem_mb is not None else []) + \
-        [x for e in args.env for x in ("--env", e)] + ["--"] + list(args.harness_args)
+        [x for e in envs for x in ("--env", e)] + ["--"] + list(args.harness_args)
     if isolation in ("auto", "bwrap"):
         if not bwrap:
             log("bubblewrap (bwrap) not found" + ("; falling back" if isolation == "auto" else ""))
         else:
             sbx_python = os.path.join(SBX_VENV, "bin", os.path.basename(python)) if venv else python
-            trial = bwrap_cmd(bwrap, args, workdir, venv_real, [])[:-1]
+            trial = bwrap_cmd(bwrap, args, workdir, venv_real, [], aroot)[:-1]
             ok, err = probe(trial + ["--"])
             if ok:
                 chosen = bwrap_cmd(bwrap, args, workdir, venv_real,
-                                   stage2(sbx_python, os.path.join(SBX_HARNESS, "launch.py"), "bwrap"))
+                                   stage2(sbx_python, os.path.join(SBX_HARNESS, "launch.py"), "bwrap", env_sbx), aroot)
                 log("isolation: bubblewrap (network: loopback only; filesystem read-only except the work directory; new PID/IPC/UTS namespaces)")
             else:
                 log(f"bubblewrap does not work here ({err[:300]})" + ("; falling back" if isolation == "auto" else ""))
@@ -257,7 +280,7 @@ def stage1(args):
                     log(f"WARNING: {python} or {HERE} is not readable by {args.user} and bwrap is unavailable to "
                         f"re-bind it: the harness runs as root. Install the venv where {args.user} can read it.")
                     uid = gid = -1
-                chosen = [unshare] + flags + ["--"] + stage2(py, os.path.join(HERE, "launch.py"), "unshare")
+                chosen = [unshare] + flags + ["--"] + stage2(py, os.path.join(HERE, "launch.py"), "unshare", env_real)
                 log("isolation: unshare --net --ipc --uts (fallback: no network, but the filesystem is protected only "
                     "by user permissions; world-writable directories such as /tmp stay writable)")
             else:
@@ -269,7 +292,7 @@ def stage1(args):
         if uid >= 0 and not (traversable_by_others(venv_real or python) and traversable_by_others(HERE)):
             log(f"WARNING: {python} is not readable by {args.user}: the harness runs as root")
             uid = gid = -1
-        chosen = stage2(py, os.path.join(HERE, "launch.py"), "none")
+        chosen = stage2(py, os.path.join(HERE, "launch.py"), "none", env_real)
         log("WARNING: isolation: none (no network or filesystem isolation; only rlimits, the sandbox user and the "
             "harness's in-process guard apply)")
     if args.dry_run:
