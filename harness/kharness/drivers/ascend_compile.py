@@ -28,8 +28,8 @@ nothing the compiler does):
     MLIR's `IR Dump Before` snapshots.
 
 Writes into out_dir: <kernel>.ttir (the adapter's input), <kernel>.ttadapter (its output),
-<kernel>.passes.mlir (the adapter pipeline rerun with IR printing: before its first pass and
-after every pass), <kernel>.ttir_passes.mlir, <kernel>.npuir.mlir (HIVM IR after
+<kernel>.passes.mlir (the adapter pipeline rerun with IR printing before and after every
+pass), <kernel>.ttir_passes.mlir, <kernel>.npuir.mlir (HIVM IR after
 hivm-inject-sync, only where bishengir-compile exists), <kernel>.json; prints one JSON line."""
 import importlib.util
 import json
@@ -124,25 +124,16 @@ def bind(jit, args, kwargs, backend):
     return signature, constants, attrs, options
 
 
-def first_pass_arg(cmd):
-    """The pass-arg of the first pass flag in an adapter command (`--discrete-mask-...=opts`)."""
-    for c in cmd[2:]:
-        m = re.match(r"--([a-z0-9-]+)", c)
-        if m and not c.startswith("--mlir-"):
-            return m.group(1)
-    return None
-
-
 def rerun_adapter(cmd, ttir, out_path):
-    """The recorded pipeline on the same input with IR printing (before the first pass and
-    after every pass, whole module, without locations to keep it small). Returns an error
-    string or None."""
-    first = first_pass_arg(cmd)
+    """The recorded pipeline on the same input with IR printing before and after every pass
+    (whole module, without locations to keep it small): the Before/After pairs bracket the
+    cse/canonicalize pipelines that some adapter passes run inside themselves. Returns an
+    error string or None."""
     with tempfile.TemporaryDirectory() as td:
         argv = [cmd[0], ttir] + [c for c in cmd[2:] if c != "--mlir-print-debuginfo"]
         i = argv.index("-o")
         argv[i + 1] = os.path.join(td, "out.mlir")
-        argv += ["--mlir-print-ir-after-all"] + ([f"--mlir-print-ir-before={first}"] if first else [])
+        argv += ["--mlir-print-ir-before-all", "--mlir-print-ir-after-all"]
         with open(out_path, "w") as f:
             r = subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, stderr=f, timeout=ADAPTER_TIMEOUT_S)
     return None if r.returncode == 0 else f"{ADAPTER_TOOL} with IR printing exited {r.returncode}"
