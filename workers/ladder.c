@@ -526,7 +526,8 @@ void ladder_l4(const json_t *findings, const json_t *ir, struct ladder_diag *d)
     int persisted = json_is_true(json_object_get(f, "persisted"));
     if (!sym || !pass)
       continue;
-    if (!d->hotspot[0])
+    /* Ascend's informational findings (masks kept, local buffers made) name no hotspot. */
+    if (!d->hotspot[0] && !(!strcmp(sym, "masked_access") && persisted) && strcmp(sym, "local_buffer"))
       ladder_hotspot(d, "pass %s", pass);
     ladder_why(d, "%s %s %s (%s).", sym,
                persisted                                   ? "persisted through"
