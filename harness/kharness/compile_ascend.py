@@ -7,8 +7,9 @@ bishengir-compile, needs CANN; without it the compile stops there, as expected, 
 produced is the IR evidence (docs/ASCEND.md).
 
 Which Python: $KOPT_ASCEND_PYTHON (the sandbox launcher sets it to the bound copy of
-.venv-ascend), else <repo>/.venv-ascend/bin/python (scripts/deps.sh), else this process's
-own when its triton is triton-ascend (an NPU host)."""
+.venv-ascend), else this process's own when its triton is triton-ascend (an NPU host, where
+the same compile then runs bishengir-compile too), else <repo>/.venv-ascend/bin/python
+(scripts/deps.sh)."""
 import json
 import os
 import re
@@ -55,11 +56,11 @@ def ascend_python() -> str:
         if not os.access(env, os.X_OK):
             raise HarnessError("compile-failed", f"KOPT_ASCEND_PYTHON={env} is not an executable")
         return env
+    if _has_ascend_triton():  # an NPU host: the harness's own triton is triton-ascend
+        return sys.executable
     cand = os.path.join(REPO, ".venv-ascend", "bin", "python")
     if os.access(cand, os.X_OK):
         return cand
-    if _has_ascend_triton():
-        return sys.executable
     raise HarnessError("compile-failed", "no Ascend compiler: scripts/deps.sh builds the triton-ascend virtualenv "
                        "(.venv-ascend), or set KOPT_ASCEND_PYTHON to a Python that has triton-ascend")
 
