@@ -391,8 +391,11 @@ static int rules_neighbourhood(const struct rules_plan_in *in, const struct rule
     snprintf(id, sizeof(id), "r%dk%u", in->round, i);
     json_array_append_new(out->candidates, json_pack("{s:s, s:o}", "id", id, "changes", ch));
   }
-  if (!json_array_size(out->candidates))
+  if (!json_array_size(out->candidates)) {
+    json_decref(out->candidates); /* nothing to sweep: the caller gets no array to free */
+    out->candidates = NULL;
     rc = -ENOENT;
+  }
   free(cands);
   return rc;
 }
