@@ -81,9 +81,9 @@ def test_compile_ascend_offline(loaded):
     assert k["stages"] == {"ttir": "done", "ttadapter": "done", "npubin": "failed"}
     assert k["stopped_at"] == "npubin" and "ASCEND_HOME_PATH" in k["stop_reason"]
     assert k["adapter_cmd"][0] == "triton-adapter-opt" and "--triton-to-unstructure" in " ".join(k["adapter_cmd"])
-    adapter = open(k["files"]["ttadapter"]["path"]).read()
+    adapter = read(k["files"]["ttadapter"]["path"])
     assert 'mix_mode = "aiv"' in adapter and "memref.copy" in adapter and "DiscreteMemAccess" not in adapter
-    assert "tt.load" in open(k["files"]["ttir"]["path"]).read()
+    assert "tt.load" in read(k["files"]["ttir"]["path"])
     # line info is on: the copies in from global memory sit on the two tl.load lines
     lines = {int(n) for n, ops in k["ttadapter_ops_by_source_line"].items() if "memref.copy" in ops}
     src = read(EXAMPLES, "vector_add", "kernel.py").split("\n")
@@ -103,7 +103,7 @@ def test_compile_ascend_per_pass(loaded):
     whens = [p["when"] for p in k["passes"]]
     assert whens.count("before") == whens.count("after") == k["pass_count"] // 2
     assert k["ttir_pass_count"] >= 8          # the TTIR passes of make_ttir, before each
-    ttir_dump = open(k["files"]["ttir_passes"]["path"]).read()
+    ttir_dump = read(k["files"]["ttir_passes"]["path"])
     assert ttir_dump.startswith("// -----// IR Dump Before Inliner") and "IR Dump After" not in ttir_dump
 
 
