@@ -7,10 +7,11 @@
 #include "contract.h"
 #include "spec.h"
 
+static const char *const spec_ir_targets[] = { "auto", KOPT_BACKEND_CUDA, KOPT_BACKEND_ASCEND, NULL };
 static const char *const spec_fields[] = {
   "name", "kernel", "reference", "cases", "backend", "rounds", "policy", "proposer",
   "priority", "benchmark_cases", "correctness_cases", "seed", "tunables", "tolerances",
-  "pattern_index", "exclude_same_operator", "operator", "max_candidates", NULL
+  "pattern_index", "exclude_same_operator", "operator", "max_candidates", "ir_target", NULL
 };
 
 int spec_default_tolerance(const char *dtype, double *rtol, double *atol)
@@ -315,6 +316,19 @@ static void spec_tolerances(const json_t *doc, json_t *out, struct problem *p)
   json_object_set_new(out, "tolerances", o);
 }
 
+/* A device compiles for itself: only interp (and any, which may land on interp) take another
+ * compiler's IR as evidence. */
+static void spec_ir_target(const json_t *o, struct problem *p)
+{
+  const char *b = json_string_value(json_object_get(o, "backend"));
+  const char *t = json_string_value(json_object_get(o, "ir_target"));
+  if (!b || !t || !strcmp(t, "auto") || !strcmp(b, "interp") || !strcmp(b, "any") || !strcmp(b, t))
+    return;
+  problem_add(p, "ir_target", "enum", -1,
+              "must be auto or %s on backend %s (a device's IR is its own compiler's; other IR "
+              "targets are for interp)", b, b);
+}
+
 int spec_validate(const json_t *doc, const struct spec_limits *lim, json_t **out,
                   struct problem *p)
 {
@@ -338,6 +352,8 @@ int spec_validate(const json_t *doc, const struct spec_limits *lim, json_t **out
   spec_source(doc, o, "reference", 0, "Model", lim, p);
   spec_cases(doc, o, p);
   spec_enum(doc, o, "backend", contract_job_backends, KOPT_BACKEND_ANY, p);
+  spec_enum(doc, o, "ir_target", spec_ir_targets, "auto", p);
+  spec_ir_target(o, p);
   spec_enum(doc, o, "policy", contract_policies, contract_policies[0], p);
   spec_enum(doc, o, "proposer", contract_proposers, contract_proposers[0], p);
   spec_int(doc, o, "rounds", 0, SPEC_MAX_ROUNDS, 15, p);

@@ -17,6 +17,8 @@ What it does, in order (each step logs one line on stderr, and says so when it f
       then remounted read-only; /proc and a minimal /dev (plus /dev/nvidia* or /dev/davinci*
       for the device); the work directory the only writable path; --die-with-parent. The
       rest of the host (/etc, /home, /root, /srv, /var, /opt, /tmp) is not there.
+      triton-ascend's virtualenv, when there is one, is bound the same way (KOPT_ASCEND_PYTHON
+      names its python).
    b. `unshare --net --ipc --uts` (root, or a user namespace when not root): no network;
       the filesystem is protected only by the sandbox user's permissions (it can still
       read what any user may read, and write world-writable directories such as /tmp): the
@@ -79,6 +81,9 @@ def parse_args(argv):
     ap.add_argument("--no-user", action="store_true", help="do not switch user even when root")
     ap.add_argument("--isolation", default="auto", choices=["auto", "bwrap", "unshare", "none"])
     ap.add_argument("--python", default=None, help="python of the harness virtualenv (default: <repo>/.venv/bin/python)")
+    ap.add_argument("--ascend-python", default=None,
+                    help="python of the triton-ascend virtualenv that compiles for Ascend targets (default: "
+                         "$KOPT_ASCEND_PYTHON, else <repo>/.venv-ascend/bin/python when it exists)")
     ap.add_argument("--mem-mb", type=int, default=None, help="RLIMIT_AS per worker, MiB (default 16384 interp, none otherwise)")
     ap.add_argument("--cpu-s", type=int, default=6 * 3600, help="RLIMIT_CPU per worker, s (default 21600)")
     ap.add_argument("--nofile", type=int, default=4096)
@@ -171,6 +176,17 @@ def device_nodes(backend, extra):
     return [n for n in dict.fromkeys(nodes) if os.path.exists(n)]
 
 
+def ascend_venv(args):
+    """(venv root, python) of the triton-ascend virtualenv, or (None, None)."""
+    py = args.ascend_python or os.environ.get("KOPT_ASCEND_PYTHON") or os.path.join(REPO, ".venv-ascend", "bin", "python")
+    if not os.access(py, os.X_OK):
+        if args.ascend_python:
+            raise SystemExit(f"kopt-launch: --ascend-python {py} is not an executable")
+        return None, None
+    root = venv_root(py)
+    return (os.path.realpath(root) if root else None), py
+
+
 def bwrap_cmd(bwrap, args, workdir, view, ident, inner):
     """The bubblewrap command line; also returns the descriptors it reads (its generated
     /etc/passwd and /etc/group), which the caller passes on and closes."""
@@ -239,18 +255,23 @@ def stage1(args):
     isolation = args.isolation
     bwrap = shutil.which("bwrap")
     chosen = None
-    stage2 = lambda py, launch, iso: [py, launch, "--stage2", "--stage2-uid", str(uid), "--stage2-gid", str(gid),
-                                      "--stage2-isolation", iso,
-                                      "--backend", args.backend, "--workdir", workdir,
+    # triton-ascend's interpreter (Ascend compiles), bound at its own path like the main one
+    aroot, apy = ascend_venv(args)
+    if aroot and apy:
+        apy = os.path.join(aroot, "bin", os.path.basename(apy))   # through the real directory, as above
+    env_real = list(args.env) + ([f"KOPT_ASCEND_PYTHON={apy}"] if apy else [])
+    stage2 = lambda py, launch, iso, envs: [py, launch, "--stage2", "--stage2-uid", str(uid), "--stage2-gid", str(gid),
+                                      "--stage2-isolation", iso, "--backend", args.backend, "--workdir", workdir,
                                       "--nofile", str(args.nofile), "--nproc", str(args.nproc),
                                       "--fsize-mb", str(args.fsize_mb), "--cpu-s", str(args.cpu_s)] + \
         (["--mem-mb", str(args.mem_mb)] if args.mem_mb is not None else []) + \
-        [x for e in args.env for x in ("--env", e)] + ["--"] + list(args.harness_args)
+        [x for e in envs for x in ("--env", e)] + ["--"] + list(args.harness_args)
     if isolation in ("auto", "bwrap"):
         if not bwrap:
             log("bubblewrap (bwrap) not found" + ("; falling back" if isolation == "auto" else ""))
         else:
-            view = sandbox_view.build(run_python, HERE, {k: os.environ[k] for k in PASS_ENV if k in os.environ})
+            view = sandbox_view.build(run_python, HERE, {k: os.environ[k] for k in PASS_ENV if k in os.environ},
+                                      extra_pythons=[apy] if apy else [])
             for note in view.notes:
                 log(note)
             ident = sandbox_identity(args, uid, gid)
@@ -259,7 +280,7 @@ def stage1(args):
             close_fds(fds)
             if ok:
                 chosen, _fds = bwrap_cmd(bwrap, args, workdir, view, ident,
-                                             stage2(run_python, os.path.join(HERE, "launch.py"), "bwrap"))
+                                             stage2(run_python, os.path.join(HERE, "launch.py"), "bwrap", env_real))
                 log("isolation: bubblewrap (network: loopback only; filesystem: an allowlist, read-only except the "
                     "work directory; new PID/IPC/UTS namespaces)")
                 log("sandbox view: " + " ".join(view.ro))
@@ -278,7 +299,7 @@ def stage1(args):
                     log(f"WARNING: {python} or {HERE} is not readable by {args.user} and bwrap is unavailable to "
                         f"re-bind it: the harness runs as root. Install the venv where {args.user} can read it.")
                     uid = gid = -1
-                chosen = [unshare] + flags + ["--"] + stage2(py, os.path.join(HERE, "launch.py"), "unshare")
+                chosen = [unshare] + flags + ["--"] + stage2(py, os.path.join(HERE, "launch.py"), "unshare", env_real)
                 log("isolation: unshare --net --ipc --uts (fallback: no network, but the filesystem is protected only "
                     "by user permissions; world-writable directories such as /tmp stay writable)")
             else:
@@ -290,7 +311,7 @@ def stage1(args):
         if uid >= 0 and not (traversable_by_others(venv_real or python) and traversable_by_others(HERE)):
             log(f"WARNING: {python} is not readable by {args.user}: the harness runs as root")
             uid = gid = -1
-        chosen = stage2(py, os.path.join(HERE, "launch.py"), "none")
+        chosen = stage2(py, os.path.join(HERE, "launch.py"), "none", env_real)
         log("WARNING: isolation: none (no network or filesystem isolation; only rlimits, the sandbox user and the "
             "harness's in-process guard apply)")
     if args.dry_run:

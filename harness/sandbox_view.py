@@ -126,8 +126,10 @@ def minimal(paths: Iterable[str]) -> list[str]:
     return keep
 
 
-def build(python: str, harness_dir: str, env: Mapping[str, str]) -> View:
-    """The view for a harness run with python (a path as it will be run in the sandbox)."""
+def build(python: str, harness_dir: str, env: Mapping[str, str], extra_pythons: Iterable[str] = ()) -> View:
+    """The view for a harness run with python (a path as it will be run in the sandbox);
+    extra_pythons are other interpreters the harness starts (triton-ascend's, for Ascend
+    compiles), each bound with its packages too."""
     v = View()
     for p in SYSTEM_LINKS:
         if os.path.islink(p):
@@ -136,6 +138,11 @@ def build(python: str, harness_dir: str, env: Mapping[str, str]) -> View:
     if why:
         v.notes.append(f"could not ask the interpreter where its packages are ({why}); binding "
                        f"{interp[0]} only")
+    for extra in extra_pythons:
+        more, why = interpreter_paths(extra)
+        if why:
+            v.notes.append(f"could not ask {extra} where its packages are ({why}); binding {more[0]} only")
+        interp += more
     wanted = list(SYSTEM_DIRS) + [p for p in SYSTEM_LINKS if os.path.isdir(p) and not os.path.islink(p)]
     wanted += interp + ld_config_dirs() + env_paths(env) + list(ETC_ENTRIES) + list(DRIVER_DIRS)
     wanted += [SYSFS, harness_dir]

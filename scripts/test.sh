@@ -101,8 +101,9 @@ run_unit() {
 # ------------------------------------------------------------------------- pytest
 PY=$root/.venv/bin/python
 ensure_venv() {
-  if [ ! -x "$PY" ]; then
-    echo "test: no .venv; running scripts/deps.sh" >&2
+  # .venv-ascend: triton-ascend, for the Ascend IR tests (harness, integration)
+  if [ ! -x "$PY" ] || [ ! -x "$root/.venv-ascend/bin/python" ]; then
+    echo "test: no .venv or .venv-ascend; running scripts/deps.sh" >&2
     bash scripts/deps.sh >/dev/null || return 1
   fi
 }

@@ -441,6 +441,18 @@ static void job_store_file(struct job_ctx *j, const char *kind, const char *path
 
 /* The compile result lists IR files per launched kernel: kernels[i].files.{ttir,ptx,...}.
  * Each becomes an artifact "<kernel>.<kind>". */
+const char *job_ir_target(const struct job_ctx *j)
+{
+  const char *t = json_string_value(json_object_get(j->spec, "ir_target"));
+  if (strcmp(j->w->backend, "interp") != 0)
+    return NULL; /* a device's IR is its own compiler's */
+  if (t && !strcmp(t, "ascend"))
+    return "ascend"; /* the harness adds the architecture (KOPT_ASCEND_ARCH, Ascend910B3) */
+  if (t && !strcmp(t, "cuda"))
+    return JOB_IR_CUDA_TARGET;
+  return j->w->interp_target;
+}
+
 void job_store_artifacts(struct job_ctx *j, json_t *compile, int round)
 {
   json_t *kernels = json_object_get(compile, "kernels"), *k;
@@ -552,8 +564,8 @@ static int job_baseline(struct job_ctx *j)
 
   job_progress(j, "compile");
   req = json_pack("{s:s, s:b}", "op", "compile", "per_pass", 0);
-  if (strcmp(j->w->backend, "interp") == 0)
-    json_object_set_new(req, "target", json_string(j->w->interp_target));
+  if (job_ir_target(j))
+    json_object_set_new(req, "target", json_string(job_ir_target(j)));
   orc = job_op(j, "compile", req, &comp);
   if (orc == -EINTR) {
     rc = orc;

@@ -50,6 +50,12 @@ int job_finish(struct job_ctx *j, const char *state, const char *error, const ch
 double job_baseline_ms(const json_t *baseline);
 /* Sends the job's problem to the harness (load); 0, -1 (fail_msg) or -EINTR. */
 int job_load_problem(struct job_ctx *j, json_t **result);
+/* The compile target of the job's IR evidence (the harness's `compile` target): NULL on a
+ * device (its own compiler, the harness's default); on interp the spec's ir_target ("ascend":
+ * triton-ascend offline, "cuda": JOB_IR_CUDA_TARGET), else ("auto") the worker's
+ * KOPT_INTERP_TARGET. Borrowed from the spec or the worker. */
+#define JOB_IR_CUDA_TARGET "cuda:90"
+const char *job_ir_target(const struct job_ctx *j);
 /* Stores a compile result's IR files as artifacts of round `round`. */
 void job_store_artifacts(struct job_ctx *j, json_t *compile, int round);
 

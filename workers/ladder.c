@@ -341,11 +341,80 @@ static long ladder_ir_int(const json_t *o, const char *key)
   return json_is_integer(v) ? (long)json_integer_value(v) : 0;
 }
 
+/* Ascend HIVM IR after sync injection (ir_hivm.h): scalar lowering and sync are the usual
+ * pathologies (research notes). Not run on real bishengir output. */
+static void ladder_l3_hivm(const json_t *hir, struct ladder_diag *d)
+{
+  const json_t *hv = json_object_get(hir, "hivm");
+  long scal = ladder_ir_int(hir, "scalar_ops");
+  long flags = ladder_ir_int(hv, "set_flag") + ladder_ir_int(hv, "wait_flag");
+  ladder_why(d, "HIVM: %ld scalar ops, %ld set/wait flags, core %s.", scal, flags,
+             json_string_value(json_object_get(hir, "core_type"))
+                 ? json_string_value(json_object_get(hir, "core_type"))
+                 : "?");
+  if (scal > 0)
+    ladder_add(d, "reduce_scalar_work", 3, "");
+  if (flags > 8)
+    ladder_add(d, "reduce_barriers", 3, "");
+}
+
+/* Local buffers may take this share of the unified buffer before the block is called small:
+ * bishengir double-buffers them by default (multibuffer=True), so twice their bytes must fit. */
+#define LADDER_UB_MULTIBUFFER 2
+#define LADDER_UB_SMALL_SHARE 8 /* under 1/8 of the UB: room for a larger block */
+
+/* Ascend adapter IR (ir_adapter.h). Discrete accesses first (a gather scalarized element by
+ * element is the costliest thing the adapter does), then masks it could not keep, then
+ * scalar work, then the unified buffer. */
+static void ladder_l3_adapter(const json_t *ir, const json_t *launch, struct ladder_diag *d)
+{
+  const json_t *mem = json_object_get(ir, "memory"), *bufs = json_object_get(ir, "local_buffers");
+  long dl = ladder_ir_int(mem, "discrete_loads"), ds = ladder_ir_int(mem, "discrete_stores");
+  long sl = ladder_ir_int(mem, "scalar_loads"), ss = ladder_ir_int(mem, "scalar_stores");
+  long rmw = ladder_ir_int(mem, "masked_rmw_stores"), br = ladder_ir_int(ir, "branches_on_load");
+  long dloops = ladder_ir_int(ir, "discrete_loops"), sloops = ladder_ir_int(ir, "scalar_loops") - dloops;
+  long i64 = ladder_ir_int(ir, "scalar_i64"), bytes = ladder_ir_int(bufs, "bytes");
+  long ub = ladder_ir_int(bufs, "ub_bytes"), need = bytes * LADDER_UB_MULTIBUFFER;
+  long matmul = ladder_ir_int(json_object_get(ir, "linalg"), "linalg.matmul");
+  const char *mix = json_string_value(json_object_get(ir, "mix_mode"));
+  (void)launch;
+  ladder_why(d, "Ascend adapter IR (mix_mode %s): block copies in %ld, out %ld; discrete accesses %ld "
+                "(in %ld scalar loop%s); scalar global loads %ld, stores %ld; masked read-modify-write "
+                "stores %ld; branches on a loaded value %ld; local buffers %ld KiB (x%d multi-buffered) of "
+                "%ld KiB UB%s.",
+             mix ? mix : "?", ladder_ir_int(mem, "copies_in"), ladder_ir_int(mem, "copies_out"), dl + ds,
+             dloops, dloops == 1 ? "" : "s", sl, ss, rmw, br, bytes >> 10, LADDER_UB_MULTIBUFFER, ub >> 10,
+             matmul ? "; cube work (linalg.matmul)" : "");
+  if (dl + ds > 0) {
+    ladder_why(d, "A gather/scatter became one scalar access per element: contiguous offsets or a "
+                  "block pointer where the index math allows.");
+    ladder_add(d, "structured_access", 3, "");
+  }
+  if (rmw > 0) {
+    ladder_why(d, "A mask that is not a bound made the store read, select and rewrite the whole "
+                  "block: a bound (offs < n) keeps it a masked copy.");
+    ladder_add(d, "structured_mask", 3, "");
+  }
+  if (br > 0 || sl + ss > 0 || sloops > 0 || i64 > 0) {
+    ladder_why(d, "Scalar work on the scalar pipe (loads of single elements, branches on them, i64 "
+                  "arithmetic): vector forms (tl.where, block loads) instead.");
+    ladder_add(d, "reduce_scalar_work", 3, "");
+  }
+  if (ub > 0 && need > ub) {
+    ladder_why(d, "The local buffers do not fit the unified buffer twice over: a smaller block.");
+    ladder_add(d, "block_size", 3, "down");
+  } else if (!d->nfamilies && ub > 0 && bytes > 0 && need * LADDER_UB_SMALL_SHARE <= ub) {
+    ladder_why(d, "Accesses are structured and the block uses little of the unified buffer: a larger "
+                  "block, fewer programs.");
+    ladder_add(d, "block_size", 3, "up");
+  }
+}
+
 void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
                struct ladder_diag *d)
 {
-  const json_t *hot, *ptx, *tg, *sp, *hv, *loop;
-  long ld32, ld64, ld128, st32, st64, st128, spills = 0, async, loops_sync = 0, mma, cvt, bars, scal, flags;
+  const json_t *hot, *ptx, *tg, *sp, *loop;
+  long ld32, ld64, ld128, st32, st64, st128, spills = 0, async, loops_sync = 0, mma, cvt, bars;
   size_t i;
 
   ladder_reset(d, 3);
@@ -363,19 +432,16 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
                    json_string_value(json_object_get(hot, "reason"))
                        ? json_string_value(json_object_get(hot, "reason"))
                        : "global memory");
-  /* Ascend: scalar lowering and sync are the usual pathologies (research notes). */
-  hv = json_object_get(ir, "hivm");
-  if (json_is_object(hv) || json_object_get(ir, "scalar_ops")) {
-    scal = ladder_ir_int(ir, "scalar_ops");
-    flags = ladder_ir_int(hv, "set_flag") + ladder_ir_int(hv, "wait_flag");
-    ladder_why(d, "HIVM: %ld scalar ops, %ld set/wait flags, core %s.", scal, flags,
-               json_string_value(json_object_get(ir, "core_type"))
-                   ? json_string_value(json_object_get(ir, "core_type"))
-                   : "?");
-    if (scal > 0)
-      ladder_add(d, "reduce_scalar_work", 3, "");
-    if (flags > 8)
-      ladder_add(d, "reduce_barriers", 3, "");
+  /* Ascend: the adapter IR (everywhere), the HIVM IR (where CANN ran bishengir-compile). */
+  if (json_is_string(json_object_get(ir, "ir")) &&
+      !strcmp(json_string_value(json_object_get(ir, "ir")), "ttadapter")) {
+    ladder_l3_adapter(ir, launch, d);
+    if (json_is_object(json_object_get(ir, "hivm_ir")))
+      ladder_l3_hivm(json_object_get(ir, "hivm_ir"), d);
+    return;
+  }
+  if (json_is_object(json_object_get(ir, "hivm")) || json_object_get(ir, "scalar_ops")) {
+    ladder_l3_hivm(ir, d);
     return;
   }
   ptx = json_object_get(ir, "ptx");
@@ -449,21 +515,34 @@ void ladder_l4(const json_t *findings, const json_t *ir, struct ladder_diag *d)
     return;
   }
   if (json_array_size(findings) == 0)
-    ladder_why(d, "per-pass IR: no tracked symptom (synchronous loads in a loop, scalar global "
-                  "access, layout conversions) appeared in or persisted through a pass.");
+    ladder_why(d, "per-pass IR: no tracked symptom (cuda: synchronous loads in a loop, scalar "
+                  "global access, layout conversions; Ascend: discrete access, masked access, "
+                  "local buffers) appeared in or persisted through a pass.");
   json_array_foreach((json_t *)findings, i, f) {
     const char *sym = json_string_value(json_object_get(f, "symptom"));
     const char *pass = json_string_value(json_object_get(f, "pass"));
     const char *desc = json_string_value(json_object_get(f, "description"));
+    const char *verdict = json_string_value(json_object_get(f, "verdict"));
     int persisted = json_is_true(json_object_get(f, "persisted"));
     if (!sym || !pass)
       continue;
-    if (!d->hotspot[0])
+    /* Ascend's informational findings (masks kept, local buffers made) name no hotspot. */
+    if (!d->hotspot[0] && !(!strcmp(sym, "masked_access") && persisted) && strcmp(sym, "local_buffer"))
       ladder_hotspot(d, "pass %s", pass);
-    ladder_why(d, "%s %s at %s (%s).", sym, persisted ? "persisted through" : "appeared after",
+    ladder_why(d, "%s %s %s (%s).", sym,
+               persisted                                   ? "persisted through"
+               : verdict && !strcmp(verdict, "removed")    ? "was removed by"
+               : verdict && !strcmp(verdict, "reduced")    ? "was reduced by"
+               : verdict && !strcmp(verdict, "increased")  ? "increased at"
+                                                           : "appeared after",
                pass, desc ? desc : "no description");
     if (!strcmp(sym, "sync_loads_in_loop") && persisted)
       ladder_add(d, "num_stages", 4, "up");
+    else if (!strcmp(sym, "discrete_access") && !persisted)
+      ladder_add(d, "structured_access", 4, "");
+    else if (!strcmp(sym, "masked_access") && verdict &&
+             (!strcmp(verdict, "removed") || !strcmp(verdict, "reduced")))
+      ladder_add(d, "structured_mask", 4, "");
     else if (!strcmp(sym, "scalar_global_access"))
       ladder_add(d, "vectorize_access", 4, "up");
     else if (!strcmp(sym, "layout_conversion") && !persisted)

@@ -48,7 +48,8 @@ void ladder_l2(const json_t *profile, struct ladder_diag *d);
 /* The L2 class alone, for records: "memory", "compute", "latency", "launch", "balanced",
  * or on Ascend "vector", "scalar", "mte", "cube"; NULL when unavailable. */
 const char *ladder_l2_class(const json_t *profile, char *why, size_t whylen);
-/* L3: IR features (ir_features_cuda/ascend output), with the L2 class if known. */
+/* L3: IR features (ir_features_cuda, ir_adapter_features -- with the HIVM reader's under
+ * "hivm_ir" where CANN ran -- or ir_hivm_features output), with the L2 class if known. */
 void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
                struct ladder_diag *d);
 /* L4: per-pass findings (array of ir_passes findings). */

@@ -35,6 +35,17 @@ void proposer_output_free(struct proposer_output *o)
  * that a good rewrite is not lost to a poor launch configuration. */
 #define PROPOSER_PARTNERS 8
 
+int proposer_ascend_ir(const struct proposer_input *in)
+{
+  const char *t;
+  if (!in->j)
+    return 0;
+  if (!strcmp(in->j->w->backend, "ascend"))
+    return 1;
+  t = job_ir_target(in->j);
+  return t && (!strncmp(t, "ascend", 6) || !strncmp(t, "npu", 3));
+}
+
 int proposer_add_source_candidates(const struct proposer_input *in, const char *source,
                                    struct proposer_output *out)
 {
@@ -54,7 +65,7 @@ int proposer_add_source_candidates(const struct proposer_input *in, const char *
     struct rules_plan_in pi = { knobs, "block_size", "", NULL, "model", NULL,
                                 in->max_candidates > PROPOSER_PARTNERS ? PROPOSER_PARTNERS
                                                                        : in->max_candidates - 1,
-                                in->round };
+                                in->round, proposer_ascend_ir(in) };
     struct rules_plan_out po;
     char why[256];
     json_t *c;

@@ -58,6 +58,10 @@ struct proposer {
 const struct proposer *proposer_find(const char *name);
 void proposer_output_init(struct proposer_output *o);
 void proposer_output_free(struct proposer_output *o);
+/* 1 when the job's IR is triton-ascend's (an ascend device, or interp with an Ascend IR
+ * target): its compiler ignores num_warps and num_stages outside its SIMT mode, so the rules
+ * do not sweep them as partners. */
+int proposer_ascend_ir(const struct proposer_input *in);
 /* Appends {"id": "<prefix><n>", "source": ...} for a model-written module, plus change sets
  * over its tunables from the rules' partner neighbourhood when its knobs are known: the
  * llm's and agent's candidates go through the same sweep. 0 or -ENOMEM. */

@@ -361,7 +361,7 @@ static int rules_was_measured(const json_t *memory, const char *structure, const
 
 /* Picks the swept axes for a family: primary selectors, then partners. */
 static unsigned rules_axes(const struct rules_family *f, const struct rules_knob *ks, unsigned nk,
-                           struct rules_axis *ax)
+                           int no_gpu_partners, struct rules_axis *ax)
 {
   unsigned n = 0;
   for (int pass = 0; pass < 2; pass++) {
@@ -371,6 +371,9 @@ static unsigned rules_axes(const struct rules_family *f, const struct rules_knob
       int hit = 0, dup = 0;
       for (unsigned s = 0; s < nsel && !hit; s++)
         hit = rules_selects(sel[s], &ks[i]);
+      if (pass == 1 && no_gpu_partners &&
+          (!strcmp(ks[i].kind, "num_warps") || !strcmp(ks[i].kind, "num_stages")))
+        hit = 0;
       for (unsigned a = 0; a < n && !dup; a++)
         dup = ax[a].k == &ks[i];
       if (hit && !dup && ks[i].ndom > 1 && n < RULES_MAX_KNOBS) {
@@ -656,7 +659,7 @@ int rules_plan(const struct rules_plan_in *in, struct rules_plan_out *out, char 
   if (!f->primary[0])
     return -ENOENT;
   nk = rules_parse_knobs(in->knobs, ks);
-  nax = rules_axes(f, ks, nk, ax);
+  nax = rules_axes(f, ks, nk, in->no_gpu_partners, ax);
   if (!nax || !ax[0].primary) {
     snprintf(why, whylen, "rules: the kernel has no knob for %s (declare tunables, or use a "
              "block constexpr / num_warps / num_stages the harness can find)", f->family);
@@ -688,7 +691,7 @@ static int rules_propose(const struct proposer_input *in, struct proposer_output
                          size_t whylen)
 {
   struct rules_plan_in pi = { in->knobs, in->family, in->direction, in->memory, in->structure,
-                              NULL, in->max_candidates, in->round };
+                              NULL, in->max_candidates, in->round, proposer_ascend_ir(in) };
   struct rules_plan_out po;
   char hyp[PROPOSAL_MAX_HYPOTHESIS];
   int rc;

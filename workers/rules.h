@@ -38,6 +38,8 @@ struct rules_plan_in {
   const json_t *tried;      /* signatures tried this job (array of strings); may be NULL */
   unsigned max_candidates;
   int round;
+  int no_gpu_partners;      /* the IR is triton-ascend's: it ignores num_warps/num_stages outside
+                             * its SIMT mode, so they are not swept as partners */
 };
 
 struct rules_plan_out {

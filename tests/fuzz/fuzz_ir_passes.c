@@ -1,6 +1,7 @@
 /* fuzz_ir_passes: the L4 per-pass MLIR reader (workers/ir_passes.c) on an MLIR_ENABLE_DUMP
  * dump of an untrusted kernel's compile: the findings evidence_passes records (through
- * evidence_passes_findings, with the embedded passes.tsv), the symptom kinds it does not use
+ * evidence_passes_findings and, for triton-ascend's adapter pipeline, through
+ * evidence_passes_findings_ascend, with the embedded passes.tsv), the symptom kinds it does not use
  * by default, and the ladder's L4 reading. */
 #include "evidence.h"
 #include "fuzz_ladder.h"
@@ -39,15 +40,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
   findings = evidence_passes_findings(text, size, fuzz_have_tab ? &fuzz_tab : NULL, err,
                                       sizeof(err));
-  if (findings) {
-    txt = json_dumps(findings, JSON_COMPACT);
-    FUZZ_CHECK(txt != NULL, "findings do not serialize");
-    free(txt);
-    ladder_l4(findings, NULL, &d);
-    fuzz_ladder_record(&d);
-    json_decref(findings);
-  } else {
-    FUZZ_CHECK(err[0], "no findings and no reason");
+  for (int ascend = 0; ascend < 2; ascend++) {
+    if (ascend)
+      findings = evidence_passes_findings_ascend(text, size, fuzz_have_tab ? &fuzz_tab : NULL, err,
+                                                 sizeof(err));
+    if (findings) {
+      txt = json_dumps(findings, JSON_COMPACT);
+      FUZZ_CHECK(txt != NULL, "findings do not serialize");
+      free(txt);
+      ladder_l4(findings, NULL, &d);
+      fuzz_ladder_record(&d);
+      json_decref(findings);
+    } else {
+      FUZZ_CHECK(err[0], "no findings and no reason");
+    }
   }
   if (ir_passes_parse(text, size, &seq, err, sizeof(err)) == 0) {
     FUZZ_CHECK(seq.n <= IR_PASSES_MAX, "%zu dumps", seq.n);

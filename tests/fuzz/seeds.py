@@ -1,6 +1,6 @@
 """Writes the fuzzers' seed corpora, tests/fuzz/corpus/<target>/, from the project's real
 inputs: the examples' kernels and job specs, the compiler-output fixtures of tests/unit/data/ir
-(TTGIR, PTX, SASS, per-pass MLIR, Ascend HIVM), the profiler captures of tests/harness/data
+(TTGIR, PTX, SASS, per-pass MLIR, triton-ascend's adapter IR and pass dumps), the profiler captures of tests/harness/data
 run through the harness's own parsers, and the wire formats koptd, the LLM server and agents
 speak. Deterministic; the corpus it writes is committed, so run it only to change the seeds:
 
@@ -151,7 +151,15 @@ def ir_cuda_seeds() -> dict[str, bytes]:
 
 
 def ir_ascend_seeds() -> dict[str, bytes]:
-    return {p.stem: bytes([i]) + p.read_bytes() for i, p in enumerate(sorted((IR / "ascend_sample").glob("*.mlir")))}
+    """triton-ascend's adapter IR of each Ascend fixture, read by the adapter reader (byte 0 bit
+    7 clear; the low bits the L2 class); the gather's also by the HIVM reader (bit 7 set)."""
+    out: dict[str, bytes] = {}
+    for i, fx in enumerate(sorted(p for p in IR.iterdir() if (p / "kernel.ttadapter").exists())):
+        text = cut(read(fx / "kernel.ttadapter"), IR_TEXT_CAP).encode()
+        out[f"{fx.name}.adapter"] = bytes([i]) + text
+        if fx.name == "ascend_gather":
+            out[f"{fx.name}.hivm"] = bytes([0x80 | i]) + text
+    return out
 
 
 def pass_dumps(text: str) -> list[str]:
@@ -163,7 +171,8 @@ def ir_passes_seeds() -> dict[str, str]:
     """The dumps just before and after the passes L4 traces (the pipeliner, layout conversion,
     coalescing), each cut to PASS_DUMP_CAP (a cut dump still parses: its header is whole)."""
     out: dict[str, str] = {}
-    wanted = ("tritongpu-pipeline", "tritongpu-remove-layout-conversions", "tritongpu-coalesce")
+    wanted = ("tritongpu-pipeline", "tritongpu-remove-layout-conversions", "tritongpu-coalesce",
+              "discrete-mask-access-conversion", "triton-to-unstructure", "triton-to-linalg")
     for fx in sorted(p for p in IR.iterdir() if (p / "passes.mlir").exists()):
         dumps = pass_dumps(read(fx / "passes.mlir"))
         keep: list[int] = []

@@ -5,7 +5,8 @@ resume after a worker crash.
 One koptd (KOPT_DEVICES=interp:0,interp:1) serves the whole module; every job is submitted at
 once by the `rt` fixture (the resume job first, so its worker can be killed mid-job) and each
 test waits for and checks its own. On interp, L2 is unavailable (no counters) and L3 is an
-offline cuda:90 compile of the kernel.
+offline cuda:90 compile of the kernel, or, for the job with ir_target "ascend", an offline
+triton-ascend compile for Ascend910B3 (no NPU, no CANN).
 """
 import json
 import math
@@ -87,6 +88,9 @@ def rt(module_wkoptd, module_dbs, tmp_path_factory):
         submit("pattern_only", rounds_spec(2, "pattern_only"))
         submit("agent_silent", rounds_spec(1, proposer="agent", kernel=VA_KERNEL + SILENT_MARK,
                                            name="va-agent-silent"))
+        # numerics on the interpreter, IR evidence from triton-ascend (docs/ASCEND.md)
+        submit("ascend_ir", dict(rounds_spec(1, "always_deep", name="va-ascend-ir"), ir_target="ascend",
+                                 max_candidates=4))
         yield r
         dump_jobs(r, BIN_DIR.name)
     finally:
@@ -450,3 +454,42 @@ def test_artifacts_by_separate_request(rt):
     assert missing.json()["type"] == "urn:kopt:problem:not-found"
     bad = rt.api.get(f"/v1/jobs/{j['id']}/artifacts/x/add_kernel.ptx")
     assert bad.status_code == 404
+
+
+# ------------------------------------------------------------------------------- ascend
+
+def test_ascend_ir_job(rt):
+    """ir_target ascend: the interpreter runs the numerics, triton-ascend (.venv-ascend) the
+    compile; the whole ladder (always_deep) reads real Ascend IR: L3 the adapter IR of the
+    vector add (structured copies, mix_mode aiv, no discrete access, buffers far under the
+    unified buffer: a larger block), L4 the adapter pipeline pass by pass; the baseline's
+    compile and every round's are stored as artifacts."""
+    j, recs = done(rt, "ascend_ir")
+    check_common(j, recs, "rules")
+    why = "\n  " + summary(recs)
+    comp = j["baseline"]["compile"]
+    assert comp["target"] == "npu:Ascend910B3" and comp["ir"] == "ascend", comp
+    k = comp["kernels"][0]
+    assert k["stopped_at"] == "npubin" and "ASCEND_HOME_PATH" in k["stop_reason"], k
+    assert recs, why
+    r1 = recs[0]
+    esc = r1["escalation"]
+    assert [e["level"] for e in esc] == [1, 2, 3, 4], json.dumps(esc, indent=1)
+    l3, l4 = esc[2], esc[3]
+    assert l3["available"] is True, l3
+    assert "Ascend adapter IR (mix_mode aiv)" in l3["why"] and "discrete accesses 0" in l3["why"], l3["why"]
+    assert [f["family"] for f in l3["families"]] == ["block_size"], l3
+    assert l3["families"][0]["direction"] == "up", l3
+    assert l3["hotspot"] and "(global memory)" in l3["hotspot"], l3
+    assert l4["available"] is True, l4
+    assert "local_buffer appeared after triton-to-linalg" in l4["why"], l4["why"]
+    assert "masked_access persisted through discrete-mask-access-conversion" in l4["why"], l4["why"]
+    assert r1["rewrite_family"] == "block_size", why
+    cands = r1["evidence"]["sweep"]["candidates"]
+    assert 1 <= len(cands) <= 4, cands
+    arts = rt.api.get(f"/v1/jobs/{j['id']}/artifacts").json()["artifacts"]
+    kinds = {(a["round"], a["kind"]) for a in arts}
+    assert {(0, "add_kernel.ttadapter"), (0, "add_kernel.ttir")} <= kinds, sorted(kinds)
+    assert any(rd >= 1 and kind == "add_kernel.ttadapter" for rd, kind in kinds), sorted(kinds)  # L3's compile
+    adapter = next(a for a in arts if a["round"] == 0 and a["kind"] == "add_kernel.ttadapter")
+    assert b'mix_mode = "aiv"' in rt.api.get(adapter["href"]).content

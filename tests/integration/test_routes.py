@@ -64,7 +64,7 @@ def test_create_job_full_spec_roundtrip(api):
                     tunables={"BLOCK_SIZE": [256, 512, 1024], "num_warps": [4, 8]},
                     tolerances={"float32": {"rtol": 0.0001, "atol": 1e-05}},
                     pattern_index=3, exclude_same_operator=True, operator="vector_add",
-                    cases=[{"inputs": [{"name": "x", "type": "tensor", "dtype": "float32",
+                    ir_target="ascend", cases=[{"inputs": [{"name": "x", "type": "tensor", "dtype": "float32",
                                         "shape": [1024]}]}])
     job = api.create(spec)
     assert job["backend"] == "interp" and job["rounds"] == 3 and job["priority"] == 7
@@ -92,7 +92,7 @@ def test_get_job_with_defaults(api):
     assert isinstance(spec, dict), "GET /v1/jobs/{id} must include spec" + describe(r)
     defaults = {"rounds": 15, "policy": "hierarchy", "proposer": "rules", "backend": "any",
                 "priority": 0, "benchmark_cases": 5, "correctness_cases": "all", "seed": 0,
-                "pattern_index": "latest", "exclude_same_operator": False}
+                "pattern_index": "latest", "exclude_same_operator": False, "ir_target": "auto"}
     for k, v in defaults.items():
         assert spec.get(k) == v, f"spec.{k} default: expected {v!r}, got {spec.get(k)!r}" + describe(r)
     assert got["rounds"] == 15 and got["policy"] == "hierarchy" and got["backend"] == "any"

@@ -66,6 +66,8 @@ static void test_family_known(void **state)
   assert_true(proposal_family_known("block_size"));
   assert_true(proposal_family_known("algorithmic"));
   assert_true(proposal_family_known("use_tensor_cores"));
+  assert_true(proposal_family_known("structured_access"));
+  assert_true(proposal_family_known("structured_mask"));
   assert_false(proposal_family_known("Block_Size"));
   assert_false(proposal_family_known(""));
   assert_false(proposal_family_known(NULL));

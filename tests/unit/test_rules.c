@@ -53,7 +53,7 @@ static long change(const json_t *cand, const char *id, long def)
 static int plan(const json_t *knobs, const char *family, const char *dir, const json_t *memory,
                 const json_t *tried, unsigned max, struct rules_plan_out *out, char *why)
 {
-  struct rules_plan_in in = { knobs, family, dir, memory, "s0", tried, max, 1 };
+  struct rules_plan_in in = { knobs, family, dir, memory, "s0", tried, max, 1, 0 };
   return rules_plan(&in, out, why, 512);
 }
 
@@ -81,6 +81,26 @@ static void test_block_neighbourhood_with_partner(void **state)
   assert_true(saw_256);                             /* the nearest point is in */
   assert_non_null(strstr(out.summary, "BLOCK 64..4096"));
   assert_non_null(strstr(out.summary, "num_warps"));
+  json_decref(out.candidates);
+  json_decref(k);
+}
+
+/* On triton-ascend's IR, num_warps is not a partner (the compiler ignores it outside SIMT). */
+static void test_ascend_ir_sweeps_no_warps(void **state)
+{
+  json_t *k = load(elementwise_knobs), *c;
+  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 32, 1, 1 };
+  struct rules_plan_out out;
+  char why[512] = "";
+  size_t i;
+  (void)state;
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_true(json_array_size(out.candidates) >= 4);
+  json_array_foreach(out.candidates, i, c) {
+    assert_null(json_object_get(json_object_get(c, "changes"), "num_warps"));
+    assert_true(change(c, "BLOCK", 128) != 128);
+  }
+  assert_null(strstr(out.summary, "num_warps"));
   json_decref(out.candidates);
   json_decref(k);
 }
@@ -302,6 +322,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_block_neighbourhood_with_partner),
+    cmocka_unit_test(test_ascend_ir_sweeps_no_warps),
     cmocka_unit_test(test_deterministic_and_budget),
     cmocka_unit_test(test_memory_never_twice_and_recentres),
     cmocka_unit_test(test_spills_prune_dominating),

@@ -204,8 +204,9 @@ static void test_minimal_gets_every_default(void **state)
   (void)state;
   run_text(&r, MIN_SPEC, NULL);
   assert_int_equal(r.rc, 0);
-  assert_int_equal(json_object_size(r.out), 18); /* every field present */
+  assert_int_equal(json_object_size(r.out), 19); /* every field present */
   assert_string_equal(str_of(r.out, "backend"), "any");
+  assert_string_equal(str_of(r.out, "ir_target"), "auto");
   assert_int_equal(int_of(r.out, "rounds"), 15);
   assert_int_equal(int_of(r.out, "max_candidates"), SPEC_DEFAULT_CANDIDATES);
   assert_string_equal(str_of(r.out, "policy"), "hierarchy");
@@ -376,6 +377,14 @@ static void test_enums(void **state)
   expect_ok("\"policy\": \"profile_only\"");
   expect_only("\"proposer\": \"human\"", "proposer", "enum", -1);
   expect_ok("\"proposer\": \"agent\"");
+  /* ir_target: another compiler's IR only where numerics run on the interpreter */
+  expect_only("\"ir_target\": \"npu\"", "ir_target", "enum", -1);
+  expect_ok("\"backend\": \"interp\", \"ir_target\": \"ascend\"");
+  expect_ok("\"backend\": \"any\", \"ir_target\": \"ascend\"");
+  expect_ok("\"backend\": \"ascend\", \"ir_target\": \"ascend\"");
+  expect_ok("\"backend\": \"cuda\", \"ir_target\": \"auto\"");
+  expect_only("\"backend\": \"cuda\", \"ir_target\": \"ascend\"", "ir_target", "enum", -1);
+  expect_only("\"backend\": \"ascend\", \"ir_target\": \"cuda\"", "ir_target", "enum", -1);
 }
 
 static void test_unknown_field(void **state)
