@@ -63,6 +63,30 @@ static void rounds_skip_list(const struct rounds_state *s, const char **skip)
   skip[i] = NULL;
 }
 
+/* Rebuilds the search memory from a committed round (columns 11-14 of the resume query):
+ * the structure the round searched, the incumbent's knob values it started from, its sweep,
+ * and the structure the incumbent had after it. A job taken over never measures a
+ * configuration twice either. */
+static void rounds_resume_search(struct rounds_state *s, PGresult *r, int i, int round)
+{
+  json_error_t je;
+  json_t *base = PQgetisnull(r, i, 12) ? NULL : json_loads(PQgetvalue(r, i, 12), 0, &je);
+  json_t *sweep = PQgetisnull(r, i, 13) ? NULL : json_loads(PQgetvalue(r, i, 13), 0, &je);
+  if (!PQgetisnull(r, i, 11) && json_is_object(base) && json_is_object(sweep)) {
+    json_t *knobs = json_pack("{s:[]}", "knobs"), *v;
+    const char *k;
+    json_object_foreach(base, k, v)
+      json_array_append_new(json_object_get(knobs, "knobs"), json_pack("{s:s, s:O}", "id", k, "value", v));
+    snprintf(s->search.structure, sizeof(s->search.structure), "%s", PQgetvalue(r, i, 11));
+    search_remember(&s->search, knobs, sweep, round);
+    json_decref(knobs);
+  }
+  if (!PQgetisnull(r, i, 14))
+    snprintf(s->search.structure, sizeof(s->search.structure), "%s", PQgetvalue(r, i, 14));
+  json_decref(base);
+  json_decref(sweep);
+}
+
 /* Loads committed rounds (resume) and the pattern index. 0, -ESTALE, -EIO. */
 static int rounds_resume(struct rounds_state *s, int *next_round)
 {
@@ -78,7 +102,8 @@ static int rounds_resume(struct rounds_state *s, int *next_round)
               "SELECT rd.round, rd.accepted, rd.kernel_sha256, k.source,"
               " rd.evidence->>'signature', rd.evidence->'tunables', rd.timing->'speedup',"
               " rd.rewrite_family, coalesce(rd.hypothesis, ''), coalesce(rd.reject_reason, ''),"
-              " rd.level_reached"
+              " rd.level_reached, rd.evidence->>'structure', rd.evidence->'base_config',"
+              " rd.evidence->'sweep', rd.evidence->>'structure_after'"
               " FROM rounds rd LEFT JOIN kernels k ON k.sha256 = rd.kernel_sha256"
               " WHERE rd.job_id = $1::uuid ORDER BY rd.round",
               1, p);
@@ -103,6 +128,7 @@ static int rounds_resume(struct rounds_state *s, int *next_round)
       s->speedup *= atof(PQgetvalue(r, i, 6));
       s->best_round = round;
     }
+    rounds_resume_search(s, r, i, round);
     if (!PQgetisnull(r, i, 10)) {
       int lvl = atoi(PQgetvalue(r, i, 10));
       if (lvl >= 1 && lvl <= 4)
@@ -583,14 +609,16 @@ static json_t *rounds_record(struct rounds_state *s, int level, json_t *esc, str
                              const char *cand_sha, const char *diff, json_t *val, json_t *cmp,
                              int accepted, const char *reject)
 {
+  json_t *base = s->knobs ? search_knob_values(s->knobs) : NULL;
   json_t *rec = json_pack(
-      "{s:i, s:o, s:{s:s?, s:s, s:O?, s:O?, s:o?, s:s?}, s:s?, s:s?, s:s, s:s, s:s?, s:s?, s:O?,"
-      " s:O?, s:b, s:s?}",
+      "{s:i, s:o, s:{s:s?, s:s, s:O?, s:O?, s:o?, s:s?, s:s, s:o?}, s:s?, s:s?, s:s, s:s, s:s?, s:s?,"
+      " s:O?, s:O?, s:b, s:s?}",
       "level_reached", level, "escalation", esc, "evidence", "signature",
       po->signature[0] ? po->signature : NULL, "diagnosis", words, "tunables", cand_tun,
       "l2_class", s->ev.profile ? json_object_get(s->ev.profile, "bound") : NULL, "sweep",
       sweep ? search_record(sweep) : NULL, "chosen",
-      chosen ? json_string_value(json_object_get(chosen, "id")) : NULL, "hotspot",
+      chosen ? json_string_value(json_object_get(chosen, "id")) : NULL, "structure",
+      s->search.structure, "base_config", base, "hotspot",
       diags[level].hotspot[0] ? diags[level].hotspot : NULL, "hypothesis", po->hypothesis,
       "rewrite_family", po->family, "proposer", s->proposer->name, "kernel_sha256",
       cand_sha[0] ? cand_sha : NULL, "diff", diff, "correctness", val, "timing", cmp, "accepted",
@@ -738,6 +766,8 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
   if (accepted) {
     rounds_promote(s, round, chosen, cand_src, cand_tun, cand_sha,
                    json_number_value(json_object_get(cmp, "speedup")));
+    json_object_set_new(json_object_get(rec, "evidence"), "structure_after",
+                        json_string(s->search.structure));
     best = rounds_best(s, base_ms);
     besttxt = json_dumps(best, JSON_COMPACT);
   }

@@ -196,7 +196,12 @@ def test_resume_after_worker_sigkill(rt):
     committed = [r["round"] for r in kl.after_kill]
     assert committed and committed[-1] < 3, f"rounds committed at the kill: {committed}"
     j, recs = done(rt, "resume")
-    assert [r["round"] for r in recs] == [1, 2, 3], summary(recs)
+    # no round lost or repeated: numbered 1..n, the committed ones kept; 3 rounds unless the
+    # search ran out of configurations to measure (the memory survives the takeover)
+    stop = j["best"].get("stop_reason") or ""
+    nums = [r["round"] for r in recs]
+    assert nums == list(range(1, len(nums) + 1)) and len(nums) >= committed[-1], summary(recs)
+    assert len(nums) == 3 or "no rewrite family left" in stop, summary(recs) + f"\n  stop: {stop}"
     # taken over after a crash that was not the job's fault: an infra retry, no attempt spent
     assert j["infra_retries"] >= 1, f"infra_retries {j['infra_retries']}: was the job really taken over?"
     assert j["attempts"] == 1, j
