@@ -202,6 +202,17 @@ def test_resume_after_worker_sigkill(rt):
     nums = [r["round"] for r in recs]
     assert nums == list(range(1, len(nums) + 1)) and len(nums) >= committed[-1], summary(recs)
     assert len(nums) == 3 or "no rewrite family left" in stop, summary(recs) + f"\n  stop: {stop}"
+    # never the same configuration twice, across the takeover too
+    seen = {}
+    for r in recs:
+        ev = r["evidence"] or {}
+        base, sweep = ev.get("base_config"), ev.get("sweep") or {}
+        for c in sweep.get("candidates", []):
+            if base is None or c.get("structural") or c.get("origin") == "model" or c["status"] != "ok":
+                continue
+            key = (ev.get("structure"), json.dumps({**base, **(c.get("changes") or {})}, sort_keys=True))
+            assert key not in seen, f"round {r['round']} measured {key} again (first in round {seen[key]})"
+            seen[key] = r["round"]
     # taken over after a crash that was not the job's fault: an infra retry, no attempt spent
     assert j["infra_retries"] >= 1, f"infra_retries {j['infra_retries']}: was the job really taken over?"
     assert j["attempts"] == 1, j
