@@ -123,6 +123,38 @@ def traversable_by_others(path):
     return bool(os.stat(p).st_mode & stat.S_IROTH)
 
 
+def readable_harness(workdir):
+    """The harness directory the sandbox user can read. Without bubblewrap nothing re-binds
+    it, and a clone under a private home (/root is 0700) is out of the sandbox user's reach:
+    then the harness is copied once (by content) beside the work directory, whose parent is
+    world-traversable (checked above), and run from there."""
+    if traversable_by_others(HERE):
+        return HERE
+    import hashlib
+    h = hashlib.sha256()
+    files = []
+    for d, dirs, names in os.walk(HERE):
+        dirs[:] = sorted(x for x in dirs if x != "__pycache__")
+        for n in sorted(names):
+            if not n.endswith((".pyc", ".pyo")):
+                f = os.path.join(d, n)
+                files.append(f)
+                h.update(os.path.relpath(f, HERE).encode())
+                with open(f, "rb") as fh:
+                    h.update(fh.read())
+    dest = os.path.join(os.path.dirname(workdir), f".kopt-harness-{h.hexdigest()[:16]}")
+    if not os.path.isdir(dest):
+        tmp = f"{dest}.tmp{os.getpid()}"
+        shutil.copytree(HERE, tmp, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        for d, dirs, names in os.walk(tmp):
+            os.chmod(d, 0o755)
+            for n in names:
+                os.chmod(os.path.join(d, n), 0o755 if os.access(os.path.join(d, n), os.X_OK) else 0o644)
+        os.replace(tmp, dest)
+    log(f"{HERE} is not readable by other users: running the harness from a copy at {dest}")
+    return dest
+
+
 def traversable_dirs(path):
     p = os.path.realpath(path)
     parts = p.split(os.sep)
@@ -294,12 +326,13 @@ def stage1(args):
         if unshare:
             ok, err = probe([unshare] + flags + ["--"])
             if ok:
-                py = python
-                if uid >= 0 and not (traversable_by_others(venv_real or python) and traversable_by_others(HERE)):
-                    log(f"WARNING: {python} or {HERE} is not readable by {args.user} and bwrap is unavailable to "
+                py = run_python
+                hdir = readable_harness(workdir) if uid >= 0 else HERE
+                if uid >= 0 and not (traversable_by_others(venv_real or python) and traversable_by_others(hdir)):
+                    log(f"WARNING: {python} or {hdir} is not readable by {args.user} and bwrap is unavailable to "
                         f"re-bind it: the harness runs as root. Install the venv where {args.user} can read it.")
                     uid = gid = -1
-                chosen = [unshare] + flags + ["--"] + stage2(py, os.path.join(HERE, "launch.py"), "unshare", env_real)
+                chosen = [unshare] + flags + ["--"] + stage2(py, os.path.join(hdir, "launch.py"), "unshare", env_real)
                 log("isolation: unshare --net --ipc --uts (fallback: no network, but the filesystem is protected only "
                     "by user permissions; world-writable directories such as /tmp stay writable)")
             else:
@@ -307,11 +340,12 @@ def stage1(args):
         if chosen is None and isolation == "unshare":
             raise SystemExit("kopt-launch: --isolation unshare requested but unshare does not work")
     if chosen is None:
-        py = python
-        if uid >= 0 and not (traversable_by_others(venv_real or python) and traversable_by_others(HERE)):
+        py = run_python
+        hdir = readable_harness(workdir) if uid >= 0 else HERE
+        if uid >= 0 and not (traversable_by_others(venv_real or python) and traversable_by_others(hdir)):
             log(f"WARNING: {python} is not readable by {args.user}: the harness runs as root")
             uid = gid = -1
-        chosen = stage2(py, os.path.join(HERE, "launch.py"), "none", env_real)
+        chosen = stage2(py, os.path.join(hdir, "launch.py"), "none", env_real)
         log("WARNING: isolation: none (no network or filesystem isolation; only rlimits, the sandbox user and the "
             "harness's in-process guard apply)")
     if args.dry_run:
