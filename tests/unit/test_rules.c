@@ -53,7 +53,7 @@ static long change(const json_t *cand, const char *id, long def)
 static int plan(const json_t *knobs, const char *family, const char *dir, const json_t *memory,
                 const json_t *tried, unsigned max, struct rules_plan_out *out, char *why)
 {
-  struct rules_plan_in in = { knobs, family, dir, memory, "s0", tried, max, 1, 0 };
+  struct rules_plan_in in = { knobs, family, dir, memory, "s0", tried, max, 1, 0, NULL, NULL };
   return rules_plan(&in, out, why, 512);
 }
 
@@ -89,7 +89,7 @@ static void test_block_neighbourhood_with_partner(void **state)
 static void test_ascend_ir_sweeps_no_warps(void **state)
 {
   json_t *k = load(elementwise_knobs), *c;
-  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 32, 1, 1 };
+  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 32, 1, 1, NULL, NULL };
   struct rules_plan_out out;
   char why[512] = "";
   size_t i;
