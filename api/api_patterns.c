@@ -261,7 +261,7 @@ void api_patterns_freeze(struct api_req *r, PGconn *c)
  * every broken rule in p. */
 static int api_synth_opts(const json_t *doc, json_t **opts, struct problem *p)
 {
-  static const char *const fields[] = { "batch_ids", "min_operators", "retire_min_trials",
+  static const char *const fields[] = { "base", "batch_ids", "min_operators", "retire_min_trials",
                                         "retire_max_rate", "note", NULL };
   const char *k;
   json_t *v;
@@ -283,6 +283,9 @@ static int api_synth_opts(const json_t *doc, json_t **opts, struct problem *p)
       if (!ok)
         problem_add(p, "batch_ids", "format", API_SYNTH_MAX_BATCHES,
                     "must be a list of 1 to %d batch ids (UUIDs)", API_SYNTH_MAX_BATCHES);
+    } else if (!strcmp(k, "base")) {
+      if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 9999999)
+        problem_add(p, "base", "format", -1, "must be a version number from 1");
     } else if (!strcmp(k, "min_operators") || !strcmp(k, "retire_min_trials")) {
       long max = !strcmp(k, "min_operators") ? API_SYNTH_MAX_MIN_OPERATORS
                                               : API_SYNTH_MAX_RETIRE_TRIALS;
@@ -304,15 +307,36 @@ static int api_synth_opts(const json_t *doc, json_t **opts, struct problem *p)
   return -EINVAL;
 }
 
-/* 1 when every batch in opts.batch_ids exists, 0 (400 set) when one does not, -1 (503). */
-static int api_synth_batches_exist(struct api_req *r, PGconn *c, const json_t *opts)
+/* 1 when the base version and every batch in opts.batch_ids exist, 0 (400 set) when one
+ * does not, -1 (503). */
+static int api_synth_refs_exist(struct api_req *r, PGconn *c, const json_t *opts)
 {
-  const json_t *ids = json_object_get(opts, "batch_ids");
+  const json_t *ids = json_object_get(opts, "batch_ids"), *base = json_object_get(opts, "base");
   char err[512], *txt;
   const char *params[1];
   PGresult *res;
   int ok;
 
+  if (base) {
+    char num[16];
+    const char *pb[1] = { num };
+    snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(base));
+    res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
+                  "SELECT 1 FROM pattern_index_versions WHERE version = $1::int", 1, pb);
+    if (!res) {
+      api_db_fail(r, "reading pattern index versions", err);
+      return -1;
+    }
+    ok = PQntuples(res) == 1;
+    PQclear(res);
+    if (!ok) {
+      struct problem p;
+      problem_init(&p, 400, "validation", "Request failed validation");
+      problem_add(&p, "base", "exists", -1, "version %s does not exist", num);
+      api_resp_problem(r, &p);
+      return 0;
+    }
+  }
   if (!ids)
     return 1;
   txt = json_dumps(ids, JSON_COMPACT);
@@ -366,7 +390,7 @@ void api_patterns_synthesize(struct api_req *r, PGconn *c)
     goto out;
   }
   problem_free(&p);
-  if (api_synth_batches_exist(r, c, opts) != 1)
+  if (api_synth_refs_exist(r, c, opts) != 1)
     goto out;
   otxt = json_dumps(opts, JSON_COMPACT);
   params[0] = otxt;

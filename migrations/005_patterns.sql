@@ -93,10 +93,13 @@ BEGIN
     RAISE EXCEPTION 'pattern % of version % is never rewritten: synthesis writes a new version',
       OLD.name, OLD.version;
   END IF;
-  IF NOT EXISTS (SELECT 1 FROM pattern_index_versions v WHERE v.version = NEW.version
-                 AND v.xmin = pg_current_xact_id()::xid AND NOT v.frozen) THEN
-    RAISE EXCEPTION 'version % was written by an earlier transaction (or is frozen): '
-      'its patterns are never added to', NEW.version;
+  -- Only the transaction writing the version says so (a transaction-local setting, made
+  -- by kopt_patterns_synthesize and the seed): an earlier version is never added to.
+  IF coalesce(current_setting('kopt.writing_pattern_version', true), '') <> NEW.version::text
+     OR EXISTS (SELECT 1 FROM pattern_index_versions v WHERE v.version = NEW.version AND v.frozen)
+  THEN
+    RAISE EXCEPTION 'pattern index version % is not being written by this transaction (or is '
+      'frozen): a version''s patterns are written with it, never added later', NEW.version;
   END IF;
   RETURN NEW;
 END
@@ -162,9 +165,10 @@ $$;
 -- (target, symptom, family) accepted on at least min_operators distinct operators in at
 -- least half of its tries that no pattern covers yet, retires active patterns tried at
 -- least retire_min_trials times and accepted in under retire_max_rate of them, and writes
--- it all as a new version (parent: the newest). No version is ever rewritten. Returns the
--- new version. Parameters (opts): batch_ids, min_operators (2), retire_min_trials (4),
--- retire_max_rate (0.25), note.
+-- it all as a new version (numbered after the newest; parent: base, else the newest). No
+-- version is ever rewritten. Returns the new version. Parameters (opts): base, batch_ids,
+-- min_operators (2), retire_min_trials (4), retire_max_rate (0.25), note. The held-out
+-- protocol synthesizes from the seed (base) and batch A alone, so nothing read before leaks.
 CREATE FUNCTION kopt_patterns_synthesize(opts jsonb) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   v_base integer;
@@ -180,9 +184,14 @@ DECLARE
 BEGIN
   -- one synthesis at a time: each writes max(version) + 1
   PERFORM pg_advisory_xact_lock(1802465397);
-  SELECT max(version) INTO v_base FROM pattern_index_versions;
-  IF v_base IS NULL THEN
+  SELECT max(version) INTO v_new FROM pattern_index_versions;
+  IF v_new IS NULL THEN
     RAISE EXCEPTION 'the pattern index has no version to start from (migration 006 seeds one)';
+  END IF;
+  v_new := v_new + 1;
+  v_base := coalesce((opts->>'base')::integer, v_new - 1);
+  IF NOT EXISTS (SELECT 1 FROM pattern_index_versions WHERE version = v_base) THEN
+    RAISE EXCEPTION 'base: pattern index version % does not exist', v_base;
   END IF;
   SELECT source INTO v_src FROM pattern_index_versions WHERE version = v_base;
   v_batches := ARRAY(SELECT DISTINCT x::uuid FROM (
@@ -193,7 +202,6 @@ BEGIN
   ELSE
     v_until := clock_timestamp();
   END IF;
-  v_new := v_base + 1;
 
   -- (a second synthesis in one transaction: the first one's tables are still there)
   IF to_regclass('pg_temp.kopt_synth_r') IS NOT NULL THEN
@@ -326,6 +334,7 @@ BEGIN
   INSERT INTO pattern_index_versions (version, frozen, source, parent, origin, note, summary)
   VALUES (v_new, false, v_source, v_base, 'synthesis', left(coalesce(opts->>'note', ''), 512),
           v_summary);
+  PERFORM set_config('kopt.writing_pattern_version', v_new::text, true);
   INSERT INTO patterns (version, name, status, origin, symptom, rewrite_family, outcome,
                         provenance, conditions, action, guidance, stats, entered_version,
                         retired_reason)
@@ -342,6 +351,7 @@ BEGIN
                           s.acc, s.tried, round((v_ret_rate * 100)::numeric, 1), v_new)
               ELSE p.retired_reason END
   FROM kopt_synth_p p JOIN kopt_synth_s s ON s.name = p.name;
+  PERFORM set_config('kopt.writing_pattern_version', '', true);
   RETURN v_new;
 END
 $$;

@@ -17,6 +17,9 @@ SELECT coalesce(max(version), 0) + 1, false,
        'documented public Triton practice for CUDA and Ascend (migration 006)', '{}'
 FROM pattern_index_versions;
 
+SELECT set_config('kopt.writing_pattern_version', max(version)::text, true)
+FROM pattern_index_versions;
+
 INSERT INTO patterns (version, name, status, origin, symptom, rewrite_family, outcome,
                       provenance, conditions, action, guidance, stats, entered_version)
 SELECT v.version, s.name, 'active', 'seed', s.symptom, s.action::jsonb->>'family',
@@ -158,6 +161,8 @@ FROM (SELECT max(version) AS version FROM pattern_index_versions) v,
    'rather than one block that overflows.',
    '["https://gitcode.com/Ascend/triton-ascend/blob/main/docs/en/programming_guide/index.md"]')
 ) AS s(name, symptom, conditions, action, guidance, refs);
+
+SELECT set_config('kopt.writing_pattern_version', '', true);
 
 -- The seed is the fixed reference: frozen from the start.
 UPDATE pattern_index_versions SET frozen = true, frozen_at = now()
