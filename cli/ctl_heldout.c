@@ -155,7 +155,7 @@ static int ctl_ho_wait(struct ctl_ctx *ctx, const struct ctl_heldout_opts *o,
 {
 	double deadline = ctl_ho_now() + o->timeout_s;
 	long last[CTL_HO_BATCHES];
-	int rc;
+	int rc = 0;
 
 	for (int i = 0; i < CTL_HO_BATCHES; i++)
 		last[i] = -1;
@@ -167,9 +167,10 @@ static int ctl_ho_wait(struct ctl_ctx *ctx, const struct ctl_heldout_opts *o,
 			long fin;
 			json_decref(docs[b]);
 			docs[b] = NULL;
-			if (ctl_http_path(path, sizeof(path), "/v1/batches/", ids[b], "") < 0 ||
-			    (rc = ctl_ho_call(ctx, "GET", path, NULL, 200, 200, &docs[b])) < 0)
-				return rc < 0 ? rc : -EINVAL;
+			if (ctl_http_path(path, sizeof(path), "/v1/batches/", ids[b], "") < 0)
+				return -EINVAL;
+			if ((rc = ctl_ho_call(ctx, "GET", path, NULL, 200, 200, &docs[b])) < 0)
+				return rc;
 			a = json_object_get(docs[b], "aggregate");
 			fin = (long)(json_integer_value(json_object_get(a, "succeeded")) +
 				     json_integer_value(json_object_get(a, "failed")) +

@@ -45,7 +45,7 @@ static int ctl_suite_op_load(const char *dir, const char *name, struct ctl_suite
 	int rc;
 
 	memset(op, 0, sizeof(*op));
-	snprintf(op->name, sizeof(op->name), "%s", name);
+	snprintf(op->name, sizeof(op->name), "%.*s", CTL_SUITE_NAME_MAX, name);
 	snprintf(path, sizeof(path), "%s/%s/op.json", dir, name);
 	rc = ctl_spec_read_file(path, CTL_SUITE_OP_JSON_MAX, "op.json", &buf, &len, e2, sizeof(e2));
 	if (rc < 0)

@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 STARTUP_TIMEOUT_S = 30.0
@@ -51,7 +51,7 @@ class Browser:
     events: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
-    def start(cls) -> "Browser":
+    def start(cls) -> Browser:
         exe = chromium_path()
         if not exe:
             raise BrowserError("no chromium on PATH: scripts/deps.sh installs Debian's chromium")
@@ -59,17 +59,15 @@ class Browser:
         to_r, to_w = os.pipe()      # we write, chromium reads (its fd 3)
         from_r, from_w = os.pipe()  # chromium writes (its fd 4), we read
 
-        def fds() -> None:  # in the child, before exec: the pipe ends at 3 and 4
-            a, b = os.dup(to_r), os.dup(from_w)
-            os.dup2(a, 3)
-            os.dup2(b, 4)
-
-        args = [exe, "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
+        # The pipe ends go to chromium as its fds 3 and 4 by the shell's redirections (no
+        # preexec_fn: the test process may run threads).
+        args = ["/bin/sh", "-c", 'r=$1; w=$2; shift 2; exec "$@" 3<&"$r" 4>&"$w"', "sh",
+                str(to_r), str(from_w), exe, "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
                 "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check",
                 "--disable-extensions", "--disable-background-networking", "--mute-audio",
                 f"--user-data-dir={profile}", "about:blank"]
         proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, preexec_fn=fds, close_fds=False)
+                                stderr=subprocess.DEVNULL, pass_fds=(to_r, from_w))
         os.close(to_r)
         os.close(from_w)
         b = cls(proc, to_w, from_r, profile)
@@ -84,7 +82,7 @@ class Browser:
             raise
         return b
 
-    def __enter__(self) -> "Browser":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
