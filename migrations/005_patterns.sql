@@ -163,7 +163,8 @@ $$;
 -- or with batch_ids the listed batches on top of what the parent version read), recomputes
 -- every pattern's statistics and provenance from them, mines a pattern for each
 -- (target, symptom, family) accepted on at least min_operators distinct operators in at
--- least half of its tries that no pattern covers yet, retires active patterns tried at
+-- least half of its tries, counting only rounds that no active pattern of that family
+-- explains already (matches), retires active patterns tried at
 -- least retire_min_trials times and accepted in under retire_max_rate of them, and writes
 -- it all as a new version (numbered after the newest; parent: base, else the newest). No
 -- version is ever rewritten. Returns the new version. Parameters (opts): base, batch_ids,
@@ -241,14 +242,14 @@ BEGIN
         FROM kopt_synth_r r, jsonb_array_elements_text(coalesce(r.f->'symptoms', '[]')) s(sym)
         WHERE r.f->>'target' ~ '^[a-z0-9_]{1,16}$' AND s.sym ~ '^[a-z0-9_:]{1,48}$'
           AND r.family ~ '^[a-z0-9_]{1,31}$'
+          -- only rounds no active pattern of their family explains already
+          AND NOT EXISTS (SELECT 1 FROM kopt_synth_p p
+                          WHERE p.status = 'active' AND p.rewrite_family = r.family
+                            AND kopt_pattern_matches(p.conditions, r.f))
         GROUP BY 1, 2, 3) c
   WHERE c.ops >= v_min_ops AND 2 * c.acc >= c.tried
-    AND NOT EXISTS (
-      SELECT 1 FROM kopt_synth_p p
-      WHERE p.rewrite_family = c.family
-        AND (p.name = 'mined.' || c.target || '.' || c.sym || '.' || c.family
-             OR (((p.conditions->'symptoms_all') ? c.sym OR (p.conditions->'class') ? c.sym)
-                 AND (NOT (p.conditions ? 'target') OR (p.conditions->'target') ? c.target))));
+    AND NOT EXISTS (SELECT 1 FROM kopt_synth_p p
+                    WHERE p.name = 'mined.' || c.target || '.' || c.sym || '.' || c.family);
 
   -- statistics and provenance of every candidate (docs/PATTERNS.md, "Statistics")
   CREATE TEMP TABLE kopt_synth_s ON COMMIT DROP AS
