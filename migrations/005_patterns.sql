@@ -294,13 +294,12 @@ BEGIN
     jsonb_strip_nulls(jsonb_build_object(
       'source', p.provenance->'source', 'references', p.provenance->'references',
       'mined_from', p.provenance->'mined_from'))
-    || coalesce((SELECT jsonb_build_object(
-                   'operators', to_jsonb(array_agg(DISTINCT m.operator ORDER BY m.operator)),
-                   'jobs', count(DISTINCT m.job_id), 'rounds', count(*),
-                   'batches', coalesce(to_jsonb(array_agg(DISTINCT m.batch_id)
-                                       FILTER (WHERE m.batch_id IS NOT NULL)), '[]'))
-                 FROM m WHERE m.pname = p.name),
-                '{"operators": [], "jobs": 0, "rounds": 0, "batches": []}')
+    || (SELECT jsonb_build_object(
+          'operators', coalesce(to_jsonb(array_agg(DISTINCT m.operator ORDER BY m.operator)), '[]'),
+          'jobs', count(DISTINCT m.job_id), 'rounds', count(*),
+          'batches', coalesce(to_jsonb(array_agg(DISTINCT m.batch_id)
+                              FILTER (WHERE m.batch_id IS NOT NULL)), '[]'))
+        FROM m WHERE m.pname = p.name)
     || jsonb_build_object('sample', coalesce((
          SELECT jsonb_agg(jsonb_build_object('job', x.job_id, 'round', x.round,
                                              'operator', x.operator, 'accepted', x.accepted)

@@ -12,7 +12,6 @@ import math
 import uuid
 
 import pytest
-
 from kopt_helpers import REFERENCE_SRC, assert_problem, describe, job_spec, psql
 
 
@@ -30,8 +29,9 @@ def seed_version(api, token):
 
 def rnd(family, accepted=True, speedup=2.0, symptoms=("elementwise", "small_block", "under_4_per_thread"),
         cls="elementwise", level=3, settled_by=None, diagnose=4.0, sweep=True, backend="interp"):
-    return dict(family=family, accepted=accepted, speedup=speedup, symptoms=list(symptoms), cls=cls,
-                level=level, settled_by=settled_by, diagnose=diagnose, sweep=sweep, backend=backend)
+    return {"family": family, "accepted": accepted, "speedup": speedup, "symptoms": list(symptoms),
+            "cls": cls, "level": level, "settled_by": settled_by, "diagnose": diagnose, "sweep": sweep,
+            "backend": backend}
 
 
 def history(db, jobs, state="succeeded"):
@@ -176,8 +176,9 @@ def test_synthesis_statistics_mining_retirement_provenance_diff(koptd, api, toke
                 f"DELETE FROM patterns WHERE version = {new}",
                 f"DELETE FROM pattern_index_versions WHERE version = {new}",
                 f"UPDATE pattern_index_versions SET note = 'x' WHERE version = {new}",
-                f"INSERT INTO patterns (version, name, symptom, rewrite_family, outcome, provenance, action, entered_version)"
-                f" VALUES ({new}, 'late.addition', 's', 'block_size', '{{}}', '{{}}', '{{\"family\": \"block_size\"}}', {new})"):
+                (f"INSERT INTO patterns (version, name, symptom, rewrite_family, outcome, provenance, action,"
+                 f" entered_version) VALUES ({new}, 'late.addition', 's', 'block_size', '{{}}', '{{}}',"
+                 f" '{{\"family\": \"block_size\"}}', {new})")):
         with pytest.raises(RuntimeError, match="never|not being written"):
             psql(koptd.db_url, sql)
 
@@ -352,6 +353,6 @@ def test_batch_aggregate_counts_every_failure(koptd, api, tokens):
     # the batch asked for a synthesis when it ended: from its own rounds only, on top of the newest version
     v = doc["synthesized_version"]
     assert v and doc["synthesis_error"] is None, doc
-    src = api.get(f"/v1/patterns/versions?limit=100", token=sub).json()["versions"]
+    src = api.get("/v1/patterns/versions?limit=100", token=sub).json()["versions"]
     mine = next(x for x in src if x["version"] == v)
     assert b["id"] in mine["source"]["batches"] and "after batch" in mine["note"]
