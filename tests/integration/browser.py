@@ -9,6 +9,7 @@ elements drawn).
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import select
@@ -27,6 +28,13 @@ MAX_MESSAGE_BYTES = 64 << 20
 
 class BrowserError(Exception):
     """Chromium could not be started, or a protocol call failed."""
+
+
+def _above_9(fd: int) -> int:
+    """fd moved to the lowest free descriptor above 9 (the old one closed)."""
+    high = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    os.close(fd)
+    return high
 
 
 def chromium_path() -> str | None:
@@ -58,10 +66,13 @@ class Browser:
         profile = tempfile.mkdtemp(prefix="kopt-chromium-")
         to_r, to_w = os.pipe()      # we write, chromium reads (its fd 3)
         from_r, from_w = os.pipe()  # chromium writes (its fd 4), we read
+        # The child's ends move above fd 9 first, so that placing them at 3 and 4 can never
+        # overwrite one with the other.
+        to_r, from_w = _above_9(to_r), _above_9(from_w)
 
-        # The pipe ends go to chromium as its fds 3 and 4 by the shell's redirections (no
-        # preexec_fn: the test process may run threads).
-        args = ["/bin/sh", "-c", 'r=$1; w=$2; shift 2; exec "$@" 3<&"$r" 4>&"$w"', "sh",
+        # The pipe ends go to chromium as its fds 3 and 4 by bash's redirections (no
+        # preexec_fn: the test process may run threads; dash takes one-digit fds only).
+        args = ["/bin/bash", "-c", 'r=$1; w=$2; shift 2; exec "$@" 3<&"$r" 4>&"$w"', "sh",
                 str(to_r), str(from_w), exe, "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
                 "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check",
                 "--disable-extensions", "--disable-background-networking", "--mute-audio",
