@@ -667,10 +667,11 @@ static int rules_structural(const struct rules_plan_in *in, const char *name,
   } else if (json_is_array(configs)) {
     json_t *c;
     json_array_foreach(configs, i, c) {
-      json_t *params = json_is_object(defaults) ? json_deep_copy(defaults) : json_object();
+      json_t *params;
       char id[32];
-      if (i >= in->max_candidates)
+      if (i >= in->max_candidates) /* before the copy: a copy past the budget would leak */
         break;
+      params = json_is_object(defaults) ? json_deep_copy(defaults) : json_object();
       json_object_update(params, c);
       snprintf(id, sizeof(id), "r%ds%zu", in->round, i);
       json_array_append_new(out->candidates, json_pack("{s:s, s:{s:s, s:o}}", "id", id,

@@ -359,6 +359,12 @@ static void test_pattern_prefer_orders_structural(void **state)
   assert_string_equal(json_string_value(json_object_get(json_array_get(out.candidates, 0), "id")), "r2s0");
   assert_non_null(strstr(out.summary, "pattern p.tiles prefers first"));
   json_decref(out.candidates);
+  /* a budget below the configurations: cut, nothing left behind (the ASan run checks) */
+  in.max_candidates = 1;
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_int_equal(json_array_size(out.candidates), 1);
+  json_decref(out.candidates);
+  in.max_candidates = 8;
   /* and a rewrite's domain points start from the preferred values */
   json_decref(prefer);
   prefer = load("{\"m\": [2], \"num_warps\": [8]}");
