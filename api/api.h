@@ -170,6 +170,14 @@ int api_is_uuid(const char *s, size_t n);
  * application/json (returns -1 when it answered). */
 void api_db_fail(struct api_req *r, const char *what, const char *err);
 int api_require_json(struct api_req *r);
+/* A list route's ?limit= (default def, 1..max) and ?cursor= (prefix, then digits: "" when
+ * absent). 0, or -1 when it answered 400. */
+#define API_CURSOR_MAX 24
+int api_page_args(struct api_req *r, long def, long max, char prefix, char cursor[API_CURSOR_MAX],
+                  long *limit);
+/* Answers {"<key>": [column 1 of each row, at most limit], "next_cursor": prefix + column 0
+ * of the last row shown, or null when res (asked for limit + 1 rows) had no more}. */
+void api_page_answer(struct api_req *r, PGresult *res, const char *key, char prefix, long limit);
 
 /* Embedded OpenAPI document (generated from api/openapi.json). */
 extern const char api_openapi_json[];

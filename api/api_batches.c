@@ -458,40 +458,14 @@ void api_batches_get(struct api_req *r, PGconn *c)
 
 void api_batches_list(struct api_req *r, PGconn *c)
 {
-  char err[512], owner[24], lim[16], cur[24] = "";
+  char err[512], owner[24], lim[24], cur[API_CURSOR_MAX];
   const char *params[3] = { NULL, api_batch_owner(r, owner), lim };
-  long limit = API_BATCH_PAGE_DEFAULT;
+  long limit;
   PGresult *res;
-  struct buf b;
-  int n;
 
-  if (r->q_limit_set) {
-    char *end;
-    limit = strtol(r->q_limit, &end, 10);
-    if (!r->q_limit[0] || *end || limit < 1 || limit > API_BATCH_PAGE_MAX) {
-      struct problem p;
-      problem_init(&p, 400, "validation", "Request failed validation");
-      problem_add(&p, "limit", "range", API_BATCH_PAGE_MAX, "must be an integer from 1 to %d",
-                  API_BATCH_PAGE_MAX);
-      api_resp_problem(r, &p);
-      return;
-    }
-  }
-  if (r->q_cursor_set) {
-    const char *s = r->q_cursor;
-    int ok = s[0] == 'b' && s[1] && strlen(s) <= 20;
-    for (size_t i = 1; ok && s[i]; i++)
-      ok = isdigit((unsigned char)s[i]);
-    if (!ok) {
-      struct problem p;
-      problem_init(&p, 400, "validation", "Request failed validation");
-      problem_add(&p, "cursor", "format", -1, "is not a cursor this server issued (use next_cursor)");
-      api_resp_problem(r, &p);
-      return;
-    }
-    snprintf(cur, sizeof(cur), "%s", s + 1);
-    params[0] = cur;
-  }
+  if (api_page_args(r, API_BATCH_PAGE_DEFAULT, API_BATCH_PAGE_MAX, 'b', cur, &limit))
+    return;
+  params[0] = cur[0] ? cur : NULL;
   snprintf(lim, sizeof(lim), "%ld", limit + 1);
   res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
                 "SELECT b.seq, jsonb_build_object('id', b.id, 'name', b.name,"
@@ -509,16 +483,6 @@ void api_batches_list(struct api_req *r, PGconn *c)
     api_db_fail(r, "listing batches", err);
     return;
   }
-  buf_init(&b, 16u << 20);
-  buf_appends(&b, "{\"batches\":[");
-  n = PQntuples(res);
-  for (int i = 0; i < n && i < limit; i++)
-    buf_appendf(&b, "%s%s", i ? "," : "", PQgetvalue(res, i, 1));
-  if (n > limit)
-    buf_appendf(&b, "],\"next_cursor\":\"b%s\"}", PQgetvalue(res, (int)limit - 1, 0));
-  else
-    buf_appends(&b, "],\"next_cursor\":null}");
+  api_page_answer(r, res, "batches", 'b', limit);
   PQclear(res);
-  api_resp_set(r, 200, "application/json", buf_take(&b, NULL));
-  buf_free(&b);
 }

@@ -158,59 +158,29 @@ void api_patterns_list(struct api_req *r, PGconn *c)
 
 void api_patterns_versions(struct api_req *r, PGconn *c)
 {
-  char err[512], lim[16], cur[16] = "";
+  char err[512], lim[24], cur[API_CURSOR_MAX];
   const char *params[2] = { NULL, lim };
-  long limit = API_PV_PAGE_DEFAULT;
+  long limit;
   PGresult *res;
-  struct buf b;
-  int n;
 
-  if (r->q_limit_set) {
-    char *end;
-    limit = strtol(r->q_limit, &end, 10);
-    if (!r->q_limit[0] || *end || limit < 1 || limit > API_PV_PAGE_MAX) {
-      struct problem p;
-      problem_init(&p, 400, "validation", "Request failed validation");
-      problem_add(&p, "limit", "range", API_PV_PAGE_MAX, "must be an integer from 1 to %d",
-                  API_PV_PAGE_MAX);
-      api_resp_problem(r, &p);
-      return;
-    }
-  }
-  if (r->q_cursor_set) {
-    int v = r->q_cursor[0] == 'v' ? api_pv_number(r->q_cursor + 1, strlen(r->q_cursor + 1)) : 0;
-    if (!v) {
-      api_pv_bad_query(r, "cursor", "is not a cursor this server issued (use next_cursor)");
-      return;
-    }
-    snprintf(cur, sizeof(cur), "%d", v);
-    params[0] = cur;
-  }
+  if (api_page_args(r, API_PV_PAGE_DEFAULT, API_PV_PAGE_MAX, 'v', cur, &limit))
+    return;
+  params[0] = cur[0] ? cur : NULL;
   snprintf(lim, sizeof(lim), "%ld", limit + 1);
   res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
                 "SELECT v.version, (kopt_pattern_version_json(v) || (SELECT jsonb_build_object("
                 "  'patterns', count(*), 'active', count(*) FILTER (WHERE p.status = 'active'),"
                 "  'retired', count(*) FILTER (WHERE p.status = 'retired'))"
                 "  FROM patterns p WHERE p.version = v.version))::text"
-                " FROM pattern_index_versions v WHERE ($1::int IS NULL OR v.version < $1::int)"
+                " FROM pattern_index_versions v WHERE ($1::bigint IS NULL OR v.version < $1::bigint)"
                 " ORDER BY v.version DESC LIMIT $2::int",
                 2, params);
   if (!res) {
     api_db_fail(r, "listing pattern index versions", err);
     return;
   }
-  buf_init(&b, 16u << 20);
-  buf_appends(&b, "{\"versions\":[");
-  n = PQntuples(res);
-  for (int i = 0; i < n && i < limit; i++)
-    buf_appendf(&b, "%s%s", i ? "," : "", PQgetvalue(res, i, 1));
-  if (n > limit)
-    buf_appendf(&b, "],\"next_cursor\":\"v%s\"}", PQgetvalue(res, (int)limit - 1, 0));
-  else
-    buf_appends(&b, "],\"next_cursor\":null}");
+  api_page_answer(r, res, "versions", 'v', limit);
   PQclear(res);
-  api_resp_set(r, 200, "application/json", buf_take(&b, NULL));
-  buf_free(&b);
 }
 
 void api_patterns_diff(struct api_req *r, PGconn *c)

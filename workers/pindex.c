@@ -10,25 +10,6 @@
 
 /* ------------------------------------------------------------------------ pinning */
 
-/* The minimum support from the environment (KOPT_PATTERN_MIN_SUPPORT, 1..1000); anything
- * else is logged and the default is used. */
-static unsigned pindex_min_support(void)
-{
-  const char *v = getenv("KOPT_PATTERN_MIN_SUPPORT");
-  char *end;
-  unsigned long x;
-  if (!v || !*v)
-    return PINDEX_MIN_SUPPORT_DEFAULT;
-  errno = 0;
-  x = strtoul(v, &end, 10);
-  if (errno || *end || x < 1 || x > PINDEX_MIN_SUPPORT_MAX) {
-    log_warn("worker.bad_setting", "name=KOPT_PATTERN_MIN_SUPPORT value=\"%.40s\" limit=1..%d using=%d",
-             v, PINDEX_MIN_SUPPORT_MAX, PINDEX_MIN_SUPPORT_DEFAULT);
-    return PINDEX_MIN_SUPPORT_DEFAULT;
-  }
-  return (unsigned)x;
-}
-
 /* The operator a job's exclusion names: spec.operator, else the initial kernel (the same
  * identity synthesis gives rounds without an operator). */
 static void pindex_operator(const struct job_ctx *j, char *out, size_t len)
@@ -68,7 +49,7 @@ int pindex_pin(struct job_ctx *j, struct pindex *ix)
   snprintf(ix->backend, sizeof(ix->backend), "%s", j->w->backend);
   snprintf(ix->target, sizeof(ix->target), "%s",
            !strcmp(j->w->backend, "ascend") || (ir && !strncmp(ir, "Ascend", 6)) ? "ascend" : "cuda");
-  ix->min_support = pindex_min_support();
+  ix->min_support = j->w->pattern_min_support ? j->w->pattern_min_support : PINDEX_MIN_SUPPORT_DEFAULT;
   if (json_is_true(json_object_get(j->spec, "exclude_same_operator")))
     pindex_operator(j, ix->exclude_op, sizeof(ix->exclude_op));
   if (job_db(j->w))

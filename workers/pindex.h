@@ -21,7 +21,6 @@
 #include "ladder.h"
 
 #define PINDEX_MIN_SUPPORT_DEFAULT 2 /* distinct operators with an accepted round */
-#define PINDEX_MIN_SUPPORT_MAX 1000
 #define PINDEX_MIN_RATE 0.5          /* accepted / tried on this backend */
 #define PINDEX_MAX_MATCHES 32        /* patterns one round reads (the LIMIT in pindex.c) */
 #define PINDEX_NAME_LEN 129          /* a pattern's name (128) and the NUL */
@@ -32,7 +31,7 @@ struct pindex {
   char backend[KOPT_BACKEND_SIZE];  /* the device's: statistics are read for it */
   char target[8];                   /* "cuda" or "ascend": whose IR the evidence is */
   char exclude_op[160];             /* the operator whose patterns are left out, or "" */
-  unsigned min_support;             /* KOPT_PATTERN_MIN_SUPPORT */
+  unsigned min_support;             /* the worker's KOPT_PATTERN_MIN_SUPPORT */
 };
 
 /* What one round's L1 made of the index (owned members). */

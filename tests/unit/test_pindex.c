@@ -90,71 +90,66 @@ static const char *matches_text =
     " {\"name\": \"weak\", \"family\": \"block_size\", \"support\": 0, \"tried\": 0, \"accepted\": 0,"
     "  \"rate\": 0, \"action\": {\"family\": \"block_size\", \"direction\": \"up\", \"needs_level\": 2}}]";
 
-static void fresh_l1(struct ladder_diag *d)
+/* L1 on the elementwise kernel, then the matches applied with this minimum support and
+ * these exhausted families; by gets the settling pattern's name. */
+static void apply(unsigned min_support, const char *const *skip, struct ladder_diag *d,
+                  struct ladder_tests *t, char by[PINDEX_NAME_LEN])
 {
-  json_t *launch = load("{\"BLOCK\": 128, \"num_warps\": 4}");
+  struct pindex ix = ix_of("cuda", min_support);
+  json_t *launch = load("{\"BLOCK\": 128, \"num_warps\": 4}"), *m = load(matches_text);
   ladder_l1(elementwise_src, launch, NULL, d);
+  pindex_apply(&ix, m, skip, d, by, PINDEX_NAME_LEN);
+  ladder_tests(d, skip, t);
   json_decref(launch);
+  json_decref(m);
 }
 
 /* Enough support on this backend: the pattern's family alone, sufficient at L1 -> the three
  * tests pass and the round stays at L1. */
 static void test_apply_settles(void **state)
 {
-  struct pindex ix = ix_of("cuda", 2);
   struct ladder_diag d;
   struct ladder_tests t;
-  json_t *m = load(matches_text);
   char by[PINDEX_NAME_LEN];
   (void)state;
-  fresh_l1(&d);
-  pindex_apply(&ix, m, NULL, &d, by, sizeof(by));
+  apply(2, NULL, &d, &t, by);
   assert_string_equal(by, "strong");
   assert_int_equal(d.nfamilies, 1);
   assert_string_equal(d.family[0], "vectorize_access");
   assert_int_equal(d.needs_level[0], 1);
-  ladder_tests(&d, NULL, &t);
   assert_true(t.hotspot && t.one_family && t.sufficient);
   assert_non_null(strstr(d.why, "enough support to settle L1"));
-  json_decref(m);
 }
 
 /* Support below the threshold: nothing settles; the matched families go first with the
  * evidence level their actions name, so the ladder climbs. */
 static void test_apply_orders_without_support(void **state)
 {
-  struct pindex ix = ix_of("cuda", 4);
   struct ladder_diag d;
   struct ladder_tests t;
-  json_t *m = load(matches_text);
   char by[PINDEX_NAME_LEN];
   (void)state;
-  fresh_l1(&d);
-  pindex_apply(&ix, m, NULL, &d, by, sizeof(by));
+  apply(4, NULL, &d, &t, by);
   assert_string_equal(by, "");
   assert_string_equal(d.family[0], "vectorize_access");
   assert_int_equal(d.needs_level[0], 3);
   assert_string_equal(d.family[1], "block_size");
-  ladder_tests(&d, NULL, &t);
   assert_false(t.one_family && t.sufficient);
   assert_non_null(strstr(d.why, "not enough support"));
-  json_decref(m);
 }
 
 /* A family already exhausted this job never settles; the next match is judged instead. */
 static void test_apply_skips_exhausted(void **state)
 {
-  struct pindex ix = ix_of("cuda", 1);
-  struct ladder_diag d;
-  json_t *m = load(matches_text);
   const char *skip[] = { "vectorize_access", NULL };
+  struct ladder_diag d;
+  struct ladder_tests t;
   char by[PINDEX_NAME_LEN];
   (void)state;
-  fresh_l1(&d);
-  pindex_apply(&ix, m, skip, &d, by, sizeof(by));
+  apply(1, skip, &d, &t, by);
   assert_string_equal(by, ""); /* "weak" has no trials at all */
   assert_string_equal(d.family[0], "block_size");
-  json_decref(m);
+  assert_false(t.one_family && t.sufficient);
 }
 
 static void test_record(void **state)
