@@ -250,10 +250,6 @@ void api_query_arg(struct api_req *r, const char *key, const char *value)
 
 int api_handle_inline(struct api_req *r)
 {
-  if (r->route == ROUTE_UI_ASSET) {
-    api_ui_serve(r);
-    return 1;
-  }
   if (r->route == ROUTE_HEALTHZ) {
     api_resp_set(r, 200, "application/json", strdup("{\"status\":\"ok\"}"));
     return 1;
@@ -265,6 +261,10 @@ int api_handle_inline(struct api_req *r)
       s[api_dashboard_html_len] = '\0';
     }
     api_resp_set(r, 200, "text/html; charset=utf-8", s);
+    return 1;
+  }
+  if (r->route == ROUTE_UI_ASSET) {
+    api_ui_serve(r);
     return 1;
   }
   return 0;
