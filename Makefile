@@ -72,8 +72,19 @@ $(BUILD)/gen/passes_tsv_data.c: workers/passes.tsv scripts/embed_file.sh
 $(BUILD)/gen/passes_tsv_data.o: $(BUILD)/gen/passes_tsv_data.c
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
+# The dashboard's scripts and styles (api/ui/NAME.EXT -> symbol api_ui_NAME_EXT, api/api_ui.c).
+UI_ASSETS := api/ui/kopt.js api/ui/kopt.css
+UI_OBJ    := $(patsubst api/ui/%,$(BUILD)/gen/ui_%.o,$(UI_ASSETS))
+
+$(BUILD)/gen/ui_%.c: api/ui/% scripts/embed_file.sh
+	@mkdir -p $(dir $@)
+	bash scripts/embed_file.sh $@ api_ui_$(subst .,_,$*) $<
+
+$(BUILD)/gen/ui_%.o: $(BUILD)/gen/ui_%.c
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
 GEN_OBJ := $(BUILD)/gen/migrations_data.o $(BUILD)/gen/openapi_data.o $(BUILD)/gen/dashboard_data.o \
-           $(BUILD)/gen/prompt_template_data.o $(BUILD)/gen/passes_tsv_data.o
+           $(BUILD)/gen/prompt_template_data.o $(BUILD)/gen/passes_tsv_data.o $(UI_OBJ)
 
 $(BIN)/koptd: $(call obj,daemon/main.c $(DAEMON_SRC) $(COMMON_SRC)) $(GEN_OBJ)
 	@mkdir -p $(BIN)

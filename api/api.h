@@ -32,6 +32,16 @@ enum api_route {
   ROUTE_JOB_ARTIFACT,
   ROUTE_WORKERS,
   ROUTE_DASHBOARD,
+  /* the pattern index, batches and the dashboard's assets (api_patterns.c, api_batches.c,
+   * api_ui.c) */
+  ROUTE_PATTERNS,
+  ROUTE_PATTERN_VERSIONS,
+  ROUTE_PATTERN_DIFF,
+  ROUTE_PATTERN_FREEZE,
+  ROUTE_PATTERN_SYNTH,
+  ROUTE_BATCHES,
+  ROUTE_BATCH,
+  ROUTE_UI_ASSET,
 };
 
 struct api_resp {
@@ -57,6 +67,9 @@ struct api_req {
   char id[KOPT_JOB_ID_SIZE];       /* path parameter (job id) */
   char art_round[12];              /* artifact path parameters: round, kind */
   char art_kind[100];
+  int version;                     /* /v1/patterns/versions/{v}/... */
+  int ui_asset;                    /* /ui/{asset}: index into the embedded assets */
+  char q_version[16], q_against[16], q_status[16]; /* patterns' query ("" when absent) */
   int need_role;                   /* enum auth_role; 0 = public route */
   /* Copied from headers and query on the first call (loop thread). */
   char auth[160];
@@ -128,6 +141,43 @@ void api_jobs_log(struct api_req *r, PGconn *c);
 void api_jobs_artifact(struct api_req *r, PGconn *c);
 void api_jobs_events_open(struct api_req *r, PGconn *c);
 void api_workers_list(struct api_req *r, PGconn *c);
+
+/* The pattern index (docs/API.md, "Patterns"). api_patterns_match: the route of a
+ * /v1/patterns... path (r->version filled), or ROUTE_NONE. */
+enum api_route api_patterns_match(struct api_req *r, const char *url);
+void api_patterns_list(struct api_req *r, PGconn *c);
+void api_patterns_versions(struct api_req *r, PGconn *c);
+void api_patterns_diff(struct api_req *r, PGconn *c);
+void api_patterns_freeze(struct api_req *r, PGconn *c);
+void api_patterns_synthesize(struct api_req *r, PGconn *c);
+/* Patterns' query arguments (version, against, status); 1 when key was one of them. */
+int api_patterns_query_arg(struct api_req *r, const char *key, const char *value);
+
+/* Batches (docs/API.md, "Batches"). api_batches_match: the route of a /v1/batches... path
+ * (r->id filled), or ROUTE_NONE. */
+enum api_route api_batches_match(struct api_req *r, const char *url);
+void api_batches_create(struct api_req *r, PGconn *c);
+void api_batches_get(struct api_req *r, PGconn *c);
+void api_batches_list(struct api_req *r, PGconn *c);
+
+/* The dashboard's static assets (/ui/...), embedded at build time. */
+enum api_route api_ui_match(struct api_req *r, const char *url);
+void api_ui_serve(struct api_req *r);
+
+/* 1 when s (n bytes) is a canonical UUID (router.c). */
+int api_is_uuid(const char *s, size_t n);
+/* Shared by the handlers: 503 for a failed query (logged), 415 unless the request is
+ * application/json (returns -1 when it answered). */
+void api_db_fail(struct api_req *r, const char *what, const char *err);
+int api_require_json(struct api_req *r);
+/* A list route's ?limit= (default def, 1..max) and ?cursor= (prefix, then digits: "" when
+ * absent). 0, or -1 when it answered 400. */
+#define API_CURSOR_MAX 24
+int api_page_args(struct api_req *r, long def, long max, char prefix, char cursor[API_CURSOR_MAX],
+                  long *limit);
+/* Answers {"<key>": [column 1 of each row, at most limit], "next_cursor": prefix + column 0
+ * of the last row shown, or null when res (asked for limit + 1 rows) had no more}. */
+void api_page_answer(struct api_req *r, PGresult *res, const char *key, char prefix, long limit);
 
 /* Embedded OpenAPI document (generated from api/openapi.json). */
 extern const char api_openapi_json[];

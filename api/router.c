@@ -63,7 +63,7 @@ void api_resp_free(struct api_resp *resp)
 }
 
 /* A canonical UUID (any version); anything else cannot name a job. */
-static int api_is_uuid(const char *s, size_t n)
+int api_is_uuid(const char *s, size_t n)
 {
   if (n != 36)
     return 0;
@@ -102,6 +102,14 @@ static const struct api_route_def api_routes[] = {
   { ROUTE_JOB_LOG, "/v1/jobs/{id}/log", "viewer", NULL, "GET" },
   { ROUTE_JOB_ARTIFACT, "/v1/jobs/{id}/artifacts/{round}/{kind}", "viewer", NULL, "GET" },
   { ROUTE_WORKERS, "/v1/workers", "viewer", NULL, "GET" },
+  { ROUTE_PATTERNS, "/v1/patterns", "viewer", NULL, "GET" },
+  { ROUTE_PATTERN_VERSIONS, "/v1/patterns/versions", "viewer", NULL, "GET" },
+  { ROUTE_PATTERN_DIFF, "/v1/patterns/versions/{v}/diff", "viewer", NULL, "GET" },
+  { ROUTE_PATTERN_FREEZE, "/v1/patterns/versions/{v}/freeze", NULL, "admin", "POST" },
+  { ROUTE_PATTERN_SYNTH, "/v1/patterns/synthesize", NULL, "admin", "POST" },
+  { ROUTE_BATCHES, "/v1/batches", "viewer", "submitter", "GET, POST" },
+  { ROUTE_BATCH, "/v1/batches/{id}", "viewer", NULL, "GET" },
+  { ROUTE_UI_ASSET, "/ui/{asset}", "", NULL, "GET" },
 };
 
 unsigned api_route_match(struct api_req *r, const char *method, const char *url)
@@ -126,6 +134,12 @@ unsigned api_route_match(struct api_req *r, const char *method, const char *url)
     route = ROUTE_JOBS;
   else if (strcmp(url, "/v1/workers") == 0)
     route = ROUTE_WORKERS;
+  else if (strncmp(url, "/v1/patterns", 12) == 0)
+    route = api_patterns_match(r, url);
+  else if (strncmp(url, "/v1/batches", 11) == 0)
+    route = api_batches_match(r, url);
+  else if (strncmp(url, "/ui/", 4) == 0)
+    route = api_ui_match(r, url);
   else if (n > 9 && strncmp(url, "/v1/jobs/", 9) == 0) {
     const char *id = url + 9, *slash = strchr(id, '/');
     size_t idlen = slash ? (size_t)(slash - id) : strlen(id);
@@ -224,6 +238,8 @@ void api_query_arg(struct api_req *r, const char *key, const char *value)
     snprintf(r->q_cursor, sizeof(r->q_cursor), "%.*s", (int)sizeof(r->q_cursor) - 1, value);
     if (strlen(value) >= sizeof(r->q_cursor))
       r->q_cursor[0] = '!';
+  } else if (api_patterns_query_arg(r, key, value)) {
+    /* version, against, status */
   } else if (strcmp(key, "round") == 0) {
     r->q_round_set = 1;
     snprintf(r->q_round, sizeof(r->q_round), "%.*s", (int)sizeof(r->q_round) - 1, value);
@@ -245,6 +261,10 @@ int api_handle_inline(struct api_req *r)
       s[api_dashboard_html_len] = '\0';
     }
     api_resp_set(r, 200, "text/html; charset=utf-8", s);
+    return 1;
+  }
+  if (r->route == ROUTE_UI_ASSET) {
+    api_ui_serve(r);
     return 1;
   }
   return 0;
@@ -349,6 +369,18 @@ void api_work(struct api_req *r)
   case ROUTE_JOB_ARTIFACT: api_jobs_artifact(r, c); break;
   case ROUTE_JOB_EVENTS: api_jobs_events_open(r, c); break;
   case ROUTE_WORKERS: api_workers_list(r, c); break;
+  case ROUTE_PATTERNS: api_patterns_list(r, c); break;
+  case ROUTE_PATTERN_VERSIONS: api_patterns_versions(r, c); break;
+  case ROUTE_PATTERN_DIFF: api_patterns_diff(r, c); break;
+  case ROUTE_PATTERN_FREEZE: api_patterns_freeze(r, c); break;
+  case ROUTE_PATTERN_SYNTH: api_patterns_synthesize(r, c); break;
+  case ROUTE_BATCHES:
+    if (strcmp(r->method, "POST") == 0)
+      api_batches_create(r, c);
+    else
+      api_batches_list(r, c);
+    break;
+  case ROUTE_BATCH: api_batches_get(r, c); break;
   default:
     api_resp_simple_problem(r, 404, "not-found", "Not found", "no such route");
   }

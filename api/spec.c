@@ -375,11 +375,13 @@ int spec_validate(const json_t *doc, const struct spec_limits *lim, json_t **out
   v = json_object_get(doc, "pattern_index");
   if (!v || json_is_null(v) || (json_is_string(v) && strcmp(json_string_value(v), "latest") == 0))
     json_object_set_new(o, "pattern_index", json_string("latest"));
+  else if (json_is_string(v) && strcmp(json_string_value(v), "frozen") == 0)
+    json_object_set_new(o, "pattern_index", json_string("frozen"));
   else if (json_is_integer(v) && json_integer_value(v) >= 1 && json_integer_value(v) <= 1000000)
     json_object_set_new(o, "pattern_index", json_integer(json_integer_value(v)));
   else
     problem_add(p, "pattern_index", "format", -1,
-                "must be \"latest\" or a version number from 1");
+                "must be \"latest\", \"frozen\" or a version number from 1");
 
   v = json_object_get(doc, "exclude_same_operator");
   if (!v || json_is_null(v))

@@ -14,7 +14,8 @@ APT_PKGS=(build-essential pkg-config git ca-certificates curl
   postgresql postgresql-client
   bubblewrap util-linux procps psmisc wrk
   python3 python3-venv python3-dev
-  systemd)
+  systemd
+  chromium)   # headless, for the dashboard tests (tests/integration/browser.py)
 
 missing=()
 for p in "${APT_PKGS[@]}"; do

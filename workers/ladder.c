@@ -116,7 +116,8 @@ static long ladder_block(const json_t *launch)
 }
 
 /* Symptoms named the same way by triage and by the pattern index. */
-static void ladder_symptoms(const char *src, const json_t *launch, char out[][48], unsigned *n)
+void ladder_source_symptoms(const char *src, const json_t *launch,
+                            char out[LADDER_MAX_SYMPTOMS][LADDER_SYMPTOM_LEN], unsigned *n)
 {
   unsigned loads = ladder_count(src, "tl.load("), dots = ladder_count(src, "tl.dot(");
   unsigned loops = ladder_count(src, " in range(") + ladder_count(src, " in tl.range(");
@@ -125,30 +126,30 @@ static void ladder_symptoms(const char *src, const json_t *launch, char out[][48
   long block = ladder_block(launch), warps = ladder_launch_int(launch, "num_warps", 4);
   *n = 0;
   if (dots)
-    snprintf(out[(*n)++], 48, "%s", loops ? "matmul:loop" : "matmul");
+    snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "%s", loops ? "matmul:loop" : "matmul");
   else if (reds)
-    snprintf(out[(*n)++], 48, "reduction");
+    snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "reduction");
   else if (loads)
-    snprintf(out[(*n)++], 48, "elementwise");
+    snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "elementwise");
   if (!dots && loads && block > 0 && block < 1024)
-    snprintf(out[(*n)++], 48, "small_block");
+    snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "small_block");
   if (!dots && loads && block > 0 && warps > 0 && block / (32 * warps) < 4)
-    snprintf(out[(*n)++], 48, "under_4_per_thread");
+    snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "under_4_per_thread");
   if (ladder_count(src, "@triton.jit") > 1)
-    snprintf(out[(*n)++], 48, "several_kernels");
+    snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "several_kernels");
 }
 
 void ladder_l1(const char *source, const json_t *launch, const json_t *patterns,
                struct ladder_diag *d)
 {
-  char sym[8][48];
+  char sym[LADDER_MAX_SYMPTOMS][LADDER_SYMPTOM_LEN];
   unsigned nsym = 0, jits;
   size_t i;
   json_t *p;
   const char *src = source ? source : "";
 
   ladder_reset(d, 1);
-  ladder_symptoms(src, launch, sym, &nsym);
+  ladder_source_symptoms(src, launch, sym, &nsym);
   jits = ladder_count(src, "@triton.jit");
   if (jits == 1) {
     const char *def = strstr(strstr(src, "@triton.jit"), "def ");
@@ -552,8 +553,7 @@ void ladder_l4(const json_t *findings, const json_t *ir, struct ladder_diag *d)
   }
 }
 
-/* Moves family (already added) to the front: what the evidence most specifically asks for. */
-static void ladder_first(struct ladder_diag *d, const char *family)
+void ladder_first(struct ladder_diag *d, const char *family)
 {
   for (unsigned i = 1; i < d->nfamilies; i++) {
     if (strcmp(d->family[i], family) == 0) {

@@ -9,6 +9,8 @@
 #include <jansson.h>
 
 #define LADDER_MAX_FAMILIES 8
+#define LADDER_MAX_SYMPTOMS 8   /* source symptoms L1 names */
+#define LADDER_SYMPTOM_LEN 48
 
 enum ladder_policy {
   LADDER_HIERARCHY = 0, /* climb while a test fails (default) */
@@ -42,6 +44,11 @@ int ladder_max_level(enum ladder_policy p);
  * array of {"symptom", "rewrite_family", "successes", "trials"} (may be NULL). */
 void ladder_l1(const char *source, const json_t *launch, const json_t *patterns,
                struct ladder_diag *d);
+/* The source symptoms L1 and the pattern index share: the class ("matmul:loop", "matmul",
+ * "reduction" or "elementwise"), then "small_block", "under_4_per_thread",
+ * "several_kernels" where they hold. launch as for ladder_l1. */
+void ladder_source_symptoms(const char *src, const json_t *launch,
+                            char out[LADDER_MAX_SYMPTOMS][LADDER_SYMPTOM_LEN], unsigned *n);
 /* L2: bottleneck class from profiler metrics (the harness's profile result). On Ascend the
  * class comes from the vector/scalar/MTE/cube pipe ratios. */
 void ladder_l2(const json_t *profile, struct ladder_diag *d);
@@ -76,6 +83,9 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
  * the evidence (row_in_registers, tile_grid, persistent_grid, and coalesce_access when it
  * came from strided_reduction_tiles' survey): the round tries them before any sweep. */
 int ladder_is_structural(const char *family);
+
+/* Moves a family already in d to the front: what the evidence most specifically asks for. */
+void ladder_first(struct ladder_diag *d, const char *family);
 
 /* Adds a justified family (deduplicated). Exposed for tests. */
 void ladder_add(struct ladder_diag *d, const char *family, int needs_level, const char *dir);

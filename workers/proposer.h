@@ -31,7 +31,10 @@ struct proposer_input {
   const json_t *memory;      /* every configuration measured so far (search.h) */
   const json_t *tried;       /* signatures of what earlier rounds proposed (strings) */
   const json_t *history;     /* [{round, level, family, hypothesis, outcome}] */
-  const json_t *patterns;    /* pattern index entries (L1), may be NULL */
+  const json_t *patterns;    /* the patterns L1 matched this round (workers/pindex.h), may be NULL */
+  const json_t *prefer;      /* the matched pattern of this family: its action's preferred
+                              * values {kind|role|param: [values]}, or NULL */
+  const char *pattern;       /* that pattern's name, or NULL */
   const struct evidence *ev; /* profile / IR / passes gathered this round */
   unsigned max_candidates;   /* 1..SPEC_MAX_CANDIDATES (spec.max_candidates) */
 };

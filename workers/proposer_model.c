@@ -3,10 +3,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "hash.h"
 #include "proposer_model.h"
 
 #define PROPOSER_MODEL_HISTORY 64 /* earlier rounds shown to a model */
+
+/* The patterns L1 matched (workers/pindex.h), as the prompt's lines: what each says to do,
+ * its guidance, and what was observed on this backend. NULL when none matched (the template
+ * then says so). Owned by the caller. */
+static char *proposer_model_patterns(const json_t *matches)
+{
+  const json_t *m;
+  struct buf b;
+  size_t i;
+  if (!json_array_size(matches))
+    return NULL;
+  buf_init(&b, PROMPT_MAX_PATTERNS * 2);
+  json_array_foreach(matches, i, m) {
+    const json_t *act = json_object_get(m, "action");
+    buf_appendf(&b, "- %s (when %s): %s%s%s. %s", json_string_value(json_object_get(m, "name")) ?: "?",
+                json_string_value(json_object_get(m, "when")) ?: "?",
+                json_string_value(json_object_get(m, "family")) ?: "?",
+                json_string_value(json_object_get(act, "direction")) ? " " : "",
+                json_string_value(json_object_get(act, "direction")) ?: "",
+                json_string_value(json_object_get(m, "guidance")) ?: "");
+    if (json_integer_value(json_object_get(m, "tried")) > 0)
+      buf_appendf(&b, " Observed here: accepted %lld of %lld tries, on %lld operators.",
+                  (long long)json_integer_value(json_object_get(m, "accepted")),
+                  (long long)json_integer_value(json_object_get(m, "tried")),
+                  (long long)json_integer_value(json_object_get(m, "support")));
+    buf_appends(&b, "\n");
+  }
+  return buf_take(&b, NULL);
+}
 
 int proposer_model_prompt(const struct proposer_input *in, enum prompt_mode mode, char **prompt,
                           char **evidence, char *why, size_t whylen)
@@ -21,7 +51,7 @@ int proposer_model_prompt(const struct proposer_input *in, enum prompt_mode mode
                           in->level >= 2 && ev ? ev->profile : NULL, "ir",
                           in->level >= 3 && ev ? ev->ir : NULL, "passes",
                           in->level >= 4 && ev ? ev->passes : NULL, "knobs", in->knobs);
-  char *pattxt = json_dumps(in->patterns ? in->patterns : json_null(), JSON_INDENT(1));
+  char *pattxt = proposer_model_patterns(in->patterns);
   char *tmpl = NULL, origin[256], err[1024] = "";
   size_t plen = 0;
   int rc;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "buf.h"
 #include "db.h"
@@ -11,6 +12,7 @@
 #include "hash.h"
 #include "ladder.h"
 #include "log.h"
+#include "pindex.h"
 #include "proposal.h"
 #include "rounds.h"
 #include "proposer.h"
@@ -35,7 +37,8 @@ struct rounds_state {
   char exhausted[ROUNDS_MAX_SKIP][32];
   unsigned nexhausted;
   json_t *history;              /* owned: [{round, family, hypothesis, outcome}] */
-  json_t *patterns;             /* owned: pattern index entries for L1 */
+  struct pindex ix;             /* the pattern index version the job pinned */
+  struct pindex_round pr;       /* what this round's L1 made of it */
   json_t *knobs;                /* owned: the harness's knobs result for the incumbent */
   struct search search;         /* measured configurations, the incumbent's structure */
   unsigned max_candidates;
@@ -87,7 +90,8 @@ static void rounds_resume_search(struct rounds_state *s, PGresult *r, int i, int
   json_decref(sweep);
 }
 
-/* Loads committed rounds (resume) and the pattern index. 0, -ESTALE, -EIO. */
+/* Loads committed rounds (resume) and pins the pattern index. 0, -ENOENT (the spec names a
+ * version that does not exist: fail_msg), -ESTALE, -EIO. */
 static int rounds_resume(struct rounds_state *s, int *next_round)
 {
   struct job_ctx *j = s->j;
@@ -142,37 +146,8 @@ static int rounds_resume(struct rounds_state *s, int *next_round)
     *next_round = round + 1;
   }
   PQclear(r);
-  /* The pattern index (L1): the chosen version's entries, minus this operator's own when the
-   * job asks to exclude them. */
-  {
-    json_t *pv = json_object_get(j->spec, "pattern_index");
-    json_t *op = json_object_get(j->spec, "operator");
-    char ver[24] = "";
-    const char *q[3] = { NULL, json_is_string(op) ? json_string_value(op) : NULL,
-                         json_is_true(json_object_get(j->spec, "exclude_same_operator")) ? "t"
-                                                                                         : "f" };
-    if (json_is_integer(pv)) {
-      snprintf(ver, sizeof(ver), "%lld", (long long)json_integer_value(pv));
-      q[0] = ver;
-    }
-    r = db_exec(j->w->db, PGRES_TUPLES_OK, err, sizeof(err),
-                "SELECT coalesce(json_agg(json_build_object('symptom', symptom,"
-                " 'rewrite_family', rewrite_family, 'direction', outcome->>'direction',"
-                " 'successes', coalesce((outcome->>'successes')::int, 0),"
-                " 'trials', coalesce((outcome->>'trials')::int, 0))), '[]')::text"
-                " FROM patterns WHERE version = coalesce($1::int,"
-                "  (SELECT max(version) FROM pattern_index_versions))"
-                " AND NOT ($3::bool AND $2::text IS NOT NULL"
-                "          AND provenance->'operators' ? $2::text)",
-                3, q);
-    if (r) {
-      json_error_t je;
-      json_decref(s->patterns);
-      s->patterns = json_loads(PQgetvalue(r, 0, 0), 0, &je);
-      PQclear(r);
-    }
-  }
-  return 0;
+  /* The pattern index version (L1): pinned when the job first started, kept on takeover. */
+  return pindex_pin(j, &s->ix);
 }
 
 static void rounds_progress(struct rounds_state *s, int round, int level, const char *step,
@@ -249,8 +224,14 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
   rounds_knobs(s);
   /* L1 reads launch settings from the last compile when there is one, else the knobs. */
   launch = s->ev.compile ? evidence_launch(&s->ev) : rounds_source_launch(s);
-  ladder_l1(s->src, launch, s->patterns, &diags[1]);
+  ladder_l1(s->src, launch, NULL, &diags[1]);
   ladder_structural(&diags[1], json_object_get(s->knobs, "structural"), NULL, NULL);
+  /* The pattern index: matches settle L1 or put their families first. */
+  pindex_round_clear(&s->pr);
+  s->pr.features = pindex_features(&s->ix, s->src, launch, s->knobs, &s->ev);
+  if (pindex_match(s->j, &s->ix, s->pr.features, &s->pr.matches))
+    log_warn("round.patterns_unavailable", "job=%s round=%d", s->j->id, round);
+  pindex_apply(&s->ix, s->pr.matches, skip, &diags[1], s->pr.settled_by, sizeof(s->pr.settled_by));
   for (;;) {
     ladder_tests(&diags[level], skip, &tests[level]);
     json_array_append_new(escalation, ladder_diag_json(&diags[level], &tests[level]));
@@ -372,7 +353,12 @@ static int rounds_propose(struct rounds_state *s, struct ladder_diag *diags, int
   in.memory = s->search.memory;
   in.tried = s->tried;
   in.history = s->history;
-  in.patterns = s->patterns;
+  in.patterns = s->pr.matches;
+  {
+    const json_t *m = pindex_for_family(s->pr.matches, d->family[idx]);
+    in.prefer = json_object_get(json_object_get(m, "action"), "prefer");
+    in.pattern = json_string_value(json_object_get(m, "name"));
+  }
   in.ev = &s->ev;
   in.max_candidates = s->max_candidates;
   return s->proposer->propose(&in, out, why, whylen);
@@ -595,11 +581,12 @@ static json_t *rounds_best(struct rounds_state *s, double base_ms)
   for (int l = 1; l <= 4; l++)
     if (s->levels_seen[l])
       lv = l;
-  return json_pack("{s:i, s:s, s:O, s:f, s:f, s:i, s:[iiii], s:s?}", "round", s->best_round,
+  return json_pack("{s:i, s:s, s:O, s:f, s:f, s:i, s:[iiii], s:s?, s:i}", "round", s->best_round,
                    "kernel_sha256", s->sha, "tunables", s->tunables, "speedup", s->speedup,
                    "median_ms", base_ms > 0 ? base_ms / s->speedup : -1.0, "max_level", lv,
                    "levels", s->levels_seen[1], s->levels_seen[2], s->levels_seen[3],
-                   s->levels_seen[4], "stop_reason", s->stop_reason[0] ? s->stop_reason : NULL);
+                   s->levels_seen[4], "stop_reason", s->stop_reason[0] ? s->stop_reason : NULL,
+                   "pattern_index", s->ix.version);
 }
 
 /* The round record (new reference). */
@@ -673,13 +660,16 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
   const char *cand_src = NULL;
   char *diff = NULL, *besttxt = NULL, why[1200] = "", words[800];
   char cand_sha[KOPT_SHA256_HEX_SIZE] = "", reject[1400] = "";
-  int level, from = 0, idx, rc, accepted = 0, committed;
+  int level, from = 0, idx = -1, rc, accepted = 0, committed;
+  struct timespec t0, t1;
 
   proposer_output_init(&po);
   memset(diags, 0, sizeof(diags));
   j->round = round;
   rounds_progress(s, round, 1, "diagnose", NULL);
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   level = rounds_climb(s, round, diags, tests, esc);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
   if (level < 0) {
     rc = level;
     goto out;
@@ -763,6 +753,19 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
   rec = rounds_record(s, level, esc, diags, &po, words, sweep, chosen, cand_tun, cand_sha, diff,
                       val, cmp, accepted, reject);
   esc = NULL; /* rec owns it */
+  {
+    /* The pattern record (L1 features, matches, what settled or guided the round) and the
+     * seconds the climb took: what synthesis reads back. */
+    const char *fam = idx >= 0 ? diags[from].family[idx] : NULL;
+    const json_t *m = pindex_for_family(s->pr.matches, fam);
+    json_t *ev = json_object_get(rec, "evidence");
+    pindex_record(&s->ix, &s->pr, level, json_string_value(json_object_get(m, "name")),
+                  idx >= 0 ? diags[from].direction[idx] : "",
+                  json_array_get(json_object_get(rec, "escalation"), 0), ev);
+    json_object_set_new(ev, "seconds", json_pack("{s:f}", "diagnose",
+                                                 (double)(t1.tv_sec - t0.tv_sec) +
+                                                     (double)(t1.tv_nsec - t0.tv_nsec) / 1e9));
+  }
   if (accepted) {
     rounds_promote(s, round, chosen, cand_src, cand_tun, cand_sha,
                    json_number_value(json_object_get(cmp, "speedup")));
@@ -828,8 +831,14 @@ const char *rounds_run(struct job_ctx *j)
   if (ladder_policy_parse(json_string_value(json_object_get(j->spec, "policy")), &s.policy))
     s.policy = LADDER_HIERARCHY;
   evidence_init(&s.ev);
-  if (rounds_resume(&s, &next)) {
-    outcome = KOPT_OUTCOME_ABORTED;
+  rc = rounds_resume(&s, &next);
+  if (rc == -ENOENT) { /* a pattern_index version that does not exist: the job's fault */
+    rc = job_finish(j, KOPT_STATE_FAILED, j->fail_msg, NULL);
+    outcome = rc == 1 ? KOPT_OUTCOME_FAILED : KOPT_OUTCOME_LOST;
+    goto out;
+  }
+  if (rc) {
+    outcome = rc == -ESTALE ? KOPT_OUTCOME_LOST : KOPT_OUTCOME_ABORTED;
     goto out;
   }
   s.last_round = next - 1;
@@ -880,7 +889,7 @@ out:
   json_decref(s.tunables);
   json_decref(s.tried);
   json_decref(s.history);
-  json_decref(s.patterns);
+  pindex_round_clear(&s.pr);
   json_decref(s.knobs);
   search_free(&s.search);
   return outcome;

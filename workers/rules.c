@@ -41,6 +41,7 @@ static const struct rules_family rules_families[] = {
 #define RULES_PRIMARY_EVEN 3    /* no direction */
 #define RULES_PARTNER_HALF 2
 #define RULES_PARTNER_WEIGHT 1.5
+#define RULES_PREFER_WEIGHT 0.5 /* per step away from a pattern's preferred value */
 
 static const struct rules_family *rules_family_find(const char *family)
 {
@@ -144,6 +145,7 @@ struct rules_axis {
   const struct rules_knob *k;
   int primary;
   unsigned lo, hi, center;
+  int pref;                 /* domain index of the pattern's preferred value, -1: none */
 };
 
 static unsigned rules_index_of(const struct rules_knob *k, long v)
@@ -174,6 +176,37 @@ static const json_t *rules_best_measured(const json_t *memory, const char *struc
     }
   }
   return best;
+}
+
+/* 1 when v (an integer) is prefer's value for key, or in its list. */
+static int rules_prefers(const json_t *prefer, const char *key, const json_t *v)
+{
+  const json_t *p = key && *key ? json_object_get(prefer, key) : NULL, *x;
+  size_t i;
+  if (json_is_integer(p))
+    return json_equal(p, (json_t *)v);
+  json_array_foreach(p, i, x)
+    if (json_equal(x, (json_t *)v))
+      return 1;
+  return 0;
+}
+
+/* The domain index of a knob's preferred value: prefer[id], else [role], else [kind] (a
+ * value or a list, the first listed value in the domain wins); -1 when there is none. */
+static int rules_preferred(const json_t *prefer, const struct rules_knob *k)
+{
+  const char *keys[3] = { k->id, k->role, k->kind };
+  for (unsigned i = 0; i < 3 && prefer; i++) {
+    const json_t *p = keys[i][0] ? json_object_get(prefer, keys[i]) : NULL;
+    size_t n = json_is_array(p) ? json_array_size(p) : json_is_integer(p) ? 1 : 0;
+    for (size_t j = 0; j < n; j++) {
+      const json_t *x = json_is_array(p) ? json_array_get(p, j) : p;
+      for (unsigned d = 0; json_is_integer(x) && d < k->ndom; d++)
+        if (k->dom[d] == json_integer_value(x))
+          return (int)d;
+    }
+  }
+  return -1;
 }
 
 static unsigned rules_clamp(long v, unsigned n) { return v < 0 ? 0 : v >= (long)n ? n - 1 : (unsigned)v; }
@@ -429,6 +462,8 @@ static int rules_neighbourhood(const struct rules_plan_in *in, const struct rule
       same = same && idx[a] == ax[a].k->cur;
       score += (ax[a].primary ? 1.0 : RULES_PARTNER_WEIGHT) *
                fabs((double)idx[a] - (double)ax[a].center);
+      if (ax[a].pref >= 0)
+        score += RULES_PREFER_WEIGHT * fabs((double)idx[a] - (double)ax[a].pref);
     }
     cfg = rules_config(ks, nk, ax, nax, s->vals);
     if (same || rules_was_measured(in->memory, in->structure, cfg)) {
@@ -544,6 +579,55 @@ static void rules_domain_points(const struct rules_plan_in *in, const char *name
   free(pts);
 }
 
+/* Orders structural candidates by how many of their parameters the pattern prefers (most
+ * first, otherwise as they came) and numbers them again. */
+static void rules_prefer_order(const struct rules_plan_in *in, json_t *cands)
+{
+  size_t n = json_array_size(cands), i;
+  json_t *sorted;
+  if (!in->prefer || n < 2)
+    return;
+  sorted = json_array();
+  for (long want = json_object_size(in->prefer); want >= 0; want--) {
+    json_t *c;
+    json_array_foreach(cands, i, c) {
+      const json_t *params = json_object_get(json_object_get(c, "structural"), "params"), *v;
+      const char *k;
+      long hits = 0;
+      json_object_foreach((json_t *)params, k, v)
+        hits += rules_prefers(in->prefer, k, v);
+      if (hits == want)
+        json_array_append(sorted, c);
+    }
+  }
+  json_array_clear(cands);
+  for (i = 0; i < json_array_size(sorted); i++) {
+    json_t *c = json_array_get(sorted, i);
+    char id[32];
+    snprintf(id, sizeof(id), "r%ds%zu", in->round, i);
+    json_object_set_new(c, "id", json_string(id));
+    json_array_append(cands, c);
+  }
+  json_decref(sorted);
+}
+
+/* Overlays the pattern's preferred values on a rewrite's defaults where its domain has them:
+ * the points nearest the preferred region come first. */
+static void rules_prefer_defaults(const struct rules_plan_in *in, json_t *defaults, const json_t *domain)
+{
+  const char *k;
+  json_t *vals;
+  json_object_foreach((json_t *)domain, k, vals) {
+    const json_t *x;
+    size_t i;
+    json_array_foreach(vals, i, x)
+      if (rules_prefers(in->prefer, k, x)) {
+        json_object_set(defaults, k, (json_t *)x);
+        break;
+      }
+  }
+}
+
 /* Structural candidates: the survey's defaults, then its domain's points — whole parameter
  * sets when the domain lists `configs` (tile configurations go together), else the points of
  * the parameters' product nearest the defaults — capped at the budget. */
@@ -585,7 +669,7 @@ static int rules_structural(const struct rules_plan_in *in, const char *name,
     json_array_foreach(configs, i, c) {
       json_t *params;
       char id[32];
-      if (i >= in->max_candidates)
+      if (i >= in->max_candidates) /* before the copy: a copy past the budget would leak */
         break;
       params = json_is_object(defaults) ? json_deep_copy(defaults) : json_object();
       json_object_update(params, c);
@@ -595,6 +679,8 @@ static int rules_structural(const struct rules_plan_in *in, const char *name,
     }
   } else {
     json_t *d = json_is_object(defaults) ? json_deep_copy(defaults) : json_object();
+    if (in->prefer && json_is_object(domain))
+      rules_prefer_defaults(in, d, domain);
     rules_domain_points(in, name, d, json_is_object(domain) ? domain : NULL, out->candidates);
     if (!json_array_size(out->candidates)) {
       char id[32];
@@ -604,10 +690,12 @@ static int rules_structural(const struct rules_plan_in *in, const char *name,
     }
     json_decref(d);
   }
+  rules_prefer_order(in, out->candidates);
   snprintf(out->summary, sizeof(out->summary), "Precondition met: %s So the structural rewrite %s, "
-           "%zu parameter point(s).",
+           "%zu parameter point(s)%s%s%s.",
            json_string_value(json_object_get(fit, "why")) ?: "(the harness's survey)", name,
-           json_array_size(out->candidates));
+           json_array_size(out->candidates), in->prefer ? ", those pattern " : "",
+           in->prefer ? (in->pattern ? in->pattern : "?") : "", in->prefer ? " prefers first" : "");
   if (!json_array_size(out->candidates)) {
     json_decref(out->candidates);
     out->candidates = NULL;
@@ -671,7 +759,15 @@ int rules_plan(const struct rules_plan_in *in, struct rules_plan_out *out, char 
     const json_t *v = json_object_get(center, ax[a].k->id);
     ax[a].center = json_is_integer(v) ? rules_index_of(ax[a].k, (long)json_integer_value(v))
                                       : ax[a].k->cur;
+    /* A pattern's region: where the first sweep of a structure starts, and a pull after. */
+    ax[a].pref = rules_preferred(in->prefer, ax[a].k);
+    if (ax[a].pref >= 0 && !center)
+      ax[a].center = (unsigned)ax[a].pref;
     rules_axis_window(&ax[a], in->direction);
+    if (ax[a].pref >= 0 && (unsigned)ax[a].pref < ax[a].lo)
+      ax[a].lo = (unsigned)ax[a].pref;
+    if (ax[a].pref >= 0 && (unsigned)ax[a].pref > ax[a].hi)
+      ax[a].hi = (unsigned)ax[a].pref;
   }
   rc = rules_neighbourhood(in, ks, nk, ax, nax, out, &pruned);
   if (rc == -ENOENT)
@@ -681,6 +777,13 @@ int rules_plan(const struct rules_plan_in *in, struct rules_plan_out *out, char 
     return rc;
   rules_describe(ax, nax, center, (unsigned)json_array_size(out->candidates), pruned, out->summary,
                  sizeof(out->summary));
+  for (unsigned a = 0; a < nax; a++)
+    if (ax[a].pref >= 0) {
+      size_t len = strlen(out->summary);
+      snprintf(out->summary + len, sizeof(out->summary) - len,
+               "; ranked towards the values pattern %s prefers", in->pattern ? in->pattern : "?");
+      break;
+    }
   snprintf(out->signature, sizeof(out->signature), "sweep:%s@%s#%d", f->family, in->structure,
            in->round);
   return 0;
@@ -692,7 +795,8 @@ static int rules_propose(const struct proposer_input *in, struct proposer_output
                          size_t whylen)
 {
   struct rules_plan_in pi = { in->knobs, in->family, in->direction, in->memory, in->structure,
-                              NULL, in->max_candidates, in->round, proposer_ascend_ir(in) };
+                              NULL, in->max_candidates, in->round, proposer_ascend_ir(in),
+                              in->prefer, in->pattern };
   struct rules_plan_out po;
   char hyp[PROPOSAL_MAX_HYPOTHESIS];
   int rc;

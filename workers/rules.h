@@ -40,6 +40,12 @@ struct rules_plan_in {
   int round;
   int no_gpu_partners;      /* the IR is triton-ascend's: it ignores num_warps/num_stages outside
                              * its SIMT mode, so they are not swept as partners */
+  const json_t *prefer;     /* a matched pattern's preferred values ({knob id, role or kind, or a
+                             * structural parameter: value or [values]}), or NULL: the first
+                             * sweep of a structure is centred there, later ones rank by it
+                             * after the distance from the best measured; structural points
+                             * are ordered by it */
+  const char *pattern;      /* that pattern's name, for the summary */
 };
 
 struct rules_plan_out {

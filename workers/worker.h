@@ -23,6 +23,7 @@ struct worker {
   unsigned load_timeout_s;   /* limit of a load before anything is measured */
   unsigned max_attempts;     /* attempts (runs ended by the job's own faults) before failing */
   unsigned max_infra_retries; /* requeues for faults outside the job before failing */
+  unsigned pattern_min_support; /* KOPT_PATTERN_MIN_SUPPORT: operators a pattern needs to settle L1 */
   char python[1024];         /* the harness interpreter (KOPT_HARNESS_PYTHON) */
   char sandbox_user[32];     /* the user the launcher runs it as; "" without a launcher */
   char limit_args[2][24];    /* --max-source-bytes, --max-line-bytes values for the harness */

@@ -20,6 +20,7 @@
 #include "check.h"
 #include "deadline.h"
 #include "log.h"
+#include "pindex.h"
 #include "secret.h"
 #include "worker.h"
 
@@ -147,6 +148,7 @@ static int worker_setup(struct worker *w, const char *device, char *err, size_t 
   w->load_timeout_s = worker_env_uint("KOPT_LOAD_TIMEOUT_S", DEADLINE_LOAD_S);
   w->max_attempts = worker_env_uint("KOPT_MAX_ATTEMPTS", WORKER_MAX_ATTEMPTS);
   w->max_infra_retries = worker_env_uint("KOPT_MAX_INFRA_RETRIES", WORKER_MAX_INFRA_RETRIES);
+  w->pattern_min_support = worker_env_uint("KOPT_PATTERN_MIN_SUPPORT", PINDEX_MIN_SUPPORT_DEFAULT);
   snprintf(hdir, sizeof(hdir), "%s", worker_env("KOPT_HARNESS_DIR", "harness"));
   /* koptd exports what it resolved (daemon/workercfg.c); these defaults serve a worker run
    * by hand from the repository root. */

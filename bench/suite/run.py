@@ -4,8 +4,11 @@
     python3 bench/suite/run.py --ops all --runs 3 --rounds 5 --backend cuda --out results/
 
 Every (operator, run) becomes one job (name `suite-<op>-run<r>`, `operator` set for pattern
-provenance); all are submitted first, so koptd spreads them over its workers, then polled
-until each ends. Progress lines go to stderr (operator, run, state, round k/N, level, best
+provenance); all are submitted together as one batch (POST /v1/batches: one policy, one
+pattern index version for every job; --pattern-index, --exclude-same-operator,
+--synthesize-after), so koptd spreads them over its workers, then polled until each ends.
+The batch's report (per-job results, the aggregate with every failure) is written to
+OUT/batch-<id>.json. Progress lines go to stderr (operator, run, state, round k/N, level, best
 speedup). Each job is written to OUT/kopt-<op>-run<r>.json: the settings, the job document
 (baseline, best, error), its round records, the best kernel's source, and a `failure`
 (stage and reason) when it did not succeed, so failures stay in the denominator. Run numbers
@@ -36,6 +39,7 @@ from results import FORMAT, RECORD_NAME_RE, write_record
 
 HTTP_TIMEOUT_S = 30                       # one request
 MAX_RESPONSE_BYTES = 64 * 1024 * 1024     # one response body (a job's rounds with evidence)
+BATCH_MAX_JOBS = 256                      # POST /v1/batches's limit: more jobs, more batches
 SUBMIT_ATTEMPTS = 3                       # a POST retried with the same Idempotency-Key
 TERMINAL = ("succeeded", "failed", "cancelled")
 
@@ -85,11 +89,11 @@ class Koptd:
         except ValueError:
             raise ApiError(0, f"{method} {path}: answer is not JSON") from None
 
-    def submit(self, spec: dict[str, Any], key: str) -> dict[str, Any]:
+    def submit(self, spec: dict[str, Any], key: str, path: str = "/v1/jobs") -> dict[str, Any]:
         last: ApiError | None = None
         for attempt in range(SUBMIT_ATTEMPTS):
             try:
-                return self._call("POST", "/v1/jobs", spec, {"Idempotency-Key": key})
+                return self._call("POST", path, spec, {"Idempotency-Key": key})
             except ApiError as e:
                 if e.status != 0 and e.status < 500:
                     raise
@@ -109,6 +113,9 @@ class Koptd:
 
     def cancel(self, job_id: str) -> None:
         self._call("POST", f"/v1/jobs/{job_id}/cancel")
+
+    def batch(self, batch_id: str) -> dict[str, Any]:
+        return self._call("GET", f"/v1/batches/{batch_id}")
 
 
 @dataclass
@@ -246,6 +253,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--benchmark-cases", type=int, default=1)
     ap.add_argument("--correctness-cases", default="all", help="integer or all")
     ap.add_argument("--max-candidates", type=int, default=None, help="candidates per round (default: koptd's)")
+    ap.add_argument("--pattern-index", default="latest",
+                    help="the batch's pattern index version: latest, frozen or a number")
+    ap.add_argument("--exclude-same-operator", action="store_true",
+                    help="jobs leave out patterns whose provenance includes their operator")
+    ap.add_argument("--synthesize-after", action="store_true",
+                    help="koptd synthesizes a new index version from the batch when it ends")
     ap.add_argument("--out", required=True, help="directory for the result files")
     ap.add_argument("--url", default=os.environ.get("KOPT_URL", "http://127.0.0.1:8470"))
     ap.add_argument("--token", default=os.environ.get("KOPT_TOKEN"), help="default: $KOPT_TOKEN")
@@ -262,7 +275,43 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             args.correctness_cases = int(args.correctness_cases)
         except ValueError:
             ap.error("--correctness-cases: an integer or all")
+    if args.pattern_index not in ("latest", "frozen"):
+        try:
+            args.pattern_index = int(args.pattern_index)
+        except ValueError:
+            ap.error("--pattern-index: latest, frozen or a version number")
     return args
+
+
+def submit_batches(api: Koptd, jobs: list[RunJob], args: argparse.Namespace, tag: str) -> list[str]:
+    """Submits the jobs as batches of at most BATCH_MAX_JOBS; fills each job's id, or its
+    submit failure (a refused batch fails every job in it, with the server's reason).
+    Returns the batch ids."""
+    ids = []
+    for first in range(0, len(jobs), BATCH_MAX_JOBS):
+        chunk = jobs[first:first + BATCH_MAX_JOBS]
+        body: dict[str, Any] = {"name": f"suite {tag}" + (f" part {first // BATCH_MAX_JOBS + 1}" if len(jobs) > BATCH_MAX_JOBS else ""),
+                                "policy": args.policy, "pattern_index": args.pattern_index,
+                                "synthesize_after": args.synthesize_after,
+                                "jobs": [job_spec(j.op, j.run, args) for j in chunk]}
+        if args.exclude_same_operator:
+            body["exclude_same_operator"] = True
+        try:
+            doc = api.submit(body, f"suite-{tag}-{first}", path="/v1/batches")
+            got = doc["jobs"]
+            if len(got) != len(chunk):
+                raise ApiError(0, f"the batch has {len(got)} jobs, {len(chunk)} were sent")
+        except (ApiError, KeyError) as e:
+            for j in chunk:
+                j.failure = {"stage": "submit", "reason": str(e)}
+                log(f"{j.op.name} run {j.run}: not submitted: {e}")
+            continue
+        ids.append(doc["id"])
+        log(f"batch {doc['id']}: {len(got)} jobs under pattern index v{doc.get('pattern_index')}")
+        for j, rec in zip(chunk, got):
+            j.job_id, j.state, j.submitted = rec["id"], rec.get("state", "queued"), time.monotonic()
+            log(f"{j.op.name} run {j.run}: submitted job {j.job_id}")
+    return ids
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -275,14 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     t_start = time.monotonic()
     batch = uuid.uuid4().hex[:12]
     jobs = [RunJob(op, first + k) for k in range(args.runs) for op in ops]
-    for j in jobs:
-        try:
-            doc = api.submit(job_spec(j.op, j.run, args), f"suite-{batch}-{j.op.name}-{j.run}")
-            j.job_id, j.state, j.submitted = doc["id"], doc.get("state", "queued"), time.monotonic()
-            log(f"{j.op.name} run {j.run}: submitted job {j.job_id}")
-        except (ApiError, KeyError) as e:
-            j.failure = {"stage": "submit", "reason": str(e)}
-            log(f"{j.op.name} run {j.run}: not submitted: {e}")
+    batch_ids = submit_batches(api, jobs, args, batch)
     poll(api, jobs, args)
     n_ok = 0
     for j in jobs:
@@ -291,6 +333,16 @@ def main(argv: list[str] | None = None) -> int:
         n_ok += rec["ok"]
         why = f": {rec['failure']['stage']}: {rec['failure']['reason'][:300]}" if rec["failure"] else ""
         log(f"{j.op.name} run {j.run}: {rec['state']}{why} -> {path}")
+    for bid in batch_ids:
+        try:
+            doc = api.batch(bid)
+        except ApiError as e:
+            log(f"batch {bid}: {e}")
+            continue
+        (out / f"batch-{bid}.json").write_text(json.dumps(doc, indent=1))
+        agg = doc.get("aggregate") or {}
+        log(f"batch {bid}: geomean {agg.get('geomean_speedup')}, median {agg.get('median_speedup')}, "
+            f"{agg.get('succeeded')} of {agg.get('jobs')} succeeded, L1 share {agg.get('l1_share')}")
     log(f"{n_ok} of {len(jobs)} jobs succeeded")
     return 0 if n_ok == len(jobs) else 1
 

@@ -1,7 +1,8 @@
 """The operator suite's runner and report end to end (issue 7): bench/suite/run.py submits 3
 operators x 2 rounds to a real koptd with real interp workers (the harness on the Triton
-interpreter, small sizes), waits, writes one record per (operator, run); bench/suite/report.py
-turns the records into the Markdown report and its plots.
+interpreter, small sizes) as one batch (issue 9), waits, writes one record per (operator, run)
+and the batch's report; bench/suite/report.py turns the records into the Markdown report and
+its plots.
 """
 import json
 import os
@@ -40,7 +41,12 @@ def test_runner_records_every_operator(suite_run):
     p, out, k, _ = suite_run
     assert p.returncode == 0, f"run.py exited {p.returncode}:\n{p.stderr[-4000:]}\n{log_tail(k)}"
     files = sorted(f.name for f in out.iterdir())
-    assert files == sorted(f"kopt-{op}-run1.json" for op in OPS), files
+    batches = [f for f in files if f.startswith("batch-")]
+    assert len(batches) == 1, files
+    assert sorted(set(files) - set(batches)) == sorted(f"kopt-{op}-run1.json" for op in OPS), files
+    batch = json.loads((out / batches[0]).read_text())
+    assert batch["state"] == "done" and batch["aggregate"]["succeeded"] == len(OPS), batch["aggregate"]
+    assert sorted(j["operator"] for j in batch["jobs"]) == sorted(OPS)
     for op in OPS:
         rec = json.loads((out / f"kopt-{op}-run1.json").read_text())
         assert rec["kind"] == "kopt" and rec["operator"] == op and rec["run"] == 1
@@ -48,6 +54,7 @@ def test_runner_records_every_operator(suite_run):
         job = rec["job"]
         assert job["state"] == "succeeded" and job["name"] == f"suite-{op}-run1"
         assert job["spec"]["operator"] == op and job["spec"]["rounds"] == ROUNDS
+        assert job["batch_id"] == batch["id"] and job["best"]["pattern_index"] == batch["pattern_index"]
         assert job["baseline"]["bench"]["summary"]["geomean_median_ms"] > 0
         best = job["best"]
         # A job may stop before its budget (stop_reason says why); the record keeps what ran.
@@ -73,7 +80,7 @@ def test_runner_records_a_refused_job_as_a_failure(suite_run, tmp_path):
     assert p.returncode == 1, p.stderr
     rec = json.loads((tmp_path / "kopt-silu-run1.json").read_text())
     assert rec["ok"] is False and rec["job_id"] is None
-    assert rec["failure"]["stage"] == "submit" and "rounds" in rec["failure"]["reason"]
+    assert rec["failure"]["stage"] == "submit" and "jobs[0].rounds" in rec["failure"]["reason"]
     assert "0 of 1 jobs succeeded" in p.stderr
 
 

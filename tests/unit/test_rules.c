@@ -53,7 +53,7 @@ static long change(const json_t *cand, const char *id, long def)
 static int plan(const json_t *knobs, const char *family, const char *dir, const json_t *memory,
                 const json_t *tried, unsigned max, struct rules_plan_out *out, char *why)
 {
-  struct rules_plan_in in = { knobs, family, dir, memory, "s0", tried, max, 1, 0 };
+  struct rules_plan_in in = { knobs, family, dir, memory, "s0", tried, max, 1, 0, NULL, NULL };
   return rules_plan(&in, out, why, 512);
 }
 
@@ -89,7 +89,7 @@ static void test_block_neighbourhood_with_partner(void **state)
 static void test_ascend_ir_sweeps_no_warps(void **state)
 {
   json_t *k = load(elementwise_knobs), *c;
-  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 32, 1, 1 };
+  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 32, 1, 1, NULL, NULL };
   struct rules_plan_out out;
   char why[512] = "";
   size_t i;
@@ -306,6 +306,83 @@ static void test_shared_memory_prune(void **state)
   json_decref(k);
 }
 
+/* A matched pattern's region: the first sweep of a structure is centred on the values it
+ * prefers (by kind: "block", "num_warps"), the nearest candidates come from there; once a
+ * configuration was measured, the centre is the best measured and the preference only pulls. */
+static void test_pattern_prefer_centres_first_sweep(void **state)
+{
+  json_t *k = load(elementwise_knobs), *prefer = load("{\"block\": [4096], \"num_warps\": 8}");
+  json_t *mem = json_array();
+  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 4, 1, 0, prefer, "p.test" };
+  struct rules_plan_out out, plain;
+  char why[512] = "";
+  const json_t *c;
+  size_t i;
+  (void)state;
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_int_equal(json_array_size(out.candidates), 4);
+  /* the first candidate is the preferred point itself, every one is next to it */
+  assert_int_equal(change(json_array_get(out.candidates, 0), "BLOCK", 128), 4096);
+  assert_int_equal(change(json_array_get(out.candidates, 0), "num_warps", 4), 8);
+  json_array_foreach(out.candidates, i, c)
+    assert_true(change(c, "BLOCK", 128) >= 2048 && change(c, "BLOCK", 128) <= 8192);
+  assert_non_null(strstr(out.summary, "pattern p.test prefers"));
+  /* without the pattern the same call starts next to the incumbent */
+  assert_int_equal(plan(k, "block_size", "up", NULL, NULL, 4, &plain, why), 0);
+  assert_true(change(json_array_get(plain.candidates, 0), "BLOCK", 128) <= 256);
+  assert_null(strstr(plain.summary, "prefers"));
+  json_decref(plain.candidates);
+  json_decref(out.candidates);
+  /* measured: the centre is the best configuration, the preference breaks ties */
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i, s:i, s:i}, s:f, s:s}", "structure", "s0",
+                                       "config", "BLOCK", 256, "num_warps", 4, "num_stages", 3,
+                                       "time_ms", 1.0, "status", "ok"));
+  in.memory = mem;
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_true(change(json_array_get(out.candidates, 0), "BLOCK", 128) <= 1024);
+  json_decref(out.candidates);
+  json_decref(mem);
+  json_decref(prefer);
+  json_decref(k);
+}
+
+/* A pattern's preferred parameters order a structural rewrite's points: the configuration
+ * it names comes first (and the points are numbered again). */
+static void test_pattern_prefer_orders_structural(void **state)
+{
+  json_t *k = load(elementwise_knobs), *prefer = load("{\"BLOCK_M\": [64]}");
+  struct rules_plan_in in = { k, "tile_grid", "", NULL, "s0", NULL, 8, 2, 0, prefer, "p.tiles" };
+  struct rules_plan_out out;
+  char why[512] = "";
+  (void)state;
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_int_equal(json_array_size(out.candidates), 2);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+                       json_array_get(out.candidates, 0), "structural"), "params"), "BLOCK_M")), 64);
+  assert_string_equal(json_string_value(json_object_get(json_array_get(out.candidates, 0), "id")), "r2s0");
+  assert_non_null(strstr(out.summary, "pattern p.tiles prefers first"));
+  json_decref(out.candidates);
+  /* a budget below the configurations: cut, nothing left behind (the ASan run checks) */
+  in.max_candidates = 1;
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_int_equal(json_array_size(out.candidates), 1);
+  json_decref(out.candidates);
+  in.max_candidates = 8;
+  /* and a rewrite's domain points start from the preferred values */
+  json_decref(prefer);
+  prefer = load("{\"m\": [2], \"num_warps\": [8]}");
+  in.prefer = prefer;
+  in.family = "vectorize_access";
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+                       json_array_get(out.candidates, 0), "structural"), "params"), "m")), 2);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+                       json_array_get(out.candidates, 0), "structural"), "params"), "num_warps")), 8);
+  json_decref(out.candidates);
+  json_decref(prefer);
+  json_decref(k);
+}
+
 static void test_diff(void **state)
 {
   json_t *a = json_object(), *b = json_pack("{s:i}", "BLOCK_SIZE", 512);
@@ -335,6 +412,8 @@ int main(void)
     cmocka_unit_test(test_exhausted),
     cmocka_unit_test(test_shared_memory_prune),
     cmocka_unit_test(test_diff),
+    cmocka_unit_test(test_pattern_prefer_centres_first_sweep),
+    cmocka_unit_test(test_pattern_prefer_orders_structural),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -724,6 +724,8 @@ static void test_pattern_index(void **state)
   expect_only("\"pattern_index\": \"Latest\"", "pattern_index", "format", -1);
   expect_ok("\"pattern_index\": 1");
   expect_ok("\"pattern_index\": \"latest\"");
+  expect_ok("\"pattern_index\": \"frozen\"");
+  expect_only("\"pattern_index\": \"Frozen\"", "pattern_index", "format", -1);
 }
 
 static void test_exclude_same_operator(void **state)
