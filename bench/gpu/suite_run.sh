@@ -16,7 +16,9 @@
 # Environment: OPS (default all), RUNS (3), ROUNDS (5), POLICY (hierarchy), PROPOSER (rules),
 # FIRST_RUN (number of the first run; give it when results of several invocations of the same
 # operators are merged), PHASES (default "kopt baselines exhaustive report"), EXH_CAP (256),
-# JOB_TIMEOUT (s per job, 900), KOPT_DEVICES (auto: every GPU gets a worker).
+# JOB_TIMEOUT (s per job, 900), RUN_TIMEOUT (s for all kopt jobs together; jobs unfinished by
+# then are cancelled and recorded as timed out, so a device call ends with its results packed),
+# BASE_TIMEOUT (s for the baselines phase), KOPT_DEVICES (auto: every GPU gets a worker).
 # One device-tool command may run 10 minutes: split the suite with OPS (and PHASES).
 # Everything is packed into $OUT/suite-results.tgz (the tool brings back 8 files at most), with
 # report.md and the logs' tails beside it.
@@ -32,6 +34,8 @@ PROPOSER=${PROPOSER:-rules}
 PHASES=${PHASES:-kopt baselines exhaustive report}
 EXH_CAP=${EXH_CAP:-256}
 JOB_TIMEOUT=${JOB_TIMEOUT:-900}
+RUN_TIMEOUT=${RUN_TIMEOUT:-21600}
+BASE_TIMEOUT=${BASE_TIMEOUT:-21600}
 RES=$OUT/results
 mkdir -p "$RES"
 log() { echo "suite_run: $*" >&2; }
@@ -88,7 +92,7 @@ trap stop_stack EXIT
 if has_phase kopt; then
   if start_stack; then
     python3 bench/suite/run.py --ops "$OPS" --runs "$RUNS" "${first_run[@]}" --rounds "$ROUNDS" \
-      --policy "$POLICY" --proposer "$PROPOSER" --backend cuda --out "$RES" --job-timeout "$JOB_TIMEOUT" \
+      --policy "$POLICY" --proposer "$PROPOSER" --backend cuda --out "$RES" --job-timeout "$JOB_TIMEOUT" --timeout "$RUN_TIMEOUT" \
       2>"$OUT/run.log"
     log "run.py exit $? ($(grep -c 'submitted job' "$OUT/run.log") jobs)"
   else
@@ -98,7 +102,7 @@ if has_phase kopt; then
 fi
 
 if has_phase baselines; then
-  python3 bench/suite/baselines.py --ops "$OPS" --runs "$RUNS" --first-run "${FIRST_RUN:-1}" --kopt "$RES" \
+  timeout "$BASE_TIMEOUT" python3 bench/suite/baselines.py --ops "$OPS" --runs "$RUNS" --first-run "${FIRST_RUN:-1}" --kopt "$RES" \
     --out "$RES" 2>"$OUT/baselines.log"
   log "baselines.py exit $?"
 fi
