@@ -626,6 +626,17 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
     ladder_first(d, "persistent_grid");
     return;
   }
+  /* Latency-bound with occupancy to spare: each program does too little to hide its loads.
+   * Bigger blocks and more warps come first; when the kernel has no block knob (a block fixed
+   * by the problem, like RoPE's half head), a persistent grid is what is left that gives a
+   * program more work. Last in the list, so it only takes rounds the others leave. */
+  if (d->level == 2 && l2_class && !strcmp(l2_class, "latency") &&
+      ladder_fits(structural, "persistent_grid", &why)) {
+    ladder_why(d, " Structural: %s; latency-bound, so a persistent grid after the launch parameters.",
+               why);
+    ladder_add(d, "persistent_grid", 2, "");
+    return;
+  }
   if (d->level != 3)
     return;
   /* Each justified rewrite moves to the front, so the last one here is tried first: a

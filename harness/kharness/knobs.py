@@ -390,7 +390,30 @@ class _Builder:
                 self.knob(mkey, opt, opt, opt, value, facts, where, [_insert_site(self.prog, site.call, opt)])
             else:
                 o = pyflow.origin(kw.value, site.env, holder=kw)
-                self.use(site, facts, opt, opt, opt, o, desc, unique)
+                if not (isinstance(o, pyflow.Computed) and self.computed_option(site, facts, opt, kw, desc, unique)):
+                    self.use(site, facts, opt, opt, opt, o, desc, unique)
+
+    def computed_option(self, site: LaunchSite, facts: KernelFacts, opt: str, kw: ast.keyword,
+                        desc: dict | None, unique: bool) -> bool:
+        """`num_warps=<expression>` computed at run time: a knob whose value is the one the
+        launch received and whose change replaces the expression by a literal. Unlike a
+        block size, a launch option sizes nothing else (no grid, no mask, no result), so the
+        value can be fixed without breaking a coupling; only the kernel's only launch site
+        qualifies (two sites would share one id)."""
+        if not unique or not isinstance(desc, dict) or desc.get("kind") != "int":
+            return False
+        value = desc.get("value")
+        if not isinstance(value, int) or isinstance(value, bool):
+            return False
+        key: tuple = ("computed", kw.value.lineno, kw.value.col_offset, opt)
+        if key in self.frozen_keys:
+            return True
+        text = short(self.prog.text(kw))
+        where = Where("launch_computed", kw.value.lineno, site.function, text)
+        k = self.knob(key, opt, opt, opt, value, facts, where, [Site("literal", *self.prog.index.span(kw.value))])
+        if not any(c.what == "computed" for c in k.coupled):
+            k.coupled.append(Coupling(kw.value.lineno, "computed", text, "the expression is replaced by the value"))
+        return True
 
     def use(self, site: LaunchSite, facts: KernelFacts, pname: str, kind: str, role: str, o: Origin,
             desc: dict | None, unique: bool) -> Knob | None:

@@ -226,18 +226,23 @@ def test_frozen_values_are_refused_with_the_reason(h):
     load(h, "matmul_frozen.py", "ref_matmul_square.py")
     res = knobs(h)
     k = by_id(res)
-    assert list(k) == ["BLOCK_K", "GROUP_M", "num_stages"]
+    assert list(k) == ["BLOCK_K", "GROUP_M", "num_warps", "num_stages"]
     assert k["GROUP_M"]["kind"] == "group" and k["GROUP_M"]["value"] == 8
+    # num_warps=warps, warps computed at run time: a launch option sizes nothing else, so it
+    # is a knob holding the recorded value, and a change replaces the expression
+    w = k["num_warps"]
+    assert (w["value"], w["where"]["via"], w["where"]["line"]) == (2, "launch_computed", 43)
+    assert w["where"]["text"] == "num_warps=warps" and coupled(w, "computed")
     frozen = {f["name"]: f["why"] for f in res["frozen"]}
     assert frozen == {
-        "num_warps": "line 40: `warps = 4 if n >= 128 else 2` computed at run time",
         "BLOCK_M": "line 39: grid literal 32 matches BLOCK_M and BLOCK_N; cannot tell which",
         "BLOCK_N": "line 39: grid literal 32 matches BLOCK_M and BLOCK_N; cannot tell which"}
     assert refused(h, changes={"BLOCK_M": 64}) == \
         "knob BLOCK_M is frozen: line 39: grid literal 32 matches BLOCK_M and BLOCK_N; cannot tell which"
-    assert "frozen: line 40" in refused(h, changes={"num_warps": 8})
-    out = rewrite(h, changes={"BLOCK_K": 64, "GROUP_M": 4})
-    check_candidate(h, out, {"BLOCK_K": 64, "GROUP_M": 4})
+    out = rewrite(h, changes={"BLOCK_K": 64, "GROUP_M": 4, "num_warps": 8})
+    assert "num_warps=8)" in out["source"].splitlines()[42]
+    again = check_candidate(h, out, {"BLOCK_K": 64, "GROUP_M": 4, "num_warps": 8})
+    assert by_id(again)["num_warps"]["where"]["via"] == "launch_literal"
 
 
 # ---------------------------------------------------------------------------- autotune, defaults, constants

@@ -275,6 +275,43 @@ static void test_structural_needs_ir_evidence(void **state)
   json_decref(ir_noloop);
 }
 
+/* A latency-bound kernel whose grid fits a persistent loop: the persistent grid is listed
+ * after the launch parameters (tried once they are spent), absent when it does not fit. */
+static void test_structural_latency_persistent_last(void **state)
+{
+  json_error_t e;
+  json_t *fits = json_loads("[{\"name\": \"persistent_grid\", \"fits\": true, \"why\":"
+                            " \"1-D grid of one program per row\"}]", 0, &e);
+  json_t *nofit = json_loads("[{\"name\": \"persistent_grid\", \"fits\": false, \"why\":"
+                             " \"2-D grid\"}]", 0, &e);
+  struct ladder_diag d;
+  (void)state;
+  memset(&d, 0, sizeof(d));
+  d.level = 2;
+  d.available = 1;
+  ladder_add(&d, "num_warps", 2, "up");
+  ladder_add(&d, "block_size", 2, "up");
+  ladder_structural(&d, fits, "latency", NULL);
+  assert_int_equal(d.nfamilies, 3);
+  assert_string_equal(d.family[0], "num_warps");
+  assert_string_equal(d.family[2], "persistent_grid");
+  assert_non_null(strstr(d.why, "1-D grid of one program per row"));
+  memset(&d, 0, sizeof(d));
+  d.level = 2;
+  d.available = 1;
+  ladder_add(&d, "num_warps", 2, "up");
+  ladder_structural(&d, nofit, "latency", NULL);
+  assert_int_equal(d.nfamilies, 1);
+  memset(&d, 0, sizeof(d));
+  d.level = 2;
+  d.available = 1;
+  ladder_add(&d, "num_stages", 4, "up");
+  ladder_structural(&d, fits, "memory", NULL);
+  assert_int_equal(d.nfamilies, 1);
+  json_decref(fits);
+  json_decref(nofit);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -287,6 +324,7 @@ int main(void)
     cmocka_unit_test(test_l3_unpipelined_loop_needs_l4),
     cmocka_unit_test(test_l4_pipeliner),
     cmocka_unit_test(test_structural_needs_ir_evidence),
+    cmocka_unit_test(test_structural_latency_persistent_last),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
