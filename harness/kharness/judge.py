@@ -20,7 +20,8 @@ reference in its own dtypes and c the candidate, every element must satisfy
 Without a reference (the initial kernel's outputs are the golden) or when the float64
 evaluation fails, t is that output and the budget is the floor alone. NaN and +/-Inf
 positions must equal the reference's in its own dtype; integer and bool outputs must match
-exactly; non-tensor outputs must be equal.
+exactly, except ids ordered differently among tied values (resolve_ties); non-tensor outputs
+must be equal.
 """
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ CALIBRATION_STEPS = 16         # s_r grid points of calibrate()
 CALIBRATION_RANGE = 1e3         # s_r searched up to this multiple of the common scale
 SCALE_MAX = 1e30                # calibration scales stay finite
 FACTOR_MAX = 1e6                # upper limit of the two factors in a job's tolerances
+TIE_ROWS_MAX = 4096              # rows of index outputs resolve_ties examines (a bound, not a tolerance)
+BUDGET_KEY = "_budget"          # judge_output's flat budget tensor, for resolve_ties
 U_FLOAT32 = 2.0 ** -24
 U_FLOAT64 = 2.0 ** -53
 DTYPE_ALIASES = {"fp32": "float32", "fp16": "float16", "bf16": "bfloat16", "fp64": "float64"}
@@ -355,8 +358,61 @@ def judge_output(c: Any, truth: Truth, tol: Tolerances) -> dict[str, Any]:
         "reference in its own dtype (its float64 output does not match)"
     d["rtol"], d["atol"] = b.info["rtol"], b.info["atol"]
     d["budget"] = b.info
+    d[BUDGET_KEY] = b.budget        # for resolve_ties; popped before the record is written
     _record_errors(d, cf, gf, fin, b, shape)
     return d
+
+
+def resolve_ties(leaves_c: list[Any], leaves_g: list[Any], outs: list[dict[str, Any]]) -> None:
+    """Index outputs that order near-equal values differently (top-k, sort, argsort).
+
+    An integer output is exact, but which of two values equal within rounding comes first is
+    itself rounding: a top-k kernel that finds two float32 probabilities equal after its own
+    rounding takes the lower expert id, torch.topk the other (seen on the H200: 2 of 131072
+    ids swapped). An integer output that failed only by mismatched elements passes when a
+    floating-point output of the same shape (its companion: the values) passed its budget and,
+    in every row (last axis), the mismatched elements are a permutation of the reference's
+    ids at those positions, each moved between positions whose reference values differ by at
+    most the sum of their two budgets. An id the reference did not select, a duplicate, or a
+    swap of values the budgets tell apart stays wrong."""
+    for k, d in enumerate(outs):
+        c, g = leaves_c[k], leaves_g[k]
+        if d["passed"] or not d.get("outside_budget") or not isinstance(g, torch.Tensor) or g.dim() < 1 \
+                or g.is_floating_point() or g.is_complex() or g.dtype == torch.bool:
+            continue
+        for m, dm in enumerate(outs):
+            v = leaves_g[m]
+            if (m == k or not dm["passed"] or BUDGET_KEY not in dm or not isinstance(v, torch.Tensor)
+                    or tuple(v.shape) != tuple(g.shape)):
+                continue
+            n = _tie_swaps(c.to(g.device), g, v.to(g.device).to(torch.float64),
+                           dm[BUDGET_KEY].reshape(g.shape).to(g.device))
+            if n:
+                d.update(passed=True, problem=None, ties={"companion": m, "elements": n})
+                break
+    for d in outs:
+        d.pop(BUDGET_KEY, None)
+
+
+def _tie_swaps(c: torch.Tensor, g: torch.Tensor, v: torch.Tensor, budget: torch.Tensor) -> int:
+    """The number of mismatched elements when every one is a tie swap (resolve_ties), else 0."""
+    n = g.shape[-1]
+    c2, g2, v2, b2 = (x.reshape(-1, n) for x in (c, g, v, budget))
+    bad_rows = torch.nonzero((c2 != g2).any(dim=1)).reshape(-1).tolist()
+    if len(bad_rows) > TIE_ROWS_MAX:
+        return 0
+    total = 0
+    for r in bad_rows:
+        cr, gr, vr, br = c2[r].tolist(), g2[r].tolist(), v2[r].tolist(), b2[r].tolist()
+        pos = [j for j in range(n) if cr[j] != gr[j]]
+        if sorted(cr[j] for j in pos) != sorted(gr[j] for j in pos):
+            return 0
+        for j in pos:
+            src = next(i for i in pos if gr[i] == cr[j])
+            if abs(vr[j] - vr[src]) > br[j] + br[src]:
+                return 0
+        total += len(pos)
+    return total
 
 
 def _record_errors(d: dict[str, Any], cf: torch.Tensor, gf: torch.Tensor, fin: torch.Tensor, b: Budget,

@@ -341,7 +341,7 @@ class Worker:
         from . import launches
         from .cases import clone_tree
         from .correctness import flatten_outputs, inputs_mutated, overlaps, storages
-        from .judge import judge_output
+        from .judge import judge_output, resolve_ties
         from .static_check import RuntimeTrace, check_source
         from .usercode import UserCodeFailure, build_model, call_forward, run_user
         torch = self.torch
@@ -452,6 +452,8 @@ class Worker:
                 d = judge_output(c, extra.truth(k, g), p.tol)
                 d["output"] = k
                 outs.append(d)
+            resolve_ties(leaves_c, leaves_g, outs)
+            for k, d in enumerate(outs):
                 _summarize_output(per_output, k, i, d)
                 if not d["passed"] and problem is None:
                     problem = f"{who} wrong on case {i}: output {k} {d['problem']}"

@@ -9,6 +9,7 @@ from kharness.judge import (
     calibrate,
     judge_output,
     magnitude_status,
+    resolve_ties,
     smallest_subnormal,
 )
 
@@ -182,3 +183,48 @@ def test_calibration_stays_finite_for_an_all_zero_float64_truth():
     assert d["passed"] and d["worst"]["budget"] >= 4e-12
     c = torch.tensor([0.0, 0.0, 1.0, 0.0], dtype=torch.float64)
     assert not judge_output(c, Truth(g, t64), Tolerances())["passed"]
+
+
+def _topk_case(p, k):
+    """(candidate leaves, reference leaves, judged outs) of a top-k (values, ids) pair: the
+    reference is torch.topk of p (float32), judged against the float64 top-k values."""
+    w, idx = torch.topk(p, k, dim=-1)
+    w64 = torch.topk(p.double(), k, dim=-1).values
+    return w, idx, Truth(w, w64, w64.abs(), 2 * w64.abs()), Truth(idx)
+
+
+def _judge_pair(cw, cidx, tw, tidx):
+    outs = [judge_output(cw, tw, Tolerances()), judge_output(cidx, tidx, Tolerances())]
+    resolve_ties([cw, cidx], [tw.reference, tidx.reference], outs)
+    assert all("_budget" not in d for d in outs)     # the records stay JSON
+    return outs
+
+
+def test_index_outputs_tolerate_swaps_of_near_ties_only():
+    g = torch.Generator().manual_seed(3)
+    p = torch.softmax(torch.randn(64, 32, generator=g), dim=-1)
+    p[5, 3] = p[5, 11] = float(p[5].max()) * 0.99          # an exact tie, ranked 2nd/3rd or so
+    w, idx, tw, tidx = _topk_case(p, 4)
+    row = idx[5].tolist()
+    a, b = row.index(3), row.index(11)
+    # the candidate orders the tie the other way: accepted, and the record says why
+    cidx = idx.clone()
+    cidx[5, a], cidx[5, b] = idx[5, b], idx[5, a]
+    outs = _judge_pair(w.clone(), cidx, tw, tidx)
+    assert outs[1]["passed"] and outs[1]["ties"] == {"companion": 0, "elements": 2}, outs[1]
+    # a swap of two values the budget tells apart stays wrong
+    cidx = idx.clone()
+    cidx[7, 0], cidx[7, 1] = idx[7, 1], idx[7, 0]
+    outs = _judge_pair(w.clone(), cidx, tw, tidx)
+    assert not outs[1]["passed"] and "exact match required for int64" in outs[1]["problem"]
+    # an id the reference did not select, or a duplicate, stays wrong
+    for bad in (31 if 31 not in row else 30, row[0]):
+        cidx = idx.clone()
+        cidx[5, b] = bad
+        outs = _judge_pair(w.clone(), cidx, tw, tidx)
+        assert not outs[1]["passed"], bad
+    # so does a tie swap when the values themselves are wrong (no companion passed)
+    cidx = idx.clone()
+    cidx[5, a], cidx[5, b] = idx[5, b], idx[5, a]
+    outs = _judge_pair(torch.zeros_like(w), cidx, tw, tidx)
+    assert not outs[0]["passed"] and not outs[1]["passed"]
