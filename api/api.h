@@ -13,6 +13,7 @@
 #include "problem.h"
 
 struct MHD_Connection;
+struct http_conn;
 
 enum api_route {
   ROUTE_NONE = 0,
@@ -48,6 +49,7 @@ struct api_resp {
 struct api_req {
   struct kopt_ctx *ctx;            /* borrowed */
   struct MHD_Connection *conn;     /* borrowed from MHD */
+  struct http_conn *hconn;         /* borrowed: the connection's deadline record, or NULL */
   uv_work_t work;
   enum api_route route;
   const char *route_name;          /* static template for metrics */
@@ -63,6 +65,7 @@ struct api_req {
   int idem_present, idem_bad;
   char content_type[128];
   char last_event_id[24];
+  int last_event_id_too_long;
   char q_state[API_Q_STATE_MAX + 1];
   int q_state_too_long;
   char q_limit[24], q_cursor[48], q_round[24];

@@ -2,6 +2,7 @@
  * write happens inside one transaction so a failure never leaves a partial row. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,14 @@
 #include "hash.h"
 #include "jsonlim.h"
 #include "log.h"
+#include "params.h"
 #include "spec.h"
 #include "sse.h"
 
 #define API_LIST_DEFAULT 20
 #define API_LIST_MAX 100
 #define API_EVENTS_REPLAY_MAX 1000
+#define API_ROUND_MAX 100 /* jobs.rounds is at most 100; round numbers run 0..rounds */
 
 static const char *const api_states[] = { "queued", "running", "succeeded", "failed",
                                           "cancelled", NULL };
@@ -268,26 +271,18 @@ void api_jobs_list(struct api_req *r, PGconn *c)
   buf_init(&b, 64u << 20);
   problem_init(&p, 400, "validation", "Request failed validation");
   if (r->q_limit_set) {
-    char *end;
-    limit = strtol(r->q_limit, &end, 10);
-    if (!r->q_limit[0] || *end)
-      problem_add(&p, "limit", "type", -1, "must be an integer from 1 to %d", API_LIST_MAX);
-    else if (limit < 1)
-      problem_add(&p, "limit", "minimum", 1, "must be at least 1");
-    else if (limit > API_LIST_MAX)
-      problem_add(&p, "limit", "maximum", API_LIST_MAX, "must be at most %d (the page cap)",
-                  API_LIST_MAX);
+    long long v = API_LIST_DEFAULT;
+    params_int_field(&p, "limit", r->q_limit, 1, API_LIST_MAX, &v);
+    limit = (long)v;
   }
   if (r->q_cursor_set) {
-    const char *s = r->q_cursor;
-    int ok = s[0] == 'c' && s[1] && strlen(s) <= 20;
-    for (size_t i = 1; ok && s[i]; i++)
-      ok = isdigit((unsigned char)s[i]);
-    if (!ok)
+    long long seq;
+    /* "c" + a jobs.seq (bigint); anything else, or a number past bigint, is not ours. */
+    if (r->q_cursor[0] != 'c' || params_int(r->q_cursor + 1, 0, INT64_MAX, &seq) != PARAMS_OK)
       problem_add(&p, "cursor", "format", -1,
                   "is not a cursor this server issued (use next_cursor from a previous page)");
     else {
-      snprintf(cursor, sizeof(cursor), "%s", s + 1);
+      snprintf(cursor, sizeof(cursor), "%lld", seq);
       params[1] = cursor;
     }
   }
@@ -467,18 +462,18 @@ void api_jobs_kernel(struct api_req *r, PGconn *c)
   char err[512];
   const char *params[2] = { r->id, NULL };
   PGresult *res = NULL;
-  char *end;
   long round = -1;
 
   if (r->q_round_set) {
-    round = strtol(r->q_round, &end, 10);
-    if (!r->q_round[0] || *end || round < 0 || round > 100) {
-      struct problem p;
-      problem_init(&p, 400, "validation", "Request failed validation");
-      problem_add(&p, "round", "range", 100, "must be an integer from 0 to 100");
+    struct problem p;
+    long long v;
+    problem_init(&p, 400, "validation", "Request failed validation");
+    if (params_int_field(&p, "round", r->q_round, 0, API_ROUND_MAX, &v)) {
       api_resp_problem(r, &p);
       return;
     }
+    problem_free(&p);
+    round = (long)v;
     params[1] = r->q_round;
   }
   if (api_job_exists(r, c) != 1)
@@ -511,14 +506,23 @@ void api_jobs_events_open(struct api_req *r, PGconn *c)
   const char *params[1] = { r->id };
   PGresult *res = NULL;
   struct buf b;
-  long long after = -1;
+  long long after = -1, last;
 
   buf_init(&b, 32u << 20);
-  if (r->last_event_id[0]) {
-    char *end;
-    after = strtoll(r->last_event_id, &end, 10);
-    if (*end || after < 0)
-      after = -1; /* a mangled Last-Event-ID restarts from the current state */
+  if (r->last_event_id_too_long || r->last_event_id[0]) {
+    struct problem p;
+    problem_init(&p, 400, "validation", "Request failed validation");
+    if (r->last_event_id_too_long)
+      problem_add(&p, "Last-Event-ID", "maximum", INT64_MAX,
+                  "must be an event id this server sent (an integer up to %lld)",
+                  (long long)INT64_MAX);
+    else
+      params_int_field(&p, "Last-Event-ID", r->last_event_id, 0, INT64_MAX, &after);
+    if (problem_has_errors(&p)) {
+      api_resp_problem(r, &p);
+      goto out;
+    }
+    problem_free(&p);
   }
   res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
                 "SELECT kopt_job_json(j)::text, j.state,"
@@ -533,9 +537,12 @@ void api_jobs_events_open(struct api_req *r, PGconn *c)
     api_resp_simple_problem(r, 404, "not-found", "Not found", "no job %s", r->id);
     goto out;
   }
-  if (after < 0) {
+  last = atoll(PQgetvalue(res, 0, 2));
+  if (after < 0 || after > last) {
+    /* No Last-Event-ID, or one past this job's last event (another job's, or made up):
+     * start from the job as it is now. */
     const char *st = PQgetvalue(res, 0, 1);
-    r->events_from = atoll(PQgetvalue(res, 0, 2));
+    r->events_from = last;
     buf_appendf(&b, "retry: 2000\nid: %lld\nevent: state\ndata: %s\n\n", r->events_from,
                 PQgetvalue(res, 0, 0));
     r->job_terminal = strcmp(st, "succeeded") == 0 || strcmp(st, "failed") == 0 ||
@@ -590,6 +597,15 @@ void api_jobs_artifact(struct api_req *r, PGconn *c)
   char *body;
   int len;
 
+  long long round;
+  struct problem p;
+
+  problem_init(&p, 400, "validation", "Request failed validation");
+  if (params_int_field(&p, "round", r->art_round, 0, API_ROUND_MAX, &round)) {
+    api_resp_problem(r, &p);
+    return;
+  }
+  problem_free(&p);
   res = PQexecParams(c,
                      "SELECT data FROM artifacts WHERE job_id = $1::uuid AND round = $2::int"
                      " AND kind = $3",

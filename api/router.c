@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "http.h"
 #include "log.h"
 #include "migrate.h"
 #include "pool.h"
@@ -334,6 +335,15 @@ void api_after_work(struct api_req *r)
     for (int s = 0; s < 5; s++)
       buf_appendf(&b, "kopt_jobs{state=\"%s\"} %lld\n", states[s], r->jobs_by_state[s]);
   pool_render_metrics(r->ctx, &b);
+  buf_appendf(&b, "# HELP kopt_http_connections Open HTTP connections, both listeners.\n"
+                  "# TYPE kopt_http_connections gauge\nkopt_http_connections %u\n"
+                  "# HELP kopt_http_deadline_closed_total Connections shut because a request"
+                  " head or body was not in by its deadline.\n"
+                  "# TYPE kopt_http_deadline_closed_total counter\n"
+                  "kopt_http_deadline_closed_total{part=\"header\"} %u\n"
+                  "kopt_http_deadline_closed_total{part=\"body\"} %u\n",
+              http_connections(r->ctx->http), http_deadline_closed(r->ctx->http, 0),
+              http_deadline_closed(r->ctx->http, 1));
   buf_appendf(&b, "# HELP kopt_database_up Whether the last scrape reached the database.\n"
                   "# TYPE kopt_database_up gauge\nkopt_database_up %d\n"
                   "# HELP kopt_draining 1 while koptd drains for shutdown.\n"

@@ -118,8 +118,23 @@ static int config_set(struct config *cfg, const char *section, const char *key,
       rc = -ERANGE;
   } else if (IS("server", "max_connections"))
     rc = config_parse_uint(val, 4, 100000, &cfg->max_connections);
+  else if (IS("server", "max_connections_per_ip"))
+    rc = config_parse_uint(val, 1, 100000, &cfg->max_connections_per_ip);
   else if (IS("server", "connection_timeout_s"))
     rc = config_parse_uint(val, 1, 3600, &cfg->connection_timeout_s);
+  else if (IS("server", "header_timeout_s"))
+    rc = config_parse_uint(val, 1, 3600, &cfg->header_timeout_s);
+  else if (IS("server", "body_timeout_s"))
+    rc = config_parse_uint(val, 1, 3600, &cfg->body_timeout_s);
+  else if (IS("server", "probe_listen")) {
+    cfg->probe_listen_host[0] = '\0';
+    cfg->probe_listen_port = 0;
+    rc = *val == '\0' || strcmp(val, "none") == 0
+             ? 0
+             : config_parse_listen(val, cfg->probe_listen_host, sizeof(cfg->probe_listen_host),
+                                   &cfg->probe_listen_port);
+  } else if (IS("server", "max_streams_per_token"))
+    rc = config_parse_uint(val, 1, 100000, &cfg->max_streams_per_token);
   else if (IS("server", "host_id"))
     rc = config_copy(cfg->host_id, sizeof(cfg->host_id), val);
   else if (IS("database", "url"))
@@ -172,7 +187,11 @@ static void config_defaults(struct config *cfg)
   cfg->max_body_bytes = 4u << 20;
   cfg->max_source_bytes = 256u << 10;
   cfg->max_connections = 1024;
+  cfg->max_connections_per_ip = 128;
   cfg->connection_timeout_s = 60;
+  cfg->header_timeout_s = 10;
+  cfg->body_timeout_s = 30;
+  cfg->max_streams_per_token = 16;
   snprintf(cfg->database_url, sizeof(cfg->database_url), "postgresql:///kopt");
   cfg->pool_size = 4;
   snprintf(cfg->devices, sizeof(cfg->devices), "auto");
@@ -191,6 +210,12 @@ int config_load(struct config *cfg, const char *path, char *err, size_t errlen)
     { "KOPT_MAX_BODY_BYTES", "server", "max_body_bytes" },
     { "KOPT_MAX_SOURCE_BYTES", "server", "max_source_bytes" },
     { "KOPT_MAX_CONNECTIONS", "server", "max_connections" },
+    { "KOPT_MAX_CONNECTIONS_PER_IP", "server", "max_connections_per_ip" },
+    { "KOPT_CONNECTION_TIMEOUT_S", "server", "connection_timeout_s" },
+    { "KOPT_HEADER_TIMEOUT_S", "server", "header_timeout_s" },
+    { "KOPT_BODY_TIMEOUT_S", "server", "body_timeout_s" },
+    { "KOPT_PROBE_LISTEN", "server", "probe_listen" },
+    { "KOPT_MAX_STREAMS_PER_TOKEN", "server", "max_streams_per_token" },
     { "KOPT_HOST_ID", "server", "host_id" },
     { "KOPT_DATABASE_URL", "database", "url" },
     { "KOPT_POOL_SIZE", "database", "pool_size" },

@@ -119,11 +119,25 @@ static void on_signal(uv_signal_t *s, int signum)
       return;
     }
     if (strcmp(nc.listen_host, ctx->cfg.listen_host) || nc.listen_port != ctx->cfg.listen_port ||
+        strcmp(nc.probe_listen_host, ctx->cfg.probe_listen_host) ||
+        nc.probe_listen_port != ctx->cfg.probe_listen_port ||
+        nc.max_connections != ctx->cfg.max_connections ||
+        nc.max_connections_per_ip != ctx->cfg.max_connections_per_ip ||
+        nc.connection_timeout_s != ctx->cfg.connection_timeout_s ||
         strcmp(nc.database_url, ctx->cfg.database_url) || nc.pool_size != ctx->cfg.pool_size)
-      log_warn("config.restart_needed", "keys=\"listen database.url pool_size\"");
-    /* Keep what only a restart can change; take the rest. */
+      log_warn("config.restart_needed",
+               "keys=\"listen probe_listen max_connections max_connections_per_ip"
+               " connection_timeout_s database.url pool_size\"");
+    /* Keep what only a restart can change (the listeners' sockets and tables, the
+     * database pool); take the rest. */
     snprintf(nc.listen_host, sizeof(nc.listen_host), "%s", ctx->cfg.listen_host);
     nc.listen_port = ctx->cfg.listen_port;
+    snprintf(nc.probe_listen_host, sizeof(nc.probe_listen_host), "%s",
+             ctx->cfg.probe_listen_host);
+    nc.probe_listen_port = ctx->cfg.probe_listen_port;
+    nc.max_connections = ctx->cfg.max_connections;
+    nc.max_connections_per_ip = ctx->cfg.max_connections_per_ip;
+    nc.connection_timeout_s = ctx->cfg.connection_timeout_s;
     snprintf(nc.database_url, sizeof(nc.database_url), "%s", ctx->cfg.database_url);
     nc.pool_size = ctx->cfg.pool_size;
     ctx->cfg = nc;
@@ -303,9 +317,13 @@ static int cmd_serve(struct kopt_ctx *ctx)
       goto out;
     }
   }
-  log_info("koptd.ready", "listen=%s:%u version=%s schema=%d pool=%u devices=%u instance=%s",
-           ctx->cfg.listen_host, http_port(ctx->http), KOPT_VERSION, ctx->schema_latest,
-           ctx->cfg.pool_size, devs.n, ctx->instance_id);
+  log_info("koptd.ready",
+           "listen=%s:%u probe_listen=%s:%u version=%s schema=%d pool=%u devices=%u"
+           " instance=%s",
+           ctx->cfg.listen_host, http_port(ctx->http),
+           ctx->cfg.probe_listen_host[0] ? ctx->cfg.probe_listen_host : "none",
+           http_probe_port(ctx->http), KOPT_VERSION, ctx->schema_latest, ctx->cfg.pool_size,
+           devs.n, ctx->instance_id);
   sdnotify_send("READY=1");
   uv_run(ctx->loop, UV_RUN_DEFAULT);
   rc = ctx->exit_code;

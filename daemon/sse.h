@@ -16,17 +16,19 @@ struct MHD_Connection;
 struct MHD_Response;
 
 /* Appends the job's events after id `after` (at most limit) to out as SSE frames; *last
- * gets the last id written, *terminal is set when one is a terminal state. Blocking (pool
- * thread). 0 or -EIO with err. Shared by the stream and the route's Last-Event-ID replay. */
+ * gets the last id written, *terminal is set when one is a terminal state or when the job
+ * is final and no event after `after` was left unread. Blocking (pool thread). 0 or -EIO
+ * with err. Shared by the stream and the route's Last-Event-ID replay. */
 int sse_read_events(PGconn *c, const char *job_id, long long after, int limit, struct buf *out,
                     long long *last, int *terminal, char *err, size_t errlen);
 
 int sse_hub_init(struct kopt_ctx *ctx);
-/* A response that streams events for job_id, starting with initial (copied). NULL when the
- * hub is full or out of memory. */
-struct MHD_Response *sse_response(struct sse_hub *h, struct MHD_Connection *conn,
-                                  const char *job_id, long long last_id, const char *initial,
-                                  size_t initial_len, int terminal);
+/* *out = a response that streams events for job_id, starting with initial (copied), held
+ * by token_id. 0; -EBUSY when the hub holds SSE_MAX_STREAMS; -EDQUOT when token_id holds
+ * per_token_max already; -ENOMEM. */
+int sse_open(struct sse_hub *h, struct MHD_Connection *conn, const char *job_id,
+             long long token_id, unsigned per_token_max, long long last_id, const char *initial,
+             size_t initial_len, int terminal, struct MHD_Response **out);
 /* A NOTIFY payload from channel kopt_job_events: {"job_id": ..., "event_id": ...}. */
 void sse_on_notify(struct sse_hub *h, const char *payload);
 /* Ends every stream (drain); they finish with an event "shutdown". */
