@@ -10,6 +10,7 @@
 #include "auth.h"
 #include "buf.h"
 #include "ctx.h"
+#include "notify.h"
 #include "problem.h"
 
 struct MHD_Connection;
@@ -75,6 +76,11 @@ struct api_req {
   size_t max_source_bytes;         /* snapshot of the setting for the pool thread */
   uint64_t t_start_ns;
   int dispatched, suspended, responded;
+  /* Caches (tokens, jobs) are trusted only once a NOTIFY barrier sent after the request
+   * arrived has passed: then every change committed before it has invalidated them. */
+  struct notify_waiter barrier;
+  enum { API_BARRIER_NONE = 0, API_BARRIER_WAITING, API_BARRIER_PASSED, API_BARRIER_FAILED }
+      barrier_state;
   struct auth_identity who;
   struct api_resp resp;
   /* ROUTE_METRICS: counts by state, filled on the pool thread. */

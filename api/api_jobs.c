@@ -40,6 +40,30 @@ static int api_exec_cmd(PGconn *c, const char *sql, char *err, size_t errlen)
   return 0;
 }
 
+/* Tenancy: a submitter reads only the jobs it submitted; viewers and admins read all. The
+ * owner to filter on as a query parameter ($N::bigint IS NULL OR owner_token_id = $N), or
+ * NULL for no filter. buf holds the digits. */
+static const char *api_owner_filter(const struct api_req *r, char buf[24])
+{
+  if (r->who.role != AUTH_SUBMITTER)
+    return NULL;
+  snprintf(buf, 24, "%lld", r->who.token_id);
+  return buf;
+}
+
+/* 404 for a job that does not exist or that this token may not see (one answer for both,
+ * so a submitter learns nothing about others' jobs). */
+static void api_job_not_found(struct api_req *r)
+{
+  if (r->who.role == AUTH_SUBMITTER)
+    api_resp_simple_problem(r, 404, "not-found", "Not found",
+                            "no job %s among this token's jobs (a submitter sees only the jobs"
+                            " it submitted)",
+                            r->id);
+  else
+    api_resp_simple_problem(r, 404, "not-found", "Not found", "no job %s", r->id);
+}
+
 /* Moves kernel.source / reference.source out of spec into {sha256, filename, bytes}, so
  * sources live once in the kernels table. *src_out gets the (borrowed-from-spec, then
  * owned-by-caller) source string references. */
@@ -261,8 +285,8 @@ static int api_parse_states(const char *q, char *arr, size_t cap, struct problem
 void api_jobs_list(struct api_req *r, PGconn *c)
 {
   struct problem p;
-  char states[API_Q_STATE_MAX + 8], cursor[24], limit1[24], err[512];
-  const char *params[3] = { NULL, NULL, NULL };
+  char states[API_Q_STATE_MAX + 8], cursor[24], limit1[24], owner[24], err[512];
+  const char *params[4] = { NULL, NULL, NULL, api_owner_filter(r, owner) };
   long limit = API_LIST_DEFAULT;
   PGresult *res = NULL;
   struct buf b;
@@ -306,8 +330,9 @@ void api_jobs_list(struct api_req *r, PGconn *c)
                 "SELECT seq, kopt_job_json(j)::text FROM jobs j"
                 " WHERE ($1::text[] IS NULL OR state = ANY($1::text[]))"
                 " AND ($2::bigint IS NULL OR seq < $2::bigint)"
+                " AND ($4::bigint IS NULL OR owner_token_id = $4::bigint)"
                 " ORDER BY seq DESC LIMIT $3::int",
-                3, params);
+                4, params);
   if (!res) {
     api_db_error(r, "listing jobs", err);
     goto out;
@@ -331,18 +356,19 @@ out:
 
 void api_jobs_get(struct api_req *r, PGconn *c)
 {
-  char err[512];
-  const char *params[1] = { r->id };
+  char err[512], owner[24];
+  const char *params[2] = { r->id, api_owner_filter(r, owner) };
   PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
                           "SELECT (kopt_job_json(j) || jsonb_build_object('spec', j.spec))::text"
-                          " FROM jobs j WHERE id = $1::uuid",
-                          1, params);
+                          " FROM jobs j WHERE id = $1::uuid"
+                          " AND ($2::bigint IS NULL OR owner_token_id = $2::bigint)",
+                          2, params);
   if (!res) {
     api_db_error(r, "reading the job", err);
     return;
   }
   if (PQntuples(res) == 0)
-    api_resp_simple_problem(r, 404, "not-found", "Not found", "no job %s", r->id);
+    api_job_not_found(r);
   else
     api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 0)));
   PQclear(res);
@@ -419,13 +445,16 @@ static void api_json_query(struct api_req *r, PGconn *c, const char *what, const
   PQclear(res);
 }
 
-/* 1 if the job exists, 0 (404 set) if not, -1 (503 set) on failure. */
+/* 1 if the job exists and this token may read it, 0 (404 set) if not, -1 (503 set) on
+ * failure. */
 static int api_job_exists(struct api_req *r, PGconn *c)
 {
-  char err[512];
-  const char *params[1] = { r->id };
+  char err[512], owner[24];
+  const char *params[2] = { r->id, api_owner_filter(r, owner) };
   PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                          "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, params);
+                          "SELECT 1 FROM jobs WHERE id = $1::uuid"
+                          " AND ($2::bigint IS NULL OR owner_token_id = $2::bigint)",
+                          2, params);
   int n;
   if (!res) {
     api_db_error(r, "reading the job", err);
@@ -434,7 +463,7 @@ static int api_job_exists(struct api_req *r, PGconn *c)
   n = PQntuples(res);
   PQclear(res);
   if (!n)
-    api_resp_simple_problem(r, 404, "not-found", "Not found", "no job %s", r->id);
+    api_job_not_found(r);
   return n ? 1 : 0;
 }
 
@@ -502,8 +531,8 @@ void api_jobs_kernel(struct api_req *r, PGconn *c)
 
 void api_jobs_events_open(struct api_req *r, PGconn *c)
 {
-  char err[512];
-  const char *params[1] = { r->id };
+  char err[512], owner[24];
+  const char *params[2] = { r->id, api_owner_filter(r, owner) };
   PGresult *res = NULL;
   struct buf b;
   long long after = -1, last;
@@ -527,14 +556,15 @@ void api_jobs_events_open(struct api_req *r, PGconn *c)
   res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
                 "SELECT kopt_job_json(j)::text, j.state,"
                 " coalesce((SELECT max(id) FROM job_events e WHERE e.job_id = j.id), 0)"
-                " FROM jobs j WHERE j.id = $1::uuid",
-                1, params);
+                " FROM jobs j WHERE j.id = $1::uuid"
+                " AND ($2::bigint IS NULL OR owner_token_id = $2::bigint)",
+                2, params);
   if (!res) {
     api_db_error(r, "opening the event stream", err);
     goto out;
   }
   if (PQntuples(res) == 0) {
-    api_resp_simple_problem(r, 404, "not-found", "Not found", "no job %s", r->id);
+    api_job_not_found(r);
     goto out;
   }
   last = atoll(PQgetvalue(res, 0, 2));
@@ -606,6 +636,8 @@ void api_jobs_artifact(struct api_req *r, PGconn *c)
     return;
   }
   problem_free(&p);
+  if (api_job_exists(r, c) != 1)
+    return;
   res = PQexecParams(c,
                      "SELECT data FROM artifacts WHERE job_id = $1::uuid AND round = $2::int"
                      " AND kind = $3",

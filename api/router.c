@@ -265,18 +265,20 @@ void api_work(struct api_req *r)
     return;
   }
   if (r->need_role) {
-    int rc = auth_resolve(&r->ctx->auth, c, r->auth_too_long ? NULL : r->auth, &r->who,
-                          ctx_wall_ms());
+    int rc = auth_resolve(&r->ctx->auth, r->barrier_state == API_BARRIER_PASSED, c,
+                          r->auth_too_long ? NULL : r->auth, &r->who, ctx_wall_ms());
     if (rc) {
       api_resp_simple_problem(r, 503, "unavailable", "Database unavailable",
                               "token lookup failed; retry later");
       goto out;
     }
     if (r->who.role == AUTH_NONE) {
+      char why[128];
+      if (r->who.why == AUTH_MISSING && (r->auth[0] || r->auth_too_long))
+        r->who.why = AUTH_UNKNOWN; /* a header was sent, just not a well-formed token */
+      auth_refusal_text(&r->who, why, sizeof(why));
       r->resp.www_authenticate = 1;
-      api_resp_simple_problem(r, 401, "unauthorized", "Unauthorized",
-                              r->auth[0] ? "the bearer token is not valid"
-                                         : "an Authorization: Bearer <token> header is required");
+      api_resp_simple_problem(r, 401, "unauthorized", "Unauthorized", "%s", why);
       goto out;
     }
     if ((int)r->who.role < r->need_role) {

@@ -1,5 +1,6 @@
 #include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "api.h"
 #include "http.h"
 #include "http_deadline.h"
+#include "notify.h"
 #include "log.h"
 #include "sse.h"
 
@@ -316,6 +318,15 @@ static void http_too_large(struct api_req *r)
   api_resp_problem(r, &p);
 }
 
+static void http_barrier_cb(struct notify_waiter *w, int ok)
+{
+  struct api_req *r = (struct api_req *)((char *)w - offsetof(struct api_req, barrier));
+  r->barrier_state = ok ? API_BARRIER_PASSED : API_BARRIER_FAILED;
+  r->suspended = 0;
+  MHD_resume_connection(r->conn);
+  http_kick(r->ctx->http);
+}
+
 static int http_is_probe(enum api_route route)
 {
   return route == ROUTE_HEALTHZ || route == ROUTE_READYZ || route == ROUTE_METRICS;
@@ -371,12 +382,20 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
     return MHD_YES;
   if (r->dispatched)
     return http_queue(s, r); /* resumed after the pool work finished */
-  r->dispatched = 1;
   http_phase(r, HTTP_PHASE_BUSY);
   if (r->body_too_large) {
     http_too_large(r);
     return http_queue(s, r);
   }
+  if (!r->resp.status && r->need_role && r->barrier_state == API_BARRIER_NONE &&
+      notify_barrier(s->ctx->notify, &r->barrier, http_barrier_cb) == 0) {
+    /* Park until every change committed before now has reached the caches. */
+    r->barrier_state = API_BARRIER_WAITING;
+    r->suspended = 1;
+    MHD_suspend_connection(conn);
+    return MHD_YES;
+  }
+  r->dispatched = 1;
   if (r->resp.status || api_handle_inline(r))
     return http_queue(s, r);
   r->work.data = r;
@@ -400,6 +419,7 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **req_cl
   (void)conn;
   if (!r)
     return;
+  notify_barrier_cancel(s->ctx->notify, &r->barrier); /* ended while parked (shutdown) */
   /* The next request's head is due header_timeout_s from now. */
   http_phase(r, HTTP_PHASE_HEAD);
   secs = (double)(uv_hrtime() - r->t_start_ns) / 1e9;

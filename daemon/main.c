@@ -1,5 +1,6 @@
 /* koptd: the kopt daemon. `koptd [-c FILE]` serves; `koptd migrate` applies migrations;
- * `koptd token create --role R` prints a new API token on its last line. */
+ * `koptd token create --role R` prints a new API token on its last line, `token list` and
+ * `token revoke` manage them (daemon/tokens.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -19,6 +20,7 @@
 #include "devices.h"
 #include "sdnotify.h"
 #include "sse.h"
+#include "tokens.h"
 
 #define DRAIN_LIMIT_MS 8000
 
@@ -42,20 +44,36 @@ static void usage(FILE *f)
           "usage: koptd [-c FILE] [serve]\n"
           "       koptd [-c FILE] migrate\n"
           "       koptd [-c FILE] token create --role viewer|submitter|admin [--name NAME]\n"
+          "                                    [--expires-in 30d]\n"
+          "       koptd [-c FILE] token list\n"
+          "       koptd [-c FILE] token revoke ID|PREFIX|TOKEN\n"
           "       koptd --version\n"
           "Settings come from FILE (INI) and the environment (KOPT_DATABASE_URL, KOPT_LISTEN,\n"
           "KOPT_DEVICES, KOPT_LOG_LEVEL, KOPT_POOL_SIZE, KOPT_MAX_BODY_BYTES, ...).\n"
           "See deploy/koptd.conf.example.\n");
 }
 
-static const char *const notify_channels[] = { "kopt_job_events", "kopt_jobs_queued", NULL };
+static const char *const notify_channels[] = { "kopt_job_events", "kopt_jobs_queued",
+                                               "kopt_tokens_changed", NULL };
 
 static void on_notify(struct kopt_ctx *ctx, const char *channel, const char *payload)
 {
   if (strcmp(channel, "kopt_job_events") == 0 && ctx->sse)
     sse_on_notify(ctx->sse, payload);
-  else if (strcmp(channel, "kopt_jobs_queued") == 0 || channel[0] == '\0')
-    sched_kick(ctx); /* a new job, or a reconnect after which anything may have changed */
+  else if (strcmp(channel, "kopt_jobs_queued") == 0)
+    sched_kick(ctx);
+  else if (strcmp(channel, "kopt_tokens_changed") == 0) {
+    auth_cache_flush(&ctx->auth); /* revoked (or otherwise changed): forget it now */
+    log_debug("auth.cache_flushed", "token=%.20s", payload);
+  }
+  else if (channel[0] == '\0') {
+    /* Up: listening again, and anything may have changed meanwhile. Down: changes would go
+     * unannounced, so the token cache is bypassed until the channel is back. */
+    int up = strcmp(payload, NOTIFY_UP) == 0;
+    auth_cache_set_live(&ctx->auth, up);
+    if (up)
+      sched_kick(ctx);
+  }
 }
 
 static void close_walk_cb(uv_handle_t *h, void *arg)
@@ -175,56 +193,6 @@ static int cmd_migrate(struct kopt_ctx *ctx)
   return rc ? 1 : 0;
 }
 
-static int cmd_token(struct kopt_ctx *ctx, int argc, char **argv)
-{
-  static const struct option opts[] = { { "role", required_argument, NULL, 'r' },
-                                        { "name", required_argument, NULL, 'n' },
-                                        { NULL, 0, NULL, 0 } };
-  const char *role = NULL, *name = "";
-  char err[512], tok[AUTH_TOKEN_LEN + 1];
-  unsigned applied;
-  PGconn *c = NULL;
-  int o, rc = 1;
-
-  if (argc < 2 || strcmp(argv[1], "create") != 0) {
-    fprintf(stderr, "koptd: usage: koptd token create --role viewer|submitter|admin [--name N]\n");
-    return 2;
-  }
-  optind = 1;
-  while ((o = getopt_long(argc - 1, argv + 1, "", opts, NULL)) != -1) {
-    if (o == 'r')
-      role = optarg;
-    else if (o == 'n')
-      name = optarg;
-    else
-      return 2;
-  }
-  if (auth_role_parse(role) == AUTH_NONE) {
-    fprintf(stderr, "koptd: --role must be viewer, submitter or admin\n");
-    return 2;
-  }
-  c = db_connect(ctx->cfg.database_url, err, sizeof(err));
-  if (!c) {
-    fprintf(stderr, "koptd: cannot connect to the database: %s\n", err);
-    goto out;
-  }
-  if (migrate_apply(c, &applied, err, sizeof(err)) != 0) {
-    fprintf(stderr, "koptd: migration failed: %s\n", err);
-    goto out;
-  }
-  if (auth_token_create(c, auth_role_parse(role), name, tok, sizeof(tok), err, sizeof(err))) {
-    fprintf(stderr, "koptd: cannot create token: %s\n", err);
-    goto out;
-  }
-  printf("created a %s token%s%s; it is shown once, store it now:\n%s\n", role,
-         *name ? " named " : "", name, tok);
-  rc = 0;
-out:
-  if (c)
-    PQfinish(c);
-  return rc;
-}
-
 /* Workers read their settings from KOPT_* variables; export the effective ones. */
 static void worker_env(struct kopt_ctx *ctx)
 {
@@ -288,6 +256,7 @@ static int cmd_serve(struct kopt_ctx *ctx)
     log_error("config.invalid", "err=\"%s\"", err);
     goto out;
   }
+  auth_cache_set_live(&ctx->auth, 0); /* until the NOTIFY channel listens */
   if (sse_hub_init(ctx) || notify_start(ctx, notify_channels, on_notify)) {
     log_error("koptd.init_failed", "err=out_of_memory");
     goto out;
@@ -378,7 +347,7 @@ int main(int argc, char **argv)
   if (strcmp(argv[optind], "migrate") == 0)
     return cmd_migrate(&ctx);
   if (strcmp(argv[optind], "token") == 0)
-    return cmd_token(&ctx, argc - optind, argv + optind);
+    return tokens_cmd(ctx.cfg.database_url, argc - optind, argv + optind);
   fprintf(stderr, "koptd: unknown command '%s'\n", argv[optind]);
   usage(stderr);
   return 2;

@@ -1,7 +1,7 @@
 -- The schema that migrations/ produce, for reading (regenerate: scripts/dump_schema.sh).
 -- Do not edit: change migrations/ instead.
 
-\restrict KTbXWUeI4RtAMgO1XkJ7JzV2n3Bzc8ZdRFdYC9oy0eJuuYKVKpmXjCbSBOWXvFE
+\restrict uQBFl6djg5c1tbsPXwZv9hL8tLA13AvRkrnlwk28RcBI3TjNznGFdXed0lJPYO2
 
 CREATE FUNCTION public.kopt_job_changed() RETURNS trigger
     LANGUAGE plpgsql
@@ -74,7 +74,9 @@ CREATE FUNCTION public.kopt_job_json(j public.jobs) RETURNS jsonb
     'created_at', kopt_ts(j.created_at), 'updated_at', kopt_ts(j.updated_at),
     'started_at', kopt_ts(j.started_at), 'finished_at', kopt_ts(j.finished_at),
     'baseline', j.baseline, 'best', j.best, 'progress', j.progress, 'worker', j.worker,
-    'batch_id', j.batch_id)
+    'batch_id', j.batch_id,
+    'submitted_by', (SELECT jsonb_build_object('token_id', t.id, 'token_name', t.name)
+                     FROM api_tokens t WHERE t.id = j.owner_token_id))
 $$;
 
 CREATE FUNCTION public.kopt_job_touch() RETURNS trigger
@@ -83,6 +85,15 @@ CREATE FUNCTION public.kopt_job_touch() RETURNS trigger
 BEGIN
   NEW.updated_at := now();
   RETURN NEW;
+END
+$$;
+
+CREATE FUNCTION public.kopt_tokens_changed() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM pg_notify('kopt_tokens_changed', OLD.id::text);
+  RETURN NULL;
 END
 $$;
 
@@ -99,7 +110,10 @@ CREATE TABLE public.api_tokens (
     name text DEFAULT ''::text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     revoked_at timestamp with time zone,
+    expires_at timestamp with time zone,
+    prefix text,
     CONSTRAINT api_tokens_name_check CHECK ((length(name) <= 128)),
+    CONSTRAINT api_tokens_prefix_check CHECK (((prefix IS NULL) OR (length(prefix) <= 16))),
     CONSTRAINT api_tokens_role_check CHECK ((role = ANY (ARRAY['viewer'::text, 'submitter'::text, 'admin'::text]))),
     CONSTRAINT api_tokens_token_sha256_check CHECK ((octet_length(token_sha256) = 32))
 );
@@ -301,7 +315,11 @@ CREATE UNIQUE INDEX jobs_idempotency ON public.jobs USING btree (owner_token_id,
 
 CREATE INDEX jobs_lease ON public.jobs USING btree (lease_expires_at) WHERE (state = 'running'::text);
 
+CREATE INDEX jobs_owner_seq ON public.jobs USING btree (owner_token_id, seq DESC);
+
 CREATE INDEX jobs_state_seq ON public.jobs USING btree (state, seq DESC);
+
+CREATE TRIGGER api_tokens_changed AFTER DELETE OR UPDATE ON public.api_tokens FOR EACH ROW EXECUTE FUNCTION public.kopt_tokens_changed();
 
 CREATE TRIGGER jobs_changed AFTER INSERT OR UPDATE ON public.jobs FOR EACH ROW EXECUTE FUNCTION public.kopt_job_changed();
 
@@ -334,5 +352,5 @@ ALTER TABLE ONLY public.rounds
 ALTER TABLE ONLY public.rounds
     ADD CONSTRAINT rounds_kernel_sha256_fkey FOREIGN KEY (kernel_sha256) REFERENCES public.kernels(sha256);
 
-\unrestrict KTbXWUeI4RtAMgO1XkJ7JzV2n3Bzc8ZdRFdYC9oy0eJuuYKVKpmXjCbSBOWXvFE
+\unrestrict uQBFl6djg5c1tbsPXwZv9hL8tLA13AvRkrnlwk28RcBI3TjNznGFdXed0lJPYO2
 

@@ -266,8 +266,8 @@ static void cache_put_all(struct auth_cache *c, const unsigned char hash[32], en
 static void test_resolve_unknown(void **state)
 {
   struct cache_fixture *f = *state;
-  struct auth_identity id = { AUTH_ADMIN, 99 };
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 1000), 0);
+  struct auth_identity id = { .role = AUTH_ADMIN, .token_id = 99 };
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
   assert_int_equal(id.role, AUTH_NONE);
   assert_int_equal(id.token_id, 0);
 }
@@ -275,31 +275,31 @@ static void test_resolve_unknown(void **state)
 static void test_resolve_malformed_header(void **state)
 {
   struct cache_fixture *f = *state;
-  struct auth_identity id = { AUTH_ADMIN, 99 };
+  struct auth_identity id = { .role = AUTH_ADMIN, .token_id = 99 };
   /* Even with every slot holding the token, a bad header resolves to nobody. */
   cache_put_all(&f->cache, f->hash, AUTH_ADMIN, 5, 1000000, 1);
-  assert_int_equal(auth_resolve(&f->cache, NULL, NULL, &id, 1000), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, NULL, &id, 1000), 0);
   assert_int_equal(id.role, AUTH_NONE);
   id.role = AUTH_ADMIN;
-  assert_int_equal(auth_resolve(&f->cache, NULL, good_token, &id, 1000), 0); /* no scheme */
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, good_token, &id, 1000), 0); /* no scheme */
   assert_int_equal(id.role, AUTH_NONE);
   id.role = AUTH_ADMIN;
-  assert_int_equal(auth_resolve(&f->cache, NULL, "Bearer kopt_short", &id, 1000), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, "Bearer kopt_short", &id, 1000), 0);
   assert_int_equal(id.role, AUTH_NONE);
 }
 
 static void test_resolve_cached(void **state)
 {
   struct cache_fixture *f = *state;
-  struct auth_identity id = { AUTH_NONE, 0 };
+  struct auth_identity id = { .role = AUTH_NONE };
   cache_put_all(&f->cache, f->hash, AUTH_SUBMITTER, 17, 5000, 1);
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
   assert_int_equal(id.role, AUTH_SUBMITTER);
   assert_int_equal(id.token_id, 17);
   /* The scheme's case does not matter. */
   id.role = AUTH_NONE;
   f->header[0] = 'b';
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 4999), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 4999), 0);
   assert_int_equal(id.role, AUTH_SUBMITTER);
 }
 
@@ -311,7 +311,7 @@ static void test_resolve_only_that_token(void **state)
   cache_put_all(&f->cache, f->hash, AUTH_ADMIN, 1, 5000, 1);
   /* A different (valid-looking) token with the same cache slots filled is unknown. */
   snprintf(other, sizeof(other), "Bearer %.*sB", AUTH_TOKEN_LEN - 1, good_token);
-  assert_int_equal(auth_resolve(&f->cache, NULL, other, &id, 1000), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, other, &id, 1000), 0);
   assert_int_equal(id.role, AUTH_NONE);
 }
 
@@ -328,7 +328,7 @@ static void test_resolve_single_slot(void **state)
     f->cache.slots[s].id.token_id = 3;
     f->cache.slots[s].expires_ms = 5000;
     f->cache.slots[s].used = 1;
-    assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 1000), 0);
+    assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
     if (id.role == AUTH_VIEWER)
       hits++;
   }
@@ -340,12 +340,12 @@ static void test_resolve_expired(void **state)
   struct cache_fixture *f = *state;
   struct auth_identity id;
   cache_put_all(&f->cache, f->hash, AUTH_ADMIN, 8, 5000, 1);
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 4999), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 4999), 0);
   assert_int_equal(id.role, AUTH_ADMIN);
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 5000), 0); /* at expiry */
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 5000), 0); /* at expiry */
   assert_int_equal(id.role, AUTH_NONE);
   assert_int_equal(id.token_id, 0);
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 60000), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 60000), 0);
   assert_int_equal(id.role, AUTH_NONE);
 }
 
@@ -354,8 +354,63 @@ static void test_resolve_unused_slot(void **state)
   struct cache_fixture *f = *state;
   struct auth_identity id;
   cache_put_all(&f->cache, f->hash, AUTH_ADMIN, 8, 5000, 0);
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
   assert_int_equal(id.role, AUTH_NONE);
+}
+
+static void test_flush_and_live(void **state)
+{
+  struct cache_fixture *f = *state;
+  struct auth_identity id;
+  uint64_t gen = f->cache.gen;
+  cache_put_all(&f->cache, f->hash, AUTH_VIEWER, 4, 5000, 1);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(id.role, AUTH_VIEWER);
+  assert_int_equal(id.why, AUTH_OK);
+  /* a token changed (NOTIFY): forgotten at once, and any lookup in flight may not fill */
+  auth_cache_flush(&f->cache);
+  assert_true(f->cache.gen > gen);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(id.role, AUTH_NONE);
+  /* while the NOTIFY channel is down, even a filled slot is not trusted */
+  cache_put_all(&f->cache, f->hash, AUTH_VIEWER, 4, 5000, 1);
+  f->cache.live = 0;
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(id.role, AUTH_NONE);
+  auth_cache_set_live(&f->cache, 1); /* back: emptied, since changes went unannounced */
+  assert_int_equal(f->cache.live, 1);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(id.role, AUTH_NONE);
+  auth_cache_set_live(&f->cache, 0);
+  assert_int_equal(f->cache.live, 0);
+}
+
+static void test_token_expiry_on_cache_hit(void **state)
+{
+  struct cache_fixture *f = *state;
+  struct auth_identity id;
+  char text[128];
+  cache_put_all(&f->cache, f->hash, AUTH_SUBMITTER, 6, 1000000, 1);
+  for (unsigned i = 0; i < AUTH_CACHE_SLOTS; i++)
+    f->cache.slots[i].id.expires_ms = 1767225600000LL; /* 2026-01-01T00:00:00Z */
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(id.role, AUTH_SUBMITTER);
+  /* the entry is still cached, but the token itself has expired */
+  cache_put_all(&f->cache, f->hash, AUTH_SUBMITTER, 6, 1767225600000LL + 5000, 1);
+  for (unsigned i = 0; i < AUTH_CACHE_SLOTS; i++)
+    f->cache.slots[i].id.expires_ms = 1767225600000LL;
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1767225600000LL), 0);
+  assert_int_equal(id.role, AUTH_NONE);
+  assert_int_equal(id.why, AUTH_EXPIRED);
+  auth_refusal_text(&id, text, sizeof(text));
+  assert_string_equal(text, "the bearer token expired at 2026-01-01T00:00:00Z");
+  id.why = AUTH_REVOKED;
+  auth_refusal_text(&id, text, sizeof(text));
+  assert_string_equal(text, "the bearer token was revoked");
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, NULL, &id, 1000), 0);
+  assert_int_equal(id.why, AUTH_MISSING);
+  auth_refusal_text(&id, text, sizeof(text));
+  assert_non_null(strstr(text, "header is required"));
 }
 
 int main(void)
@@ -376,6 +431,8 @@ int main(void)
     cmocka_unit_test_setup_teardown(test_resolve_single_slot, cache_setup, cache_teardown),
     cmocka_unit_test_setup_teardown(test_resolve_expired, cache_setup, cache_teardown),
     cmocka_unit_test_setup_teardown(test_resolve_unused_slot, cache_setup, cache_teardown),
+    cmocka_unit_test_setup_teardown(test_flush_and_live, cache_setup, cache_teardown),
+    cmocka_unit_test_setup_teardown(test_token_expiry_on_cache_hit, cache_setup, cache_teardown),
   };
   return cmocka_run_group_tests_name("auth", tests, NULL, NULL);
 }
