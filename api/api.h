@@ -10,6 +10,7 @@
 #include "auth.h"
 #include "buf.h"
 #include "ctx.h"
+#include "jobcache.h"
 #include "notify.h"
 #include "problem.h"
 
@@ -42,6 +43,7 @@ struct api_resp {
   char location[96];
   char allow[32];            /* for 405 */
   int www_authenticate;
+  char etag[JOBCACHE_ETAG_LEN + 1]; /* set: ETag sent, Cache-Control private, no-cache */
 };
 
 #define API_Q_STATE_MAX 160
@@ -67,6 +69,7 @@ struct api_req {
   char content_type[128];
   char last_event_id[24];
   int last_event_id_too_long;
+  char if_none_match[256];         /* "" when absent or too long (then nothing matches) */
   char q_state[API_Q_STATE_MAX + 1];
   int q_state_too_long;
   char q_limit[24], q_cursor[48], q_round[24];
@@ -109,6 +112,12 @@ void api_resp_simple_problem(struct api_req *r, unsigned status, const char *typ
                              const char *title, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 void api_resp_free(struct api_resp *resp);
+/* 200 with body (JSON, owned) and its ETag, or 304 without a body when the request's
+ * If-None-Match names the tag. */
+void api_resp_tagged(struct api_req *r, char *body, size_t len, const char *etag);
+/* The job cache key of a GET /v1/jobs request (its raw query and, for a submitter, the
+ * owner it is limited to); -1 when the request is not cacheable. Needs r->who. */
+int api_list_cache_key(const struct api_req *r, char *out, size_t cap);
 
 /* Handlers on a pool thread, conn acquired, auth done. */
 void api_jobs_create(struct api_req *r, PGconn *c);

@@ -251,6 +251,20 @@ out:
   json_decref(doc);
 }
 
+int api_list_cache_key(const struct api_req *r, char *out, size_t cap)
+{
+  int n;
+  /* Raw query values are the key: the same query has the same answer. Values that were
+   * cut to fit are refused (and never cached). */
+  if (r->q_state_too_long || (r->q_cursor_set && r->q_cursor[0] == '!'))
+    return -1;
+  n = snprintf(out, cap, "%s%lld|%s|%s|%s",
+               r->who.role == AUTH_SUBMITTER ? "o" : "*",
+               r->who.role == AUTH_SUBMITTER ? r->who.token_id : 0LL, r->q_state,
+               r->q_limit_set ? r->q_limit : "-", r->q_cursor_set ? r->q_cursor : "-");
+  return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
 /* state filter: comma-separated, possibly repeated (joined by the loop thread with ','). */
 static int api_parse_states(const char *q, char *arr, size_t cap, struct problem *p)
 {
@@ -290,7 +304,9 @@ void api_jobs_list(struct api_req *r, PGconn *c)
   long limit = API_LIST_DEFAULT;
   PGresult *res = NULL;
   struct buf b;
-  int n;
+  struct jobcache_ticket t = { 0, 0, 0 };
+  char key[JOBCACHE_KEY_MAX];
+  int n, cacheable = 0;
 
   buf_init(&b, 64u << 20);
   problem_init(&p, 400, "validation", "Request failed validation");
@@ -324,6 +340,9 @@ void api_jobs_list(struct api_req *r, PGconn *c)
     goto out;
   }
   problem_free(&p);
+  cacheable = api_list_cache_key(r, key, sizeof(key)) == 0;
+  if (cacheable)
+    t = jobcache_ticket(&r->ctx->jobs, 1, key);
   snprintf(limit1, sizeof(limit1), "%ld", limit + 1);
   params[2] = limit1;
   res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
@@ -348,7 +367,16 @@ void api_jobs_list(struct api_req *r, PGconn *c)
     buf_appendf(&b, "],\"next_cursor\":\"c%s\"}", PQgetvalue(res, (int)limit - 1, 0));
   else
     buf_appends(&b, "],\"next_cursor\":null}");
-  api_resp_set(r, 200, "application/json", buf_take(&b, NULL));
+  if (b.data) {
+    char etag[JOBCACHE_ETAG_LEN + 1];
+    size_t len = b.len;
+    jobcache_etag(b.data, len, etag);
+    if (cacheable)
+      jobcache_put(&r->ctx->jobs, &t, 1, key, b.data, len, etag, 0);
+    api_resp_tagged(r, buf_take(&b, NULL), len, etag);
+  } else {
+    api_resp_simple_problem(r, 500, "internal", "Internal error", "out of memory");
+  }
 out:
   PQclear(res);
   buf_free(&b);
@@ -356,21 +384,38 @@ out:
 
 void api_jobs_get(struct api_req *r, PGconn *c)
 {
-  char err[512], owner[24];
-  const char *params[2] = { r->id, api_owner_filter(r, owner) };
+  char err[512], etag[JOBCACHE_ETAG_LEN + 1];
+  const char *params[1] = { r->id };
+  /* Before the query: a change announced while it runs voids the fill. */
+  struct jobcache_ticket t = jobcache_ticket(&r->ctx->jobs, 0, r->id);
   PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                          "SELECT (kopt_job_json(j) || jsonb_build_object('spec', j.spec))::text"
-                          " FROM jobs j WHERE id = $1::uuid"
-                          " AND ($2::bigint IS NULL OR owner_token_id = $2::bigint)",
-                          2, params);
+                          "SELECT (kopt_job_json(j) || jsonb_build_object('spec', j.spec))::text,"
+                          " coalesce(owner_token_id, 0) FROM jobs j WHERE id = $1::uuid",
+                          1, params);
+  const char *doc;
+  size_t len;
+  long long owner;
+
   if (!res) {
     api_db_error(r, "reading the job", err);
     return;
   }
-  if (PQntuples(res) == 0)
+  if (PQntuples(res) == 0) {
+    api_job_not_found(r);
+    goto out;
+  }
+  doc = PQgetvalue(res, 0, 0);
+  len = (size_t)PQgetlength(res, 0, 0);
+  owner = atoll(PQgetvalue(res, 0, 1));
+  jobcache_etag(doc, len, etag);
+  /* The document is the same for every reader: cached whoever asked; tenancy is checked
+   * on each answer. */
+  jobcache_put(&r->ctx->jobs, &t, 0, r->id, doc, len, etag, owner);
+  if (r->who.role == AUTH_SUBMITTER && owner != r->who.token_id)
     api_job_not_found(r);
   else
-    api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 0)));
+    api_resp_tagged(r, strdup(doc), len, etag);
+out:
   PQclear(res);
 }
 

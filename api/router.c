@@ -195,8 +195,51 @@ unsigned api_route_match(struct api_req *r, const char *method, const char *url)
   return 0;
 }
 
+void api_resp_tagged(struct api_req *r, char *body, size_t len, const char *etag)
+{
+  snprintf(r->resp.etag, sizeof(r->resp.etag), "%s", etag);
+  if (jobcache_etag_matches(r->if_none_match, etag)) {
+    free(body);
+    api_resp_set(r, 304, NULL, strdup(""));
+    return;
+  }
+  api_resp_set(r, 200, "application/json", body);
+  r->resp.body_len = body ? len : 0;
+}
+
+/* GET /v1/jobs/{id} and GET /v1/jobs from the job cache, on the loop thread: 1 when
+ * answered. Only after the request's NOTIFY barrier passed, and only for a token the
+ * token cache knows; anything else goes to the database. */
+static int api_from_cache(struct api_req *r)
+{
+  struct jobcache_hit hit;
+  char key[JOBCACHE_KEY_MAX];
+  int is_list = r->route == ROUTE_JOBS;
+
+  if ((r->route != ROUTE_JOB && !is_list) || r->barrier_state != API_BARRIER_PASSED ||
+      (strcmp(r->method, "GET") != 0 && strcmp(r->method, "HEAD") != 0))
+    return 0;
+  if (auth_resolve(&r->ctx->auth, 1, NULL, r->auth_too_long ? NULL : r->auth, &r->who,
+                   ctx_wall_ms()) != 0 ||
+      r->who.role == AUTH_NONE || (int)r->who.role < r->need_role)
+    return 0;
+  if (is_list ? api_list_cache_key(r, key, sizeof(key)) != 0
+              : snprintf(key, sizeof(key), "%s", r->id) < 0)
+    return 0;
+  if (jobcache_get(&r->ctx->jobs, is_list, key, &hit) != 1)
+    return 0;
+  if (!is_list && r->who.role == AUTH_SUBMITTER && hit.owner != r->who.token_id) {
+    free(hit.body); /* not this token's: the database path says so */
+    return 0;
+  }
+  api_resp_tagged(r, hit.body, hit.len, hit.etag);
+  return 1;
+}
+
 int api_handle_inline(struct api_req *r)
 {
+  if (api_from_cache(r))
+    return 1;
   if (r->route == ROUTE_HEALTHZ) {
     api_resp_set(r, 200, "application/json", strdup("{\"status\":\"ok\"}"));
     return 1;
@@ -346,6 +389,33 @@ void api_after_work(struct api_req *r)
                   "kopt_http_deadline_closed_total{part=\"body\"} %u\n",
               http_connections(r->ctx->http), http_deadline_closed(r->ctx->http, 0),
               http_deadline_closed(r->ctx->http, 1));
+  {
+    struct jobcache_stats st;
+    jobcache_stats(&r->ctx->jobs, &st);
+    buf_appendf(&b, "# HELP kopt_cache_requests_total Job cache lookups (GET /v1/jobs,"
+                    " GET /v1/jobs/{id}) by result.\n"
+                    "# TYPE kopt_cache_requests_total counter\n"
+                    "kopt_cache_requests_total{result=\"hit\"} %llu\n"
+                    "kopt_cache_requests_total{result=\"miss\"} %llu\n"
+                    "# HELP kopt_cache_fills_total Documents read from the database into the"
+                    " job cache, by outcome (stale: a change was announced during the read).\n"
+                    "# TYPE kopt_cache_fills_total counter\n"
+                    "kopt_cache_fills_total{outcome=\"kept\"} %llu\n"
+                    "kopt_cache_fills_total{outcome=\"stale\"} %llu\n"
+                    "# HELP kopt_cache_invalidations_total Job changes announced (NOTIFY).\n"
+                    "# TYPE kopt_cache_invalidations_total counter\n"
+                    "kopt_cache_invalidations_total %llu\n"
+                    "# HELP kopt_cache_evictions_total Entries dropped to stay in bounds.\n"
+                    "# TYPE kopt_cache_evictions_total counter\nkopt_cache_evictions_total %llu\n"
+                    "# HELP kopt_cache_entries Entries in the job cache.\n"
+                    "# TYPE kopt_cache_entries gauge\nkopt_cache_entries %zu\n"
+                    "# HELP kopt_cache_bytes Bytes held by the job cache.\n"
+                    "# TYPE kopt_cache_bytes gauge\nkopt_cache_bytes %zu\n",
+                (unsigned long long)st.hits, (unsigned long long)st.misses,
+                (unsigned long long)st.fills, (unsigned long long)st.stale_fills,
+                (unsigned long long)st.invalidations, (unsigned long long)st.evictions,
+                st.entries, st.bytes);
+  }
   buf_appendf(&b, "# HELP kopt_database_up Whether the last scrape reached the database.\n"
                   "# TYPE kopt_database_up gauge\nkopt_database_up %d\n"
                   "# HELP kopt_draining 1 while koptd drains for shutdown.\n"

@@ -135,6 +135,13 @@ static int config_set(struct config *cfg, const char *section, const char *key,
                                    &cfg->probe_listen_port);
   } else if (IS("server", "max_streams_per_token"))
     rc = config_parse_uint(val, 1, 100000, &cfg->max_streams_per_token);
+  else if (IS("server", "cache_max_entries"))
+    rc = config_parse_uint(val, 0, 10000000, &cfg->cache_max_entries);
+  else if (IS("server", "cache_max_bytes")) {
+    rc = config_parse_size(val, &cfg->cache_max_bytes);
+    if (!rc && (cfg->cache_max_bytes < (1u << 20) || cfg->cache_max_bytes > (16ull << 30)))
+      rc = -ERANGE;
+  }
   else if (IS("server", "host_id"))
     rc = config_copy(cfg->host_id, sizeof(cfg->host_id), val);
   else if (IS("database", "url"))
@@ -192,6 +199,8 @@ static void config_defaults(struct config *cfg)
   cfg->header_timeout_s = 10;
   cfg->body_timeout_s = 30;
   cfg->max_streams_per_token = 16;
+  cfg->cache_max_entries = 10000;
+  cfg->cache_max_bytes = 64u << 20;
   snprintf(cfg->database_url, sizeof(cfg->database_url), "postgresql:///kopt");
   cfg->pool_size = 4;
   snprintf(cfg->devices, sizeof(cfg->devices), "auto");
@@ -216,6 +225,8 @@ int config_load(struct config *cfg, const char *path, char *err, size_t errlen)
     { "KOPT_BODY_TIMEOUT_S", "server", "body_timeout_s" },
     { "KOPT_PROBE_LISTEN", "server", "probe_listen" },
     { "KOPT_MAX_STREAMS_PER_TOKEN", "server", "max_streams_per_token" },
+    { "KOPT_CACHE_MAX_ENTRIES", "server", "cache_max_entries" },
+    { "KOPT_CACHE_MAX_BYTES", "server", "cache_max_bytes" },
     { "KOPT_HOST_ID", "server", "host_id" },
     { "KOPT_DATABASE_URL", "database", "url" },
     { "KOPT_POOL_SIZE", "database", "pool_size" },

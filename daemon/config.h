@@ -21,6 +21,8 @@ struct config {
   char probe_listen_host[256];         /* [server] probe_listen, KOPT_PROBE_LISTEN; "" = off */
   unsigned probe_listen_port;
   unsigned max_streams_per_token;      /* [server] max_streams_per_token */
+  unsigned cache_max_entries;          /* [server] cache_max_entries (0: no job cache) */
+  size_t cache_max_bytes;              /* [server] cache_max_bytes */
   char database_url[CONFIG_STR_MAX];   /* [database] url, KOPT_DATABASE_URL */
   unsigned pool_size;                  /* [database] pool_size, KOPT_POOL_SIZE */
   char devices[CONFIG_STR_MAX];        /* [workers] devices, KOPT_DEVICES */

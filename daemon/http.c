@@ -156,7 +156,13 @@ static void http_add_headers(struct MHD_Response *resp, const struct api_req *r,
     MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->resp.allow);
   if (r->resp.www_authenticate)
     MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"kopt\"");
-  MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  if (r->resp.etag[0]) {
+    /* Clients may keep it, but must ask again each time (If-None-Match: 304). */
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r->resp.etag);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "private, no-cache");
+  } else {
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  }
   if (draining)
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 }
@@ -289,6 +295,8 @@ static void http_collect(struct api_req *r, struct MHD_Connection *c)
                    NULL, NULL);
   http_copy_header(c, "Last-Event-ID", r->last_event_id, sizeof(r->last_event_id),
                    &r->last_event_id_too_long, NULL);
+  http_copy_header(c, MHD_HTTP_HEADER_IF_NONE_MATCH, r->if_none_match, sizeof(r->if_none_match),
+                   NULL, NULL);
   http_copy_header(c, "Idempotency-Key", r->idem_key, sizeof(r->idem_key), &r->idem_bad,
                    &r->idem_present);
   if (r->idem_present) {

@@ -53,24 +53,29 @@ static void usage(FILE *f)
           "See deploy/koptd.conf.example.\n");
 }
 
-static const char *const notify_channels[] = { "kopt_job_events", "kopt_jobs_queued",
-                                               "kopt_tokens_changed", NULL };
+/* kopt_job_changed comes first in each transaction's notifications (see migration 003). */
+static const char *const notify_channels[] = { "kopt_job_changed", "kopt_job_events",
+                                               "kopt_jobs_queued", "kopt_tokens_changed",
+                                               NULL };
 
 static void on_notify(struct kopt_ctx *ctx, const char *channel, const char *payload)
 {
-  if (strcmp(channel, "kopt_job_events") == 0 && ctx->sse)
+  if (strcmp(channel, "kopt_job_changed") == 0)
+    jobcache_invalidate(&ctx->jobs, payload);
+  else if (strcmp(channel, "kopt_job_events") == 0 && ctx->sse)
     sse_on_notify(ctx->sse, payload);
   else if (strcmp(channel, "kopt_jobs_queued") == 0)
     sched_kick(ctx);
   else if (strcmp(channel, "kopt_tokens_changed") == 0) {
     auth_cache_flush(&ctx->auth); /* revoked (or otherwise changed): forget it now */
-    log_debug("auth.cache_flushed", "token=%.20s", payload);
+    jobcache_invalidate(&ctx->jobs, "*"); /* job documents name their token */
   }
   else if (channel[0] == '\0') {
     /* Up: listening again, and anything may have changed meanwhile. Down: changes would go
      * unannounced, so the token cache is bypassed until the channel is back. */
     int up = strcmp(payload, NOTIFY_UP) == 0;
     auth_cache_set_live(&ctx->auth, up);
+    jobcache_set_live(&ctx->jobs, up);
     if (up)
       sched_kick(ctx);
   }
@@ -142,10 +147,13 @@ static void on_signal(uv_signal_t *s, int signum)
         nc.max_connections != ctx->cfg.max_connections ||
         nc.max_connections_per_ip != ctx->cfg.max_connections_per_ip ||
         nc.connection_timeout_s != ctx->cfg.connection_timeout_s ||
+        nc.cache_max_entries != ctx->cfg.cache_max_entries ||
+        nc.cache_max_bytes != ctx->cfg.cache_max_bytes ||
         strcmp(nc.database_url, ctx->cfg.database_url) || nc.pool_size != ctx->cfg.pool_size)
       log_warn("config.restart_needed",
                "keys=\"listen probe_listen max_connections max_connections_per_ip"
-               " connection_timeout_s database.url pool_size\"");
+               " connection_timeout_s cache_max_entries cache_max_bytes database.url"
+               " pool_size\"");
     /* Keep what only a restart can change (the listeners' sockets and tables, the
      * database pool); take the rest. */
     snprintf(nc.listen_host, sizeof(nc.listen_host), "%s", ctx->cfg.listen_host);
@@ -156,6 +164,8 @@ static void on_signal(uv_signal_t *s, int signum)
     nc.max_connections = ctx->cfg.max_connections;
     nc.max_connections_per_ip = ctx->cfg.max_connections_per_ip;
     nc.connection_timeout_s = ctx->cfg.connection_timeout_s;
+    nc.cache_max_entries = ctx->cfg.cache_max_entries;
+    nc.cache_max_bytes = ctx->cfg.cache_max_bytes;
     snprintf(nc.database_url, sizeof(nc.database_url), "%s", ctx->cfg.database_url);
     nc.pool_size = ctx->cfg.pool_size;
     ctx->cfg = nc;
@@ -235,6 +245,7 @@ static int cmd_serve(struct kopt_ctx *ctx)
   ctx->loop = uv_default_loop();
   snprintf(ctx->instance_id, sizeof(ctx->instance_id), "%s:%d", ctx->cfg.host_id, (int)getpid());
   auth_cache_init(&ctx->auth);
+  jobcache_init(&ctx->jobs, ctx->cfg.cache_max_entries, ctx->cfg.cache_max_bytes);
   metrics_init(&ctx->metrics, ctx_now_ms());
   ctx->schema_latest = migrate_latest();
 
@@ -311,6 +322,7 @@ out:
   db_pool_close(&ctx->pool);
 out_nopool:
   auth_cache_destroy(&ctx->auth);
+  jobcache_destroy(&ctx->jobs);
   if (ctx->loop)
     uv_loop_close(ctx->loop);
   return rc;

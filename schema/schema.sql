@@ -1,7 +1,7 @@
 -- The schema that migrations/ produce, for reading (regenerate: scripts/dump_schema.sh).
 -- Do not edit: change migrations/ instead.
 
-\restrict uQBFl6djg5c1tbsPXwZv9hL8tLA13AvRkrnlwk28RcBI3TjNznGFdXed0lJPYO2
+\restrict NQaIyp10fIbmoWH5Br7swtF5gWCyNkLNXHDldqfTtHUjURgAq6zA3kzuLBECtAm
 
 CREATE FUNCTION public.kopt_job_changed() RETURNS trigger
     LANGUAGE plpgsql
@@ -9,6 +9,13 @@ CREATE FUNCTION public.kopt_job_changed() RETURNS trigger
 DECLARE
   ev bigint;
 BEGIN
+  IF TG_OP = 'DELETE' THEN
+    PERFORM pg_notify('kopt_job_changed', OLD.id::text);
+    RETURN NULL;
+  END IF;
+  -- First: notifications arrive in the order they were sent, so a reader woken by the
+  -- event below finds the job's cache entry already gone.
+  PERFORM pg_notify('kopt_job_changed', NEW.id::text);
   IF TG_OP = 'INSERT' OR NEW.state IS DISTINCT FROM OLD.state
      OR NEW.progress IS DISTINCT FROM OLD.progress
      OR NEW.cancel_requested IS DISTINCT FROM OLD.cancel_requested THEN
@@ -85,6 +92,15 @@ CREATE FUNCTION public.kopt_job_touch() RETURNS trigger
 BEGIN
   NEW.updated_at := now();
   RETURN NEW;
+END
+$$;
+
+CREATE FUNCTION public.kopt_jobs_truncated() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM pg_notify('kopt_job_changed', '*');
+  RETURN NULL;
 END
 $$;
 
@@ -321,9 +337,11 @@ CREATE INDEX jobs_state_seq ON public.jobs USING btree (state, seq DESC);
 
 CREATE TRIGGER api_tokens_changed AFTER DELETE OR UPDATE ON public.api_tokens FOR EACH ROW EXECUTE FUNCTION public.kopt_tokens_changed();
 
-CREATE TRIGGER jobs_changed AFTER INSERT OR UPDATE ON public.jobs FOR EACH ROW EXECUTE FUNCTION public.kopt_job_changed();
+CREATE TRIGGER jobs_changed AFTER INSERT OR DELETE OR UPDATE ON public.jobs FOR EACH ROW EXECUTE FUNCTION public.kopt_job_changed();
 
 CREATE TRIGGER jobs_touch BEFORE UPDATE ON public.jobs FOR EACH ROW EXECUTE FUNCTION public.kopt_job_touch();
+
+CREATE TRIGGER jobs_truncated AFTER TRUNCATE ON public.jobs FOR EACH STATEMENT EXECUTE FUNCTION public.kopt_jobs_truncated();
 
 ALTER TABLE ONLY public.artifacts
     ADD CONSTRAINT artifacts_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
@@ -352,5 +370,5 @@ ALTER TABLE ONLY public.rounds
 ALTER TABLE ONLY public.rounds
     ADD CONSTRAINT rounds_kernel_sha256_fkey FOREIGN KEY (kernel_sha256) REFERENCES public.kernels(sha256);
 
-\unrestrict uQBFl6djg5c1tbsPXwZv9hL8tLA13AvRkrnlwk28RcBI3TjNznGFdXed0lJPYO2
+\unrestrict NQaIyp10fIbmoWH5Br7swtF5gWCyNkLNXHDldqfTtHUjURgAq6zA3kzuLBECtAm
 
