@@ -97,6 +97,10 @@ struct api_req {
 /* Matches method+path; fills route, route_name, id, need_role. Returns 0, or a status
  * (404, 405) with a problem already in resp. Loop thread. */
 unsigned api_route_match(struct api_req *r, const char *method, const char *url);
+/* Whether the request waits for a NOTIFY barrier before it is answered: every route
+ * that needs a token (so a revoked one is refused at once, and cached documents are
+ * current), except POST /v1/jobs, whose statement checks the token itself. */
+int api_needs_barrier(const struct api_req *r);
 /* Runs the route's work (auth, validation, database) on a pool thread. */
 void api_work(struct api_req *r);
 /* Loop-thread completion: routes that need loop state (metrics) finish here. */

@@ -83,6 +83,121 @@ static int api_extract_source(json_t *spec, const char *field, char sha[65], jso
   return 1;
 }
 
+/* Asks the database (not the cache) whether the request's token is still valid: 0 if so,
+ * 1 with the 401 set if not, -EIO. */
+static int api_recheck_token(struct api_req *r, PGconn *c)
+{
+  struct auth_identity who;
+  char why[128];
+  if (auth_resolve(&r->ctx->auth, 0, c, r->auth, &who, ctx_wall_ms()))
+    return -EIO;
+  if (who.role != AUTH_NONE)
+    return 0;
+  auth_refusal_text(&who, why, sizeof(why));
+  r->resp.www_authenticate = 1;
+  api_resp_simple_problem(r, 401, "unauthorized", "Unauthorized", "%s", why);
+  return 1;
+}
+
+/* The answer when the Idempotency-Key was used before: the same job (200) for the same
+ * normalized body, else 409. 0 or -EIO. */
+static int api_jobs_replay(struct api_req *r, PGconn *c, const char *owner,
+                           const char *reqsha, char *err, size_t errlen)
+{
+  const char *params[2] = { owner, r->idem_key };
+  PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, errlen,
+                          "SELECT id, request_sha256, kopt_job_json(j)::text FROM jobs j"
+                          " WHERE owner_token_id = $1 AND idempotency_key = $2",
+                          2, params);
+  if (!res)
+    return -EIO;
+  if (PQntuples(res) != 1) {
+    snprintf(err, errlen, "the job of this Idempotency-Key vanished");
+    PQclear(res);
+    return -EIO;
+  }
+  if (strcmp(PQgetvalue(res, 0, 1), reqsha) == 0) {
+    snprintf(r->resp.location, sizeof(r->resp.location), "/v1/jobs/%s", PQgetvalue(res, 0, 0));
+    api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 2)));
+  } else {
+    api_resp_simple_problem(r, 409, "idempotency-conflict", "Idempotency-Key reused",
+                            "Idempotency-Key was already used for job %s with a different "
+                            "body; use a new key for a new job",
+                            PQgetvalue(res, 0, 0));
+  }
+  PQclear(res);
+  return 0;
+}
+
+/* Stores the sources and the job in one statement (one round trip, one commit: atomic
+ * without BEGIN/COMMIT; the foreign keys are checked at its end, when the kernels rows
+ * of the same statement are there). Sets the 201, or the replay answer. 0 or -EIO. */
+static int api_jobs_store(struct api_req *r, PGconn *c, json_t *spec, const char *spec_txt,
+                          const char *ksha, const char *ksrc, const char *rsha,
+                          const char *rsrc, const char *reqsha, char *err, size_t errlen)
+{
+  char owner[24], prio[16], rounds[16];
+  json_t *name = json_object_get(spec, "name");
+  const char *params[14];
+  PGresult *res;
+  int rc = 0;
+
+  snprintf(owner, sizeof(owner), "%lld", r->who.token_id);
+  snprintf(prio, sizeof(prio), "%lld",
+           (long long)json_integer_value(json_object_get(spec, "priority")));
+  snprintf(rounds, sizeof(rounds), "%lld",
+           (long long)json_integer_value(json_object_get(spec, "rounds")));
+  params[0] = json_is_string(name) ? json_string_value(name) : NULL;
+  params[1] = json_string_value(json_object_get(spec, "backend"));
+  params[2] = prio;
+  params[3] = rounds;
+  params[4] = json_string_value(json_object_get(spec, "policy"));
+  params[5] = json_string_value(json_object_get(spec, "proposer"));
+  params[6] = spec_txt;
+  params[7] = ksha;
+  params[8] = rsha;
+  params[9] = owner;
+  params[10] = r->idem_present ? r->idem_key : NULL;
+  params[11] = reqsha;
+  params[12] = ksrc;
+  params[13] = rsrc;
+  /* The token is checked again in the statement itself (tok): the identity may come from
+   * the token cache without a NOTIFY barrier, and a token revoked or expired by now stores
+   * nothing. */
+  res = db_exec(c, PGRES_TUPLES_OK, err, errlen,
+                "WITH tok AS (SELECT 1 FROM api_tokens WHERE id = $10::bigint"
+                "   AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())),"
+                " k AS (INSERT INTO kernels (sha256, source) SELECT $8, $13 FROM tok"
+                "   ON CONFLICT (sha256) DO NOTHING),"
+                " rf AS (INSERT INTO kernels (sha256, source) SELECT $9, $14 FROM tok"
+                "   WHERE $9::text IS NOT NULL ON CONFLICT (sha256) DO NOTHING)"
+                " INSERT INTO jobs (name, backend, priority, rounds, policy, proposer, spec,"
+                " kernel_sha256, reference_sha256, owner_token_id, idempotency_key,"
+                " request_sha256)"
+                " SELECT $1, $2, $3::int, $4::int, $5, $6, $7::jsonb, $8, $9, $10::bigint, $11,"
+                " $12 FROM tok"
+                " ON CONFLICT (owner_token_id, idempotency_key)"
+                " WHERE idempotency_key IS NOT NULL DO NOTHING"
+                " RETURNING id, kopt_job_json(jobs)::text",
+                14, params);
+  if (!res)
+    return -EIO;
+  if (PQntuples(res) == 1) {
+    snprintf(r->resp.location, sizeof(r->resp.location), "/v1/jobs/%s", PQgetvalue(res, 0, 0));
+    api_resp_set(r, 201, "application/json", strdup(PQgetvalue(res, 0, 1)));
+  } else {
+    /* Nothing stored: the token is no longer valid, or the Idempotency-Key was used
+     * before (possibly by a concurrent request that has now committed). */
+    rc = api_recheck_token(r, c);
+    if (rc == 0)
+      rc = api_jobs_replay(r, c, owner, reqsha, err, errlen);
+    else if (rc > 0)
+      rc = 0; /* 401 set */
+  }
+  PQclear(res);
+  return rc;
+}
+
 void api_jobs_create(struct api_req *r, PGconn *c)
 {
   struct problem p;
@@ -90,9 +205,7 @@ void api_jobs_create(struct api_req *r, PGconn *c)
   json_t *doc = NULL, *spec = NULL, *ksrc = NULL, *rsrc = NULL;
   char msg[256], err[512], ksha[65], rsha[65], reqsha[65];
   char *canon = NULL, *spec_txt = NULL;
-  char owner[24], prio[16], rounds[16];
-  PGresult *res = NULL;
-  int has_ref, in_tx = 0;
+  int has_ref;
   enum jsonlim_result jr;
 
   if (strncasecmp(r->content_type, "application/json", 16) != 0 ||
@@ -138,97 +251,10 @@ void api_jobs_create(struct api_req *r, PGconn *c)
   if (!spec_txt)
     goto oom;
 
-  if (api_exec_cmd(c, "BEGIN", err, sizeof(err)))
+  if (api_jobs_store(r, c, spec, spec_txt, ksha, json_string_value(ksrc),
+                     has_ref ? rsha : NULL, has_ref ? json_string_value(rsrc) : NULL, reqsha,
+                     err, sizeof(err)))
     goto dberr;
-  in_tx = 1;
-  {
-    const char *pk[2] = { ksha, json_string_value(ksrc) };
-    res = db_exec(c, PGRES_COMMAND_OK, err, sizeof(err),
-                  "INSERT INTO kernels (sha256, source) VALUES ($1, $2)"
-                  " ON CONFLICT (sha256) DO NOTHING",
-                  2, pk);
-    if (!res)
-      goto dberr;
-    PQclear(res);
-    res = NULL;
-  }
-  if (has_ref) {
-    const char *pr[2] = { rsha, json_string_value(rsrc) };
-    res = db_exec(c, PGRES_COMMAND_OK, err, sizeof(err),
-                  "INSERT INTO kernels (sha256, source) VALUES ($1, $2)"
-                  " ON CONFLICT (sha256) DO NOTHING",
-                  2, pr);
-    if (!res)
-      goto dberr;
-    PQclear(res);
-    res = NULL;
-  }
-  snprintf(owner, sizeof(owner), "%lld", r->who.token_id);
-  snprintf(prio, sizeof(prio), "%lld", (long long)json_integer_value(json_object_get(spec, "priority")));
-  snprintf(rounds, sizeof(rounds), "%lld", (long long)json_integer_value(json_object_get(spec, "rounds")));
-  {
-    json_t *name = json_object_get(spec, "name");
-    const char *params[11] = {
-      json_is_string(name) ? json_string_value(name) : NULL,
-      json_string_value(json_object_get(spec, "backend")),
-      prio,
-      rounds,
-      json_string_value(json_object_get(spec, "policy")),
-      json_string_value(json_object_get(spec, "proposer")),
-      spec_txt,
-      ksha,
-      has_ref ? rsha : NULL,
-      owner,
-      r->idem_present ? r->idem_key : NULL,
-    };
-    const char *all[12];
-    memcpy(all, params, sizeof(params));
-    all[11] = reqsha;
-    res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                  "INSERT INTO jobs (name, backend, priority, rounds, policy, proposer, spec,"
-                  " kernel_sha256, reference_sha256, owner_token_id, idempotency_key,"
-                  " request_sha256)"
-                  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
-                  " ON CONFLICT (owner_token_id, idempotency_key)"
-                  " WHERE idempotency_key IS NOT NULL DO NOTHING"
-                  " RETURNING id, kopt_job_json(jobs)::text",
-                  12, all);
-  }
-  if (!res)
-    goto dberr;
-  if (PQntuples(res) == 1) {
-    snprintf(r->resp.location, sizeof(r->resp.location), "/v1/jobs/%s", PQgetvalue(res, 0, 0));
-    api_resp_set(r, 201, "application/json", strdup(PQgetvalue(res, 0, 1)));
-  } else {
-    /* The key was used before (possibly by a concurrent request that has now committed). */
-    const char *params[2] = { owner, r->idem_key };
-    PQclear(res);
-    res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                  "SELECT id, request_sha256, kopt_job_json(j)::text FROM jobs j"
-                  " WHERE owner_token_id = $1 AND idempotency_key = $2",
-                  2, params);
-    if (!res)
-      goto dberr;
-    if (PQntuples(res) != 1) {
-      api_db_error(r, "resolving the Idempotency-Key", "row vanished");
-      goto out;
-    }
-    if (strcmp(PQgetvalue(res, 0, 1), reqsha) == 0) {
-      snprintf(r->resp.location, sizeof(r->resp.location), "/v1/jobs/%s",
-               PQgetvalue(res, 0, 0));
-      api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 2)));
-    } else {
-      api_resp_simple_problem(r, 409, "idempotency-conflict", "Idempotency-Key reused",
-                              "Idempotency-Key was already used for job %s with a different "
-                              "body; use a new key for a new job",
-                              PQgetvalue(res, 0, 0));
-    }
-  }
-  PQclear(res);
-  res = NULL;
-  if (api_exec_cmd(c, "COMMIT", err, sizeof(err)))
-    goto dberr;
-  in_tx = 0;
   if (r->resp.status == 201)
     log_info("job.created", "job=%.36s backend=%s token=%lld", r->resp.location + 9,
              json_string_value(json_object_get(spec, "backend")), r->who.token_id);
@@ -240,9 +266,6 @@ oom:
 dberr:
   api_db_error(r, "storing the job", err);
 out:
-  if (in_tx)
-    PQclear(PQexec(c, "ROLLBACK"));
-  PQclear(res);
   free(canon);
   free(spec_txt);
   json_decref(ksrc);

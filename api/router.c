@@ -292,6 +292,13 @@ static void api_metrics_query(struct api_req *r, PGconn *c)
   PQclear(res);
 }
 
+static int api_is_submit(const struct api_req *r)
+{
+  return r->route == ROUTE_JOBS && strcmp(r->method, "POST") == 0;
+}
+
+int api_needs_barrier(const struct api_req *r) { return r->need_role && !api_is_submit(r); }
+
 void api_work(struct api_req *r)
 {
   char err[256];
@@ -308,8 +315,11 @@ void api_work(struct api_req *r)
     return;
   }
   if (r->need_role) {
-    int rc = auth_resolve(&r->ctx->auth, r->barrier_state == API_BARRIER_PASSED, c,
-                          r->auth_too_long ? NULL : r->auth, &r->who, ctx_wall_ms());
+    /* The token cache is trusted after the barrier, or where the statement checks the
+     * token again (a submission). */
+    int use_cache = r->barrier_state == API_BARRIER_PASSED || api_is_submit(r);
+    int rc = auth_resolve(&r->ctx->auth, use_cache, c, r->auth_too_long ? NULL : r->auth,
+                          &r->who, ctx_wall_ms());
     if (rc) {
       api_resp_simple_problem(r, 503, "unavailable", "Database unavailable",
                               "token lookup failed; retry later");

@@ -395,7 +395,7 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
     http_too_large(r);
     return http_queue(s, r);
   }
-  if (!r->resp.status && r->need_role && r->barrier_state == API_BARRIER_NONE &&
+  if (!r->resp.status && api_needs_barrier(r) && r->barrier_state == API_BARRIER_NONE &&
       notify_barrier(s->ctx->notify, &r->barrier, http_barrier_cb) == 0) {
     /* Park until every change committed before now has reached the caches. */
     r->barrier_state = API_BARRIER_WAITING;

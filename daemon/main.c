@@ -3,6 +3,7 @@
  * `token revoke` manage them (daemon/tokens.c). */
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,17 +54,34 @@ static void usage(FILE *f)
           "See deploy/koptd.conf.example.\n");
 }
 
-/* kopt_job_changed comes first in each transaction's notifications (see migration 003). */
+/* Every change to a job is announced on kopt_job_events or kopt_job_changed (migration
+ * 003); either one invalidates the job cache. */
 static const char *const notify_channels[] = { "kopt_job_changed", "kopt_job_events",
                                                "kopt_jobs_queued", "kopt_tokens_changed",
                                                NULL };
 
+/* {"job_id": "<uuid>", ...} (kopt_job_events) -> the id; "" when it is not there. */
+static void notify_job_id(const char *payload, char id[40])
+{
+  json_error_t je;
+  json_t *doc = json_loads(payload, 0, &je);
+  const char *s = json_string_value(json_object_get(doc, "job_id"));
+  snprintf(id, 40, "%s", s ? s : "");
+  json_decref(doc);
+}
+
 static void on_notify(struct kopt_ctx *ctx, const char *channel, const char *payload)
 {
-  if (strcmp(channel, "kopt_job_changed") == 0)
+  if (strcmp(channel, "kopt_job_changed") == 0) {
     jobcache_invalidate(&ctx->jobs, payload);
-  else if (strcmp(channel, "kopt_job_events") == 0 && ctx->sse)
-    sse_on_notify(ctx->sse, payload);
+  } else if (strcmp(channel, "kopt_job_events") == 0) {
+    char id[40];
+    notify_job_id(payload, id);
+    /* Invalidate first: a stream woken here makes its reader read the job again. */
+    jobcache_invalidate(&ctx->jobs, id[0] ? id : "*");
+    if (ctx->sse && id[0])
+      sse_on_notify(ctx->sse, id);
+  }
   else if (strcmp(channel, "kopt_jobs_queued") == 0)
     sched_kick(ctx);
   else if (strcmp(channel, "kopt_tokens_changed") == 0) {

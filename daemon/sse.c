@@ -310,16 +310,11 @@ int sse_open(struct sse_hub *h, struct MHD_Connection *conn, const char *job_id,
   return 0;
 }
 
-void sse_on_notify(struct sse_hub *h, const char *payload)
+void sse_on_notify(struct sse_hub *h, const char *job_id)
 {
-  json_error_t je;
-  json_t *doc = json_loads(payload, 0, &je);
-  const char *job = json_string_value(json_object_get(doc, "job_id"));
-  if (job)
-    for (struct sse_stream *st = h->head; st; st = st->next)
-      if (strcmp(st->job_id, job) == 0)
-        sse_fetch(st);
-  json_decref(doc);
+  for (struct sse_stream *st = h->head; st; st = st->next)
+    if (strcmp(st->job_id, job_id) == 0)
+      sse_fetch(st);
 }
 
 void sse_close_all(struct sse_hub *h)

@@ -29,8 +29,8 @@ int sse_hub_init(struct kopt_ctx *ctx);
 int sse_open(struct sse_hub *h, struct MHD_Connection *conn, const char *job_id,
              long long token_id, unsigned per_token_max, long long last_id, const char *initial,
              size_t initial_len, int terminal, struct MHD_Response **out);
-/* A NOTIFY payload from channel kopt_job_events: {"job_id": ..., "event_id": ...}. */
-void sse_on_notify(struct sse_hub *h, const char *payload);
+/* A job has new events (NOTIFY kopt_job_events): its streams read them. */
+void sse_on_notify(struct sse_hub *h, const char *job_id);
 /* Ends every stream (drain); they finish with an event "shutdown". */
 void sse_close_all(struct sse_hub *h);
 unsigned sse_count(struct sse_hub *h);

@@ -1,8 +1,9 @@
--- 003: every change to a job is announced, not only state and progress changes:
--- NOTIFY kopt_job_changed with the job's id (on INSERT, UPDATE and DELETE; "*" on
--- TRUNCATE). koptd's cache of job documents (GET /v1/jobs/{id}, GET /v1/jobs) drops what
--- a change touched when it hears of it, so it never serves a document older than a
--- committed change.
+-- 003: every change to a job is announced, not only state and progress changes. A change
+-- that makes a job event (state, progress, cancel_requested) is announced on
+-- kopt_job_events as before; any other (attempts, lease, best, error, ...) and DELETE on
+-- kopt_job_changed, with the job's id ("*" on TRUNCATE). koptd's cache of job documents
+-- (GET /v1/jobs/{id}, GET /v1/jobs) drops what a change touched when it hears of either,
+-- so it never serves a document older than a committed change.
 
 CREATE OR REPLACE FUNCTION kopt_job_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -12,9 +13,6 @@ BEGIN
     PERFORM pg_notify('kopt_job_changed', OLD.id::text);
     RETURN NULL;
   END IF;
-  -- First: notifications arrive in the order they were sent, so a reader woken by the
-  -- event below finds the job's cache entry already gone.
-  PERFORM pg_notify('kopt_job_changed', NEW.id::text);
   IF TG_OP = 'INSERT' OR NEW.state IS DISTINCT FROM OLD.state
      OR NEW.progress IS DISTINCT FROM OLD.progress
      OR NEW.cancel_requested IS DISTINCT FROM OLD.cancel_requested THEN
@@ -25,6 +23,8 @@ BEGIN
     PERFORM pg_notify('kopt_job_events',
                       json_build_object('job_id', NEW.id, 'event_id', ev,
                                         'state', NEW.state)::text);
+  ELSE
+    PERFORM pg_notify('kopt_job_changed', NEW.id::text);
   END IF;
   IF NEW.state = 'queued' AND (TG_OP = 'INSERT' OR OLD.state IS DISTINCT FROM 'queued') THEN
     PERFORM pg_notify('kopt_jobs_queued', NEW.backend);

@@ -1,7 +1,7 @@
 -- The schema that migrations/ produce, for reading (regenerate: scripts/dump_schema.sh).
 -- Do not edit: change migrations/ instead.
 
-\restrict NQaIyp10fIbmoWH5Br7swtF5gWCyNkLNXHDldqfTtHUjURgAq6zA3kzuLBECtAm
+\restrict G6wkr0rZZBhYrloVQkVUqDhMNEGpOesLOAqroXVNwS8UX8pcwjrGS06C1TOFQ5s
 
 CREATE FUNCTION public.kopt_job_changed() RETURNS trigger
     LANGUAGE plpgsql
@@ -13,9 +13,6 @@ BEGIN
     PERFORM pg_notify('kopt_job_changed', OLD.id::text);
     RETURN NULL;
   END IF;
-  -- First: notifications arrive in the order they were sent, so a reader woken by the
-  -- event below finds the job's cache entry already gone.
-  PERFORM pg_notify('kopt_job_changed', NEW.id::text);
   IF TG_OP = 'INSERT' OR NEW.state IS DISTINCT FROM OLD.state
      OR NEW.progress IS DISTINCT FROM OLD.progress
      OR NEW.cancel_requested IS DISTINCT FROM OLD.cancel_requested THEN
@@ -26,6 +23,8 @@ BEGIN
     PERFORM pg_notify('kopt_job_events',
                       json_build_object('job_id', NEW.id, 'event_id', ev,
                                         'state', NEW.state)::text);
+  ELSE
+    PERFORM pg_notify('kopt_job_changed', NEW.id::text);
   END IF;
   IF NEW.state = 'queued' AND (TG_OP = 'INSERT' OR OLD.state IS DISTINCT FROM 'queued') THEN
     PERFORM pg_notify('kopt_jobs_queued', NEW.backend);
@@ -370,5 +369,5 @@ ALTER TABLE ONLY public.rounds
 ALTER TABLE ONLY public.rounds
     ADD CONSTRAINT rounds_kernel_sha256_fkey FOREIGN KEY (kernel_sha256) REFERENCES public.kernels(sha256);
 
-\unrestrict NQaIyp10fIbmoWH5Br7swtF5gWCyNkLNXHDldqfTtHUjURgAq6zA3kzuLBECtAm
+\unrestrict G6wkr0rZZBhYrloVQkVUqDhMNEGpOesLOAqroXVNwS8UX8pcwjrGS06C1TOFQ5s
 

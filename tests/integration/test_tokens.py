@@ -206,3 +206,23 @@ def test_job_names_its_submitter(koptd, tokens, api):
     text = str(api.get(f"/v1/jobs/{job['id']}", token=tokens["viewer"]).text)
     for tok in tokens.values():
         assert tok not in text and tok[:12] not in text, "the job document holds no secret"
+
+
+def test_revoked_submitter_cannot_submit_at_once(koptd):
+    """Submissions skip the NOTIFY barrier: the insert statement checks the token again."""
+    from kopt_helpers import job_spec
+    tok = create_token(koptd.db_url, "submitter", "revoke-submit")
+    who = koptd.api(tok)
+    first = who.submit(job_spec(name="before"), headers={"Idempotency-Key": "k1"}).json()
+    for _ in range(3):  # cached
+        who.submit(job_spec(name="again"))
+    n = psql(koptd.db_url, "SELECT count(*) FROM jobs")[0][0]
+    run_koptd_cli(["token", "revoke", tok[:12]], koptd.db_url)
+    r = who.submit(job_spec(name="after"), expect=None)
+    body = assert_problem(r, 401, "unauthorized")
+    assert "revoked" in body["detail"], describe(r)
+    # not even a replay of an earlier Idempotency-Key
+    r = who.submit(job_spec(name="before"), headers={"Idempotency-Key": "k1"}, expect=None)
+    assert_problem(r, 401, "unauthorized")
+    assert first["id"] not in r.text
+    assert psql(koptd.db_url, "SELECT count(*) FROM jobs")[0][0] == n

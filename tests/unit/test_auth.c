@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "auth.h"
+#include "tokens.h"
 #include "hash.h"
 
 /* daemon/main.c (not linked into unit tests) defines these; some linked modules use them. */
@@ -413,6 +414,30 @@ static void test_token_expiry_on_cache_hit(void **state)
   assert_non_null(strstr(text, "header is required"));
 }
 
+static void test_token_durations(void **state)
+{
+  long long s = -1;
+  (void)state;
+  assert_int_equal(tokens_parse_duration("30d", &s), 0);
+  assert_true(s == 30LL * 86400);
+  assert_int_equal(tokens_parse_duration("12h", &s), 0);
+  assert_true(s == 12LL * 3600);
+  assert_int_equal(tokens_parse_duration("90m", &s), 0);
+  assert_true(s == 5400);
+  assert_int_equal(tokens_parse_duration("45s", &s), 0);
+  assert_true(s == 45);
+  assert_int_equal(tokens_parse_duration("2w", &s), 0);
+  assert_true(s == 14LL * 86400);
+  assert_int_equal(tokens_parse_duration("3600", &s), 0);
+  assert_true(s == 3600);
+  assert_int_equal(tokens_parse_duration("3660d", &s), 0); /* just under ten years */
+  const char *bad[] = { "0d", "0", "-1d", "1.5d", "d", "", "30dd", "30x", "99999d", " 1d",
+                        "+1d", "1d ", "9999999999999", NULL };
+  for (int i = 0; bad[i]; i++)
+    assert_int_equal(tokens_parse_duration(bad[i], &s), -EINVAL);
+  assert_int_equal(tokens_parse_duration(NULL, &s), -EINVAL);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -424,6 +449,7 @@ int main(void)
     cmocka_unit_test(test_bearer_ok),
     cmocka_unit_test(test_bearer_rejects),
     cmocka_unit_test(test_roles),
+    cmocka_unit_test(test_token_durations),
     cmocka_unit_test_setup_teardown(test_resolve_unknown, cache_setup, cache_teardown),
     cmocka_unit_test_setup_teardown(test_resolve_malformed_header, cache_setup, cache_teardown),
     cmocka_unit_test_setup_teardown(test_resolve_cached, cache_setup, cache_teardown),
