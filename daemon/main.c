@@ -109,9 +109,11 @@ static void close_walk_cb(uv_handle_t *h, void *arg)
 static void shutdown_now(struct kopt_ctx *ctx)
 {
   uv_timer_stop(&ctx->drain_timer);
+  /* The listener first: requests parked on a NOTIFY barrier are resumed (failed) before
+   * MHD stops, which it must not do with connections still suspended. */
+  notify_stop(ctx->notify);
   http_stop(ctx->http);
   sse_hub_stop(ctx->sse);
-  notify_stop(ctx->notify);
   /* Signals, timers: everything left that main owns. */
   uv_walk(ctx->loop, close_walk_cb, NULL);
 }
