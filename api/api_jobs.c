@@ -129,18 +129,35 @@ static int api_jobs_replay(struct api_req *r, PGconn *c, const char *owner,
   return 0;
 }
 
-/* Stores the sources and the job in one statement (one round trip, one commit: atomic
- * without BEGIN/COMMIT; the foreign keys are checked at its end, when the kernels rows
- * of the same statement are there). Sets the 201, or the replay answer. 0 or -EIO. */
+/* INSERT of one source, content-addressed (a second copy is a no-op). 0 or -EIO. */
+static int api_store_source(PGconn *c, const char *sha, const char *src, char *err,
+                            size_t errlen)
+{
+  const char *params[2] = { sha, src };
+  PGresult *res = db_exec(c, PGRES_COMMAND_OK, err, errlen,
+                          "INSERT INTO kernels (sha256, source) VALUES ($1, $2)"
+                          " ON CONFLICT (sha256) DO NOTHING",
+                          2, params);
+  if (!res)
+    return -EIO;
+  PQclear(res);
+  return 0;
+}
+
+/* Stores the sources and the job in one transaction. The job's INSERT checks the token
+ * again (the identity may come from the token cache without a NOTIFY barrier): a token
+ * revoked or expired by now stores nothing, and the transaction is rolled back. Sets the
+ * 201, the replay answer or the 401. 0 or -EIO.
+ * (Separate statements measured faster here than one statement with data-modifying CTEs.) */
 static int api_jobs_store(struct api_req *r, PGconn *c, json_t *spec, const char *spec_txt,
                           const char *ksha, const char *ksrc, const char *rsha,
                           const char *rsrc, const char *reqsha, char *err, size_t errlen)
 {
   char owner[24], prio[16], rounds[16];
   json_t *name = json_object_get(spec, "name");
-  const char *params[14];
-  PGresult *res;
-  int rc = 0;
+  const char *params[12];
+  PGresult *res = NULL;
+  int rc = -EIO, in_tx = 0;
 
   snprintf(owner, sizeof(owner), "%lld", r->who.token_id);
   snprintf(prio, sizeof(prio), "%lld",
@@ -159,41 +176,47 @@ static int api_jobs_store(struct api_req *r, PGconn *c, json_t *spec, const char
   params[9] = owner;
   params[10] = r->idem_present ? r->idem_key : NULL;
   params[11] = reqsha;
-  params[12] = ksrc;
-  params[13] = rsrc;
-  /* The token is checked again in the statement itself (tok): the identity may come from
-   * the token cache without a NOTIFY barrier, and a token revoked or expired by now stores
-   * nothing. */
+  if (api_exec_cmd(c, "BEGIN", err, errlen))
+    goto out;
+  in_tx = 1;
+  if (api_store_source(c, ksha, ksrc, err, errlen) ||
+      (rsha && api_store_source(c, rsha, rsrc, err, errlen)))
+    goto out;
   res = db_exec(c, PGRES_TUPLES_OK, err, errlen,
-                "WITH tok AS (SELECT 1 FROM api_tokens WHERE id = $10::bigint"
-                "   AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())),"
-                " k AS (INSERT INTO kernels (sha256, source) SELECT $8, $13 FROM tok"
-                "   ON CONFLICT (sha256) DO NOTHING),"
-                " rf AS (INSERT INTO kernels (sha256, source) SELECT $9, $14 FROM tok"
-                "   WHERE $9::text IS NOT NULL ON CONFLICT (sha256) DO NOTHING)"
-                " INSERT INTO jobs (name, backend, priority, rounds, policy, proposer, spec,"
-                " kernel_sha256, reference_sha256, owner_token_id, idempotency_key,"
-                " request_sha256)"
-                " SELECT $1, $2, $3::int, $4::int, $5, $6, $7::jsonb, $8, $9, $10::bigint, $11,"
-                " $12 FROM tok"
+                "INSERT INTO jobs (name, backend, priority, rounds, policy, proposer, spec,"
+                " kernel_sha256, reference_sha256, owner_token_id, owner_token_name,"
+                " idempotency_key, request_sha256)"
+                " SELECT $1, $2, $3::int, $4::int, $5, $6, $7::jsonb, $8, $9, t.id, t.name,"
+                " $11, $12 FROM api_tokens t WHERE t.id = $10::bigint"
+                " AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())"
                 " ON CONFLICT (owner_token_id, idempotency_key)"
                 " WHERE idempotency_key IS NOT NULL DO NOTHING"
                 " RETURNING id, kopt_job_json(jobs)::text",
-                14, params);
+                12, params);
   if (!res)
-    return -EIO;
+    goto out;
   if (PQntuples(res) == 1) {
+    if (api_exec_cmd(c, "COMMIT", err, errlen))
+      goto out;
+    in_tx = 0;
     snprintf(r->resp.location, sizeof(r->resp.location), "/v1/jobs/%s", PQgetvalue(res, 0, 0));
     api_resp_set(r, 201, "application/json", strdup(PQgetvalue(res, 0, 1)));
-  } else {
-    /* Nothing stored: the token is no longer valid, or the Idempotency-Key was used
-     * before (possibly by a concurrent request that has now committed). */
-    rc = api_recheck_token(r, c);
-    if (rc == 0)
-      rc = api_jobs_replay(r, c, owner, reqsha, err, errlen);
-    else if (rc > 0)
-      rc = 0; /* 401 set */
+    rc = 0;
+    goto out;
   }
+  /* Nothing stored: the token is no longer valid, or the Idempotency-Key was used before
+   * (possibly by a concurrent request that has now committed). Neither keeps the sources. */
+  if (api_exec_cmd(c, "ROLLBACK", err, errlen))
+    goto out;
+  in_tx = 0;
+  rc = api_recheck_token(r, c);
+  if (rc == 0)
+    rc = api_jobs_replay(r, c, owner, reqsha, err, errlen);
+  else if (rc > 0)
+    rc = 0; /* the 401 is set */
+out:
+  if (in_tx)
+    PQclear(PQexec(c, "ROLLBACK"));
   PQclear(res);
   return rc;
 }

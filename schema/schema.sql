@@ -1,7 +1,7 @@
 -- The schema that migrations/ produce, for reading (regenerate: scripts/dump_schema.sh).
 -- Do not edit: change migrations/ instead.
 
-\restrict G6wkr0rZZBhYrloVQkVUqDhMNEGpOesLOAqroXVNwS8UX8pcwjrGS06C1TOFQ5s
+\restrict vG27kphUkmknPdCs0MaBtN71oc5Kui63A41h8YNMrSSpd9e8tcoETelLH1EaMrd
 
 CREATE FUNCTION public.kopt_job_changed() RETURNS trigger
     LANGUAGE plpgsql
@@ -63,6 +63,7 @@ CREATE TABLE public.jobs (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     started_at timestamp with time zone,
     finished_at timestamp with time zone,
+    owner_token_name text,
     CONSTRAINT jobs_backend_check CHECK ((backend = ANY (ARRAY['cuda'::text, 'ascend'::text, 'interp'::text, 'any'::text]))),
     CONSTRAINT jobs_idempotency_key_check CHECK (((length(idempotency_key) >= 1) AND (length(idempotency_key) <= 255))),
     CONSTRAINT jobs_priority_check CHECK (((priority >= '-100'::integer) AND (priority <= 100))),
@@ -81,8 +82,10 @@ CREATE FUNCTION public.kopt_job_json(j public.jobs) RETURNS jsonb
     'started_at', kopt_ts(j.started_at), 'finished_at', kopt_ts(j.finished_at),
     'baseline', j.baseline, 'best', j.best, 'progress', j.progress, 'worker', j.worker,
     'batch_id', j.batch_id,
-    'submitted_by', (SELECT jsonb_build_object('token_id', t.id, 'token_name', t.name)
-                     FROM api_tokens t WHERE t.id = j.owner_token_id))
+    'submitted_by', CASE WHEN j.owner_token_id IS NULL THEN NULL
+                    ELSE jsonb_build_object('token_id', j.owner_token_id,
+                                            'token_name', coalesce(j.owner_token_name, ''))
+                    END)
 $$;
 
 CREATE FUNCTION public.kopt_job_touch() RETURNS trigger
@@ -369,5 +372,5 @@ ALTER TABLE ONLY public.rounds
 ALTER TABLE ONLY public.rounds
     ADD CONSTRAINT rounds_kernel_sha256_fkey FOREIGN KEY (kernel_sha256) REFERENCES public.kernels(sha256);
 
-\unrestrict G6wkr0rZZBhYrloVQkVUqDhMNEGpOesLOAqroXVNwS8UX8pcwjrGS06C1TOFQ5s
+\unrestrict vG27kphUkmknPdCs0MaBtN71oc5Kui63A41h8YNMrSSpd9e8tcoETelLH1EaMrd
 
