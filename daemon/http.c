@@ -21,6 +21,10 @@
 #define HTTP_PROBE_MAX_CONNECTIONS 32
 #define HTTP_PROBE_IDLE_TIMEOUT_S 10
 #define HTTP_SWEEP_MS 500
+/* Each connection's buffer for the request head and I/O. libmicrohttpd clears all of it
+ * between keep-alive requests, so its size is paid on every request: 16 KiB holds any head
+ * this API needs (a larger one is refused with 431). */
+#define HTTP_CONN_MEMORY (16 * 1024)
 
 /* One libmicrohttpd daemon on one socket, driven by the loop through MHD's epoll fd. */
 struct http_listener {
@@ -491,7 +495,7 @@ static int http_listen(struct http_server *s, struct http_listener *l, const cha
       MHD_OPTION_PER_IP_CONNECTION_LIMIT, probe ? 0u : cfg->max_connections_per_ip,
       MHD_OPTION_CONNECTION_TIMEOUT,
       probe ? (unsigned)HTTP_PROBE_IDLE_TIMEOUT_S : cfg->connection_timeout_s,
-      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONN_MEMORY,
       MHD_OPTION_SIGPIPE_HANDLED_BY_APP, (int)1,
       MHD_OPTION_EXTERNAL_LOGGER, http_mhd_log, s,
       MHD_OPTION_END);

@@ -23,12 +23,16 @@ struct notify_listener {
   char err[256];
   unsigned backoff_ms;
   int connecting, stopping;
-  unsigned timers_open;               /* retry, sync_timer: n is freed when both closed */
+  unsigned timers_open;               /* retry, sync_timer, sync_idle: n is freed when all
+                                       * have closed */
   /* Barriers: waiters in arrival order; each needs the round trip numbered `need`. */
   struct notify_waiter *wait_head, *wait_tail;
   uint64_t sync_sent;                 /* round trips sent on this listener, ever */
   int sync_inflight;
   uv_timer_t sync_timer;              /* a round trip slower than this drops the connection */
+  uv_idle_t sync_idle;                /* sends the next round trip once this loop iteration's
+                                       * I/O is done, for every waiter queued during it (an
+                                       * idle handle also keeps the loop from blocking) */
 };
 
 static void notify_schedule(struct notify_listener *n);
@@ -101,6 +105,7 @@ static void notify_lost(struct notify_listener *n, const char *why)
 {
   log_warn("notify.lost", "err=\"%s\"", why);
   uv_timer_stop(&n->sync_timer);
+  uv_idle_stop(&n->sync_idle);
   n->sync_inflight = 0;
   notify_drop(n);
   notify_schedule(n);
@@ -148,6 +153,14 @@ static void notify_sync_send(struct notify_listener *n)
     uv_poll_start(n->poll, UV_READABLE | UV_WRITABLE, notify_poll_cb);
 }
 
+static void notify_sync_idle_cb(uv_idle_t *h)
+{
+  struct notify_listener *n = h->data;
+  uv_idle_stop(h);
+  if (n->wait_head && n->conn && !n->sync_inflight)
+    notify_sync_send(n);
+}
+
 /* The round trip in flight is back: deliver what came before it, then pass its waiters. */
 static void notify_sync_done(struct notify_listener *n)
 {
@@ -156,8 +169,8 @@ static void notify_sync_done(struct notify_listener *n)
   n->sync_inflight = 0;
   notify_deliver(n);
   notify_wake(n, done, 1);
-  if (n->wait_head && n->conn && !n->sync_inflight)
-    notify_sync_send(n); /* those who came while it was in flight need the next one */
+  if (n->wait_head)
+    uv_idle_start(&n->sync_idle, notify_sync_idle_cb); /* those who came meanwhile */
 }
 
 static void notify_poll_cb(uv_poll_t *p, int status, int events)
@@ -208,8 +221,10 @@ int notify_barrier(struct notify_listener *n, struct notify_waiter *w, notify_wa
   else
     n->wait_head = w;
   n->wait_tail = w;
+  /* Not at once: after this loop iteration's I/O, so that one round trip serves every
+   * request read in it (a round trip sent now would not count for those read after). */
   if (!n->sync_inflight)
-    notify_sync_send(n);
+    uv_idle_start(&n->sync_idle, notify_sync_idle_cb);
   return 0;
 }
 
@@ -295,8 +310,9 @@ int notify_start(struct kopt_ctx *ctx, const char *const *channels, notify_cb cb
   n->backoff_ms = 250;
   uv_timer_init(ctx->loop, &n->retry);
   uv_timer_init(ctx->loop, &n->sync_timer);
-  n->retry.data = n->sync_timer.data = n;
-  n->timers_open = 2;
+  uv_idle_init(ctx->loop, &n->sync_idle);
+  n->retry.data = n->sync_timer.data = n->sync_idle.data = n;
+  n->timers_open = 3;
   ctx->notify = n;
   uv_timer_start(&n->retry, notify_retry_cb, 0, 0);
   return 0;
@@ -319,7 +335,9 @@ void notify_stop(struct notify_listener *n)
   notify_wake(n, 0, 0);
   uv_timer_stop(&n->retry);
   uv_timer_stop(&n->sync_timer);
-  /* Whichever ends last, the timers' close or a connect in flight, frees n. */
+  uv_idle_stop(&n->sync_idle);
+  /* Whichever ends last, the handles' close or a connect in flight, frees n. */
   uv_close((uv_handle_t *)&n->retry, notify_timer_closed);
   uv_close((uv_handle_t *)&n->sync_timer, notify_timer_closed);
+  uv_close((uv_handle_t *)&n->sync_idle, notify_timer_closed);
 }
