@@ -116,7 +116,8 @@ static void http_conn_notify(void *cls, struct MHD_Connection *c, void **socket_
   struct http_listener *l = cls;
   struct http_server *s = l->srv;
   if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-    const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     /* Without a record the connection simply has no deadline beyond MHD's idle limit. */
     *socket_context = i ? http_conn_open(&s->conns, i->connect_fd, ctx_now_ms()) : NULL;
   } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
@@ -487,6 +488,7 @@ static int http_listen(struct http_server *s, struct http_listener *l, const cha
       MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG |
           (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
       (uint16_t)port, NULL, NULL, http_access, l,
+      MHD_OPTION_EXTERNAL_LOGGER, http_mhd_log, s, /* first: it applies to what follows */
       MHD_OPTION_SOCK_ADDR, ai->ai_addr,
       MHD_OPTION_NOTIFY_COMPLETED, http_completed, l,
       MHD_OPTION_NOTIFY_CONNECTION, http_conn_notify, l,
@@ -497,7 +499,6 @@ static int http_listen(struct http_server *s, struct http_listener *l, const cha
       probe ? (unsigned)HTTP_PROBE_IDLE_TIMEOUT_S : cfg->connection_timeout_s,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONN_MEMORY,
       MHD_OPTION_SIGPIPE_HANDLED_BY_APP, (int)1,
-      MHD_OPTION_EXTERNAL_LOGGER, http_mhd_log, s,
       MHD_OPTION_END);
   if (!l->mhd) {
     snprintf(err, errlen, "%s: cannot bind %s:%u (in use, or not a local address?)",
