@@ -226,11 +226,16 @@ static int api_from_cache(struct api_req *r)
   if (is_list ? api_list_cache_key(r, key, sizeof(key)) != 0
               : snprintf(key, sizeof(key), "%s", r->id) < 0)
     return 0;
-  if (jobcache_get(&r->ctx->jobs, is_list, key, &hit) != 1)
+  if (jobcache_get(&r->ctx->jobs, is_list, key, r->if_none_match, &hit) != 1)
     return 0;
   if (!is_list && r->who.role == AUTH_SUBMITTER && hit.owner != r->who.token_id) {
     free(hit.body); /* not this token's: the database path says so */
     return 0;
+  }
+  if (!hit.body) { /* If-None-Match named it: 304, and nothing was copied */
+    snprintf(r->resp.etag, sizeof(r->resp.etag), "%s", hit.etag);
+    api_resp_set(r, 304, NULL, strdup(""));
+    return 1;
   }
   api_resp_tagged(r, hit.body, hit.len, hit.etag);
   return 1;

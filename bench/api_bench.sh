@@ -151,6 +151,10 @@ bash scripts/pg.sh start "$pg_dir" >"$work/pg.log" 2>&1 || { cat "$work/pg.log" 
 ADMIN_URL=$(bash scripts/pg.sh url "$pg_dir")
 export KOPT_DEVICES=none     # API only: no workers take the jobs
 export KOPT_LOG_LEVEL=${KOPT_LOG_LEVEL:-warn}
+# Durable commits wait for the WAL flush: the disk's flush latency now, where the cluster is.
+fsync_us=$("$PGBIN/pg_test_fsync" -s 1 -f "$work/fsync-test" 2>/dev/null \
+  | awk '$1 == "fdatasync" { print $(NF - 1); exit }' || true)
+rm -f "$work/fsync-test"
 others=$(ps -eo pcpu=,comm= --sort=-pcpu | awk '$1 > 2 { printf "%s%s %s%%", sep, $2, $1; sep = ", " }' | cut -c1-300)
 
 # start_koptd TAG BINARY: its own database, migrations, token, port, one job to read.
@@ -275,6 +279,7 @@ result=bench/results/api-$stamp.txt
        "(off = fsync, synchronous_commit and full_page_writes off);" \
        "koptd pool_size=${KOPT_POOL_SIZE:-4 (default)}, devices=none, log=$KOPT_LOG_LEVEL"
   echo "other:   using the CPU when the benchmark began: ${others:-nothing above 2%}"
+  echo "disk:    fdatasync of one 8 kB write (pg_test_fsync) when the benchmark began: ${fsync_us:-?} us"
   echo
   printf '%-24s %-5s %-4s %5s %8s %7s %7s %8s %7s %7s %5s %6s %8s\n' endpoint fsync kopt conns \
     requests "req/s" "p50 ms" "p99 ms" non-2xx sockerr load "cpu" "peak MiB"

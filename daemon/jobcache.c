@@ -197,7 +197,8 @@ void jobcache_put(struct jobcache *c, const struct jobcache_ticket *t, int is_li
   pthread_mutex_unlock(&c->mu);
 }
 
-int jobcache_get(struct jobcache *c, int is_list, const char *key, struct jobcache_hit *hit)
+int jobcache_get(struct jobcache *c, int is_list, const char *key, const char *if_none_match,
+                 struct jobcache_hit *hit)
 {
   uint64_t h = jobcache_hash(is_list, key);
   struct jobcache_entry *e;
@@ -208,12 +209,15 @@ int jobcache_get(struct jobcache *c, int is_list, const char *key, struct jobcac
     c->st.misses++;
     goto out;
   }
-  hit->body = malloc(e->len + 1);
-  if (!hit->body) {
-    rc = -ENOMEM;
-    goto out;
+  hit->body = NULL;
+  if (!if_none_match || !jobcache_etag_matches(if_none_match, e->etag)) {
+    hit->body = malloc(e->len + 1);
+    if (!hit->body) {
+      rc = -ENOMEM;
+      goto out;
+    }
+    memcpy(hit->body, e->body, e->len + 1);
   }
-  memcpy(hit->body, e->body, e->len + 1);
   hit->len = e->len;
   hit->owner = e->owner;
   memcpy(hit->etag, e->etag, sizeof(hit->etag));

@@ -53,7 +53,8 @@ struct jobcache_ticket {
   int live;
 };
 
-/* An answer found in the cache: body is the caller's (malloc'd) copy. */
+/* An answer found in the cache: body is the caller's (malloc'd) copy, or NULL when the
+ * request's If-None-Match named its ETag (no copy: the answer is a 304). */
 struct jobcache_hit {
   char *body;
   size_t len;
@@ -75,8 +76,10 @@ struct jobcache_ticket jobcache_ticket(struct jobcache *c, int is_list, const ch
 void jobcache_put(struct jobcache *c, const struct jobcache_ticket *t, int is_list,
                   const char *key, const char *body, size_t len, const char *etag,
                   long long owner);
-/* 1 and *hit filled (caller frees hit->body), 0 when absent or off, -ENOMEM. */
-int jobcache_get(struct jobcache *c, int is_list, const char *key, struct jobcache_hit *hit);
+/* 1 and *hit filled (caller frees hit->body), 0 when absent or off, -ENOMEM. With an
+ * if_none_match that names the entry's ETag, hit->body is NULL. */
+int jobcache_get(struct jobcache *c, int is_list, const char *key, const char *if_none_match,
+                 struct jobcache_hit *hit);
 /* A job changed (its id; "*": every job): its entry and every list go. */
 void jobcache_invalidate(struct jobcache *c, const char *job_id);
 /* Empties the cache; live 0 turns it off, 1 on. */
