@@ -425,11 +425,19 @@ void api_after_work(struct api_req *r)
                     "# HELP kopt_cache_entries Entries in the job cache.\n"
                     "# TYPE kopt_cache_entries gauge\nkopt_cache_entries %zu\n"
                     "# HELP kopt_cache_bytes Bytes held by the job cache.\n"
-                    "# TYPE kopt_cache_bytes gauge\nkopt_cache_bytes %zu\n",
+                    "# TYPE kopt_cache_bytes gauge\nkopt_cache_bytes %zu\n"
+                    "# HELP kopt_notify_listening 1 while the LISTEN connection is up (caches"
+                    " in use); 0: every read goes to the database.\n"
+                    "# TYPE kopt_notify_listening gauge\nkopt_notify_listening %d\n"
+                    "# HELP kopt_notify_barrier_round_trips_total Round trips on the LISTEN"
+                    " connection that let parked requests trust the caches.\n"
+                    "# TYPE kopt_notify_barrier_round_trips_total counter\n"
+                    "kopt_notify_barrier_round_trips_total %llu\n",
                 (unsigned long long)st.hits, (unsigned long long)st.misses,
                 (unsigned long long)st.fills, (unsigned long long)st.stale_fills,
                 (unsigned long long)st.invalidations, (unsigned long long)st.evictions,
-                st.entries, st.bytes);
+                st.entries, st.bytes, notify_listening(r->ctx->notify),
+                (unsigned long long)notify_round_trips(r->ctx->notify));
   }
   buf_appendf(&b, "# HELP kopt_database_up Whether the last scrape reached the database.\n"
                   "# TYPE kopt_database_up gauge\nkopt_database_up %d\n"

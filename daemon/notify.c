@@ -228,6 +228,10 @@ int notify_barrier(struct notify_listener *n, struct notify_waiter *w, notify_wa
   return 0;
 }
 
+int notify_listening(const struct notify_listener *n) { return n && n->conn && !n->stopping; }
+
+uint64_t notify_round_trips(const struct notify_listener *n) { return n ? n->sync_sent : 0; }
+
 void notify_barrier_cancel(struct notify_listener *n, struct notify_waiter *w)
 {
   if (!n || !w->queued)

@@ -34,6 +34,10 @@ struct notify_waiter {
 /* Queues w (embedded in the caller's record, which must outlive it or cancel it). 0, or
  * -ENOTCONN when not listening (then nothing was queued). */
 int notify_barrier(struct notify_listener *n, struct notify_waiter *w, notify_waiter_cb cb);
+/* Whether the LISTEN connection is up (then caches are trusted after a barrier). */
+int notify_listening(const struct notify_listener *n);
+/* Barrier round trips sent so far. */
+uint64_t notify_round_trips(const struct notify_listener *n);
 /* Takes w out of the queue, if queued; its cb is not called. */
 void notify_barrier_cancel(struct notify_listener *n, struct notify_waiter *w);
 

@@ -221,3 +221,13 @@ def test_fresh_when_notify_connection_is_cut(koptd, api, tokens):
             assert time.monotonic() < deadline, "koptd did not listen again"
             time.sleep(0.1)
     assert api.get(path).json()["progress"] == {"cut": 4}
+
+
+def test_cache_metrics(koptd, api, tokens):
+    job = api.create()
+    for _ in range(3):
+        api.get(f"/v1/jobs/{job['id']}", token=tokens["viewer"])
+    assert metric(koptd, "kopt_notify_listening") == 1
+    assert metric(koptd, "kopt_notify_barrier_round_trips_total") >= 3
+    assert metric(koptd, "kopt_cache_entries") >= 1
+    assert metric(koptd, "kopt_cache_fills_total", outcome="kept") >= 1
