@@ -3,16 +3,22 @@ PKGS      := libmicrohttpd jansson libcurl libuv libpq openssl inih
 CC        ?= cc
 CSTD      := -std=gnu11
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# pkg-config is read the first time a recipe needs the flags, not when the Makefile is
+# parsed: `make demo` / `make test` run `make deps` first, and on a fresh machine the -dev
+# packages (and their .pc files) exist only after that. Each is evaluated once, then kept.
+PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell pkg-config --cflags $(PKGS) 2>/dev/null))$(PKG_CFLAGS)
+PKG_LIBS   = $(eval PKG_LIBS := $$(shell pkg-config --libs $(PKGS) 2>/dev/null))$(PKG_LIBS)
+# The install step; tests replace it to prove the build reads flags only after it.
+DEPS_CMD  ?= bash scripts/deps.sh
 VERSION   := $(shell git describe --always --dirty 2>/dev/null || echo 0.1.0)
 
 BUILD     ?= build/release
 BIN       ?= bin
 OPT       ?= -O2 -g
 SAN       ?=
+XINC      ?=
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE -DKOPT_VERSION='"$(VERSION)"' \
-             -Icommon -Idaemon -Iapi -Iworkers $(PKG_CFLAGS)
+             -Icommon -Idaemon -Iapi -Iworkers $(XINC) $(PKG_CFLAGS)
 LDFLAGS_ALL = $(SAN) -Wl,--as-needed $(PKG_LIBS) -lpthread -lm
 
 COMMON_SRC := $(wildcard common/*.c)
@@ -23,7 +29,7 @@ CLI_SRC    := $(wildcard cli/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
-.PHONY: all asan deps demo demo-stop test test-unit test-integration bench clean help
+.PHONY: all asan deps demo demo-stop test test-unit test-integration bench clean help fuzz-bins fuzz-bins-here fuzz
 
 all: $(BIN)/koptd $(BIN)/koptctl $(if $(wildcard workers/worker_main.c),$(BIN)/kopt-worker)
 
@@ -66,8 +72,19 @@ $(BUILD)/gen/passes_tsv_data.c: workers/passes.tsv scripts/embed_file.sh
 $(BUILD)/gen/passes_tsv_data.o: $(BUILD)/gen/passes_tsv_data.c
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
+# The dashboard's scripts and styles (api/ui/NAME.EXT -> symbol api_ui_NAME_EXT, api/api_ui.c).
+UI_ASSETS := api/ui/kopt.js api/ui/kopt.css
+UI_OBJ    := $(patsubst api/ui/%,$(BUILD)/gen/ui_%.o,$(UI_ASSETS))
+
+$(BUILD)/gen/ui_%.c: api/ui/% scripts/embed_file.sh
+	@mkdir -p $(dir $@)
+	bash scripts/embed_file.sh $@ api_ui_$(subst .,_,$*) $<
+
+$(BUILD)/gen/ui_%.o: $(BUILD)/gen/ui_%.c
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
 GEN_OBJ := $(BUILD)/gen/migrations_data.o $(BUILD)/gen/openapi_data.o $(BUILD)/gen/dashboard_data.o \
-           $(BUILD)/gen/prompt_template_data.o $(BUILD)/gen/passes_tsv_data.o
+           $(BUILD)/gen/prompt_template_data.o $(BUILD)/gen/passes_tsv_data.o $(UI_OBJ)
 
 $(BIN)/koptd: $(call obj,daemon/main.c $(DAEMON_SRC) $(COMMON_SRC)) $(GEN_OBJ)
 	@mkdir -p $(BIN)
@@ -95,10 +112,35 @@ asan:
 	$(MAKE) all unit-bins BUILD=build/asan BIN=bin/asan OPT='-O1 -g -fno-omit-frame-pointer' \
 	  SAN='-fsanitize=address,undefined -fno-sanitize-recover=undefined'
 
-deps:
-	@bash scripts/deps.sh >/dev/null
+# libFuzzer targets (clang): one binary per tests/fuzz/fuzz_*.c, linked with the real modules
+# (daemon, api, worker, common, and koptctl's SSE parser), in their own tree. Objects get
+# coverage instrumentation (fuzzer-no-link); the link adds libFuzzer's main.
+FUZZ_CC      ?= clang
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(BIN)/%,$(FUZZ_SRC))
+FUZZ_SECONDS ?= 60
+$(BIN)/fuzz_%: $(call obj,tests/fuzz/fuzz_%.c tests/fuzz/ctx_unused.c $(DAEMON_SRC) $(WORKER_SRC) $(COMMON_SRC) cli/ctl_sse.c) \
+               $(GEN_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ -fsanitize=fuzzer $(LDFLAGS_ALL)
+# Kept, not deleted as intermediates, so that a second make-fuzz-bins links nothing.
+.SECONDARY: $(call obj,$(FUZZ_SRC) tests/fuzz/ctx_unused.c)
+fuzz-bins-here: $(FUZZ_BIN)
+fuzz-bins:
+	$(MAKE) fuzz-bins-here BUILD=build/fuzz BIN=bin/fuzz CC=$(FUZZ_CC) \
+	  OPT='-O1 -g -fno-omit-frame-pointer' XINC=-Icli \
+	  SAN='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined'
 
-demo: deps all
+# Every target for FUZZ_SECONDS, one at a time; prints executions per target and the total.
+fuzz: fuzz-bins
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
+deps:
+	@$(DEPS_CMD) >/dev/null
+
+# The build is a second make, so that it starts after deps even under -j.
+demo: deps
+	$(MAKE) all
 	bash scripts/demo.sh
 
 demo-stop:
@@ -113,13 +155,14 @@ test-unit: all unit-bins
 test-integration: all
 	bash scripts/test.sh integration
 
-bench: deps all
+bench: deps
+	$(MAKE) all
 	bash bench/api_bench.sh
 
 clean:
 	rm -rf build bin
 
 help:
-	@echo "make deps | all | asan | demo | demo-stop | test | test-unit | test-integration | bench | clean"
+	@echo "make deps | all | asan | demo | demo-stop | test | test-unit | test-integration | bench | fuzz-bins | fuzz [FUZZ_SECONDS=60] | clean"
 
 -include $(shell find build -name '*.d' 2>/dev/null)

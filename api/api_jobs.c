@@ -20,9 +20,6 @@
 #define API_EVENTS_REPLAY_MAX 1000
 #define API_ROUND_MAX 100 /* jobs.rounds is at most 100; round numbers run 0..rounds */
 
-static const char *const api_states[] = { "queued", "running", "succeeded", "failed",
-                                          "cancelled", NULL };
-
 static void api_db_error(struct api_req *r, const char *what, const char *err)
 {
   log_error("db.query_failed", "route=%s what=%s err=\"%.300s\"", r->route_name, what, err);
@@ -51,17 +48,6 @@ static int api_exec_cmd(PGconn *c, const char *sql, char *err, size_t errlen)
   return 0;
 }
 
-/* Tenancy: a submitter reads only the jobs it submitted; viewers and admins read all. The
- * owner to filter on as a query parameter ($N::bigint IS NULL OR owner_token_id = $N), or
- * NULL for no filter. buf holds the digits. */
-static const char *api_owner_filter(const struct api_req *r, char buf[24])
-{
-  if (r->who.role != AUTH_SUBMITTER)
-    return NULL;
-  snprintf(buf, 24, "%lld", r->who.token_id);
-  return buf;
-}
-
 /* 404 for a job that does not exist or that this token may not see (one answer for both,
  * so a submitter learns nothing about others' jobs). */
 static void api_job_not_found(struct api_req *r)
@@ -78,7 +64,7 @@ static void api_job_not_found(struct api_req *r)
 /* Moves kernel.source / reference.source out of spec into {sha256, filename, bytes}, so
  * sources live once in the kernels table. *src_out gets the (borrowed-from-spec, then
  * owned-by-caller) source string references. */
-static int api_extract_source(json_t *spec, const char *field, char sha[65], json_t **src_out)
+static int api_extract_source(json_t *spec, const char *field, char sha[KOPT_SHA256_HEX_SIZE], json_t **src_out)
 {
   json_t *o = json_object_get(spec, field), *src;
   *src_out = NULL;
@@ -189,7 +175,7 @@ static int api_jobs_store(struct api_req *r, PGconn *c, json_t *spec, const char
                           const char *ksha, const char *ksrc, const char *rsha,
                           const char *rsrc, const char *reqsha, char *err, size_t errlen)
 {
-  char owner[24], prio[16], rounds[16];
+  char owner[API_OWNER_MAX], prio[16], rounds[16];
   json_t *name = json_object_get(spec, "name");
   const char *params[12];
   PGresult *res = NULL;
@@ -265,7 +251,8 @@ void api_jobs_create(struct api_req *r, PGconn *c)
   struct problem p;
   struct spec_limits lim = { r->max_source_bytes };
   json_t *doc = NULL, *spec = NULL, *ksrc = NULL, *rsrc = NULL;
-  char msg[256], err[512], ksha[65], rsha[65], reqsha[65];
+  char msg[256], err[512], ksha[KOPT_SHA256_HEX_SIZE], rsha[KOPT_SHA256_HEX_SIZE],
+      reqsha[KOPT_SHA256_HEX_SIZE];
   char *canon = NULL, *spec_txt = NULL;
   int has_ref, rc;
   enum jsonlim_result jr;
@@ -369,11 +356,7 @@ static int api_parse_states(const char *q, char *arr, size_t cap, struct problem
   snprintf(tmp, sizeof(tmp), "%s", q);
   arr[o++] = '{';
   for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    int ok = 0;
-    for (int i = 0; api_states[i]; i++)
-      if (strcmp(tok, api_states[i]) == 0)
-        ok = 1;
-    if (!ok) {
+    if (contract_find(contract_states, tok) < 0) {
       problem_add(p, "state", "enum", -1,
                   "must be one or more of queued, running, succeeded, failed, cancelled");
       return -EINVAL;
@@ -390,49 +373,44 @@ static int api_parse_states(const char *q, char *arr, size_t cap, struct problem
   return o > 2 ? 0 : -ENOENT;
 }
 
+int api_jobs_list_query(const struct api_req *r, struct api_list_query *q, struct problem *p)
+{
+  q->states[0] = '\0';
+  api_page_query(r, API_LIST_DEFAULT, API_LIST_MAX, 'c', q->cursor, &q->limit, p);
+  if (r->q_state_too_long)
+    problem_add(p, "state", "maxLength", API_Q_STATE_MAX, "filter is too long");
+  else if (r->q_state[0]) {
+    int rc = api_parse_states(r->q_state, q->states, sizeof(q->states), p);
+    if (rc != 0)
+      q->states[0] = '\0';
+    if (rc != 0 && rc != -EINVAL)
+      problem_add(p, "state", "format", -1, "must name at least one state");
+  }
+  return problem_has_errors(p) ? -EINVAL : 0;
+}
+
 void api_jobs_list(struct api_req *r, PGconn *c)
 {
   struct problem p;
-  char states[API_Q_STATE_MAX + 8], cursor[24], limit1[24], owner[24], err[512];
+  struct api_list_query q;
+  char limit1[24], owner[API_OWNER_MAX], err[512];
   const char *params[4] = { NULL, NULL, NULL, api_owner_filter(r, owner) };
-  long limit = API_LIST_DEFAULT;
   PGresult *res = NULL;
   struct buf b;
   struct jobcache_ticket t = { 0, 0, 0 };
   char key[JOBCACHE_KEY_MAX];
+  long limit;
   int n, cacheable = 0;
 
   buf_init(&b, 64u << 20);
   problem_init(&p, 400, "validation", "Request failed validation");
-  if (r->q_limit_set) {
-    long long v = API_LIST_DEFAULT;
-    params_int_field(&p, "limit", r->q_limit, 1, API_LIST_MAX, &v);
-    limit = (long)v;
-  }
-  if (r->q_cursor_set) {
-    long long seq;
-    /* "c" + a jobs.seq (bigint); anything else, or a number past bigint, is not ours. */
-    if (r->q_cursor[0] != 'c' || params_int(r->q_cursor + 1, 0, INT64_MAX, &seq) != PARAMS_OK)
-      problem_add(&p, "cursor", "format", -1,
-                  "is not a cursor this server issued (use next_cursor from a previous page)");
-    else {
-      snprintf(cursor, sizeof(cursor), "%lld", seq);
-      params[1] = cursor;
-    }
-  }
-  if (r->q_state_too_long)
-    problem_add(&p, "state", "maxLength", API_Q_STATE_MAX, "filter is too long");
-  else if (r->q_state[0]) {
-    int rc = api_parse_states(r->q_state, states, sizeof(states), &p);
-    if (rc == 0)
-      params[0] = states;
-    else if (rc != -EINVAL)
-      problem_add(&p, "state", "format", -1, "must name at least one state");
-  }
-  if (problem_has_errors(&p)) {
+  if (api_jobs_list_query(r, &q, &p)) {
     api_resp_problem(r, &p);
     goto out;
   }
+  limit = q.limit;
+  params[0] = q.states[0] ? q.states : NULL;
+  params[1] = q.cursor[0] ? q.cursor : NULL;
   problem_free(&p);
   cacheable = api_list_cache_key(r, key, sizeof(key)) == 0;
   if (cacheable)
@@ -540,7 +518,7 @@ void api_jobs_cancel(struct api_req *r, PGconn *c)
                             "a submitter may cancel only jobs it submitted");
     goto out;
   }
-  if (strcmp(state, "queued") != 0 && strcmp(state, "running") != 0) {
+  if (contract_state_terminal(state)) {
     api_resp_simple_problem(r, 409, "conflict", "Job already finished",
                             "job %s is already %s and cannot be cancelled", r->id, state);
     goto out;
@@ -588,7 +566,7 @@ static void api_json_query(struct api_req *r, PGconn *c, const char *what, const
  * failure. */
 static int api_job_exists(struct api_req *r, PGconn *c)
 {
-  char err[512], owner[24];
+  char err[512], owner[API_OWNER_MAX];
   const char *params[2] = { r->id, api_owner_filter(r, owner) };
   PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
                           "SELECT 1 FROM jobs WHERE id = $1::uuid"
@@ -670,23 +648,17 @@ void api_jobs_kernel(struct api_req *r, PGconn *c)
 
 void api_jobs_events_open(struct api_req *r, PGconn *c)
 {
-  char err[512], owner[24];
+  char err[512], owner[API_OWNER_MAX];
   const char *params[2] = { r->id, api_owner_filter(r, owner) };
   PGresult *res = NULL;
   struct buf b;
-  long long after = -1, last;
+  long long after, last;
 
   buf_init(&b, 32u << 20);
-  if (r->last_event_id_too_long || r->last_event_id[0]) {
+  {
     struct problem p;
     problem_init(&p, 400, "validation", "Request failed validation");
-    if (r->last_event_id_too_long)
-      problem_add(&p, "Last-Event-ID", "maximum", INT64_MAX,
-                  "must be an event id this server sent (an integer up to %lld)",
-                  (long long)INT64_MAX);
-    else
-      params_int_field(&p, "Last-Event-ID", r->last_event_id, 0, INT64_MAX, &after);
-    if (problem_has_errors(&p)) {
+    if (sse_last_event_id(r->last_event_id, r->last_event_id_too_long, &p, &after)) {
       api_resp_problem(r, &p);
       goto out;
     }
@@ -714,8 +686,7 @@ void api_jobs_events_open(struct api_req *r, PGconn *c)
     r->events_from = last;
     buf_appendf(&b, "retry: 2000\nid: %lld\nevent: state\ndata: %s\n\n", r->events_from,
                 PQgetvalue(res, 0, 0));
-    r->job_terminal = strcmp(st, "succeeded") == 0 || strcmp(st, "failed") == 0 ||
-                      strcmp(st, "cancelled") == 0;
+    r->job_terminal = contract_state_terminal(st);
   } else {
     r->events_from = after;
     buf_appends(&b, "retry: 2000\n\n");
@@ -737,7 +708,8 @@ void api_workers_list(struct api_req *r, PGconn *c)
                  "SELECT json_build_object('workers', coalesce(json_agg(json_build_object("
                  " 'id', id, 'host', host, 'device', device, 'state', state, 'pid', pid,"
                  " 'current_job', current_job, 'heartbeat_at', kopt_ts(heartbeat_at),"
-                 " 'started_at', kopt_ts(started_at), 'restarts', restarts) ORDER BY id),"
+                 " 'started_at', kopt_ts(started_at), 'restarts', restarts, 'ready', ready,"
+                 " 'check_error', check_error, 'harness', harness) ORDER BY id),"
                  " '[]'::json))::text FROM workers",
                  0, NULL);
 }
@@ -755,6 +727,21 @@ void api_jobs_artifacts(struct api_req *r, PGconn *c)
                  " 'created_at', kopt_ts(created_at), 'href', '/v1/jobs/' || job_id || '/artifacts/'"
                  " || round || '/' || kind) ORDER BY round, kind), '[]'::json))::text"
                  " FROM artifacts WHERE job_id = $1::uuid",
+                 1, params);
+}
+
+void api_jobs_log(struct api_req *r, PGconn *c)
+{
+  const char *params[1] = { r->id };
+
+  if (api_job_exists(r, c) != 1)
+    return;
+  /* Text submitted code printed: served only here, as data, never mixed into koptd's log. */
+  api_json_query(r, c, "reading the job log",
+                 "SELECT json_build_object('entries', coalesce(json_agg(json_build_object("
+                 " 'seq', seq, 'round', round, 'step', step, 'source', source, 'bytes', bytes,"
+                 " 'truncated', truncated, 'text', text, 'created_at', kopt_ts(created_at))"
+                 " ORDER BY seq), '[]'::json))::text FROM job_logs WHERE job_id = $1::uuid",
                  1, params);
 }
 

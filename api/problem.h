@@ -19,7 +19,8 @@ void problem_init(struct problem *p, unsigned status, const char *type, const ch
 /* Sets detail (printf). */
 void problem_detail(struct problem *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends {field, rule, detail[, limit]}; limit < 0 means none. Caps at PROBLEM_MAX_ERRORS.
- * The first error's text also becomes detail when detail is empty. */
+ * The first error's text also becomes detail when detail is empty. field (cut to 95 bytes)
+ * and the message may quote any bytes: what is not UTF-8 renders as '?', as in detail. */
 void problem_add(struct problem *p, const char *field, const char *rule, long long limit,
                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 int problem_has_errors(const struct problem *p);

@@ -64,7 +64,7 @@ void api_resp_free(struct api_resp *resp)
 }
 
 /* A canonical UUID (any version); anything else cannot name a job. */
-static int api_is_uuid(const char *s, size_t n)
+int api_is_uuid(const char *s, size_t n)
 {
   if (n != 36)
     return 0;
@@ -100,8 +100,17 @@ static const struct api_route_def api_routes[] = {
   { ROUTE_JOB_EVENTS, "/v1/jobs/{id}/events", "viewer", NULL, "GET" },
   { ROUTE_JOB_KERNEL, "/v1/jobs/{id}/kernel", "viewer", NULL, "GET" },
   { ROUTE_JOB_ARTIFACTS, "/v1/jobs/{id}/artifacts", "viewer", NULL, "GET" },
+  { ROUTE_JOB_LOG, "/v1/jobs/{id}/log", "viewer", NULL, "GET" },
   { ROUTE_JOB_ARTIFACT, "/v1/jobs/{id}/artifacts/{round}/{kind}", "viewer", NULL, "GET" },
   { ROUTE_WORKERS, "/v1/workers", "viewer", NULL, "GET" },
+  { ROUTE_PATTERNS, "/v1/patterns", "viewer", NULL, "GET" },
+  { ROUTE_PATTERN_VERSIONS, "/v1/patterns/versions", "viewer", NULL, "GET" },
+  { ROUTE_PATTERN_DIFF, "/v1/patterns/versions/{v}/diff", "viewer", NULL, "GET" },
+  { ROUTE_PATTERN_FREEZE, "/v1/patterns/versions/{v}/freeze", NULL, "admin", "POST" },
+  { ROUTE_PATTERN_SYNTH, "/v1/patterns/synthesize", NULL, "admin", "POST" },
+  { ROUTE_BATCHES, "/v1/batches", "viewer", "submitter", "GET, POST" },
+  { ROUTE_BATCH, "/v1/batches/{id}", "viewer", NULL, "GET" },
+  { ROUTE_UI_ASSET, "/ui/{asset}", "", NULL, "GET" },
 };
 
 unsigned api_route_match(struct api_req *r, const char *method, const char *url)
@@ -126,6 +135,12 @@ unsigned api_route_match(struct api_req *r, const char *method, const char *url)
     route = ROUTE_JOBS;
   else if (strcmp(url, "/v1/workers") == 0)
     route = ROUTE_WORKERS;
+  else if (strncmp(url, "/v1/patterns", 12) == 0)
+    route = api_patterns_match(r, url);
+  else if (strncmp(url, "/v1/batches", 11) == 0)
+    route = api_batches_match(r, url);
+  else if (strncmp(url, "/ui/", 4) == 0)
+    route = api_ui_match(r, url);
   else if (n > 9 && strncmp(url, "/v1/jobs/", 9) == 0) {
     const char *id = url + 9, *slash = strchr(id, '/');
     size_t idlen = slash ? (size_t)(slash - id) : strlen(id);
@@ -146,6 +161,8 @@ unsigned api_route_match(struct api_req *r, const char *method, const char *url)
         route = ROUTE_JOB_KERNEL;
       else if (strcmp(slash, "/artifacts") == 0)
         route = ROUTE_JOB_ARTIFACTS;
+      else if (strcmp(slash, "/log") == 0)
+        route = ROUTE_JOB_LOG;
       else if (strncmp(slash, "/artifacts/", 11) == 0) {
         /* /artifacts/{round}/{kind}: round digits, kind [A-Za-z0-9_.-] */
         const char *rd = slash + 11, *sl = strchr(rd, '/');
@@ -241,6 +258,43 @@ static int api_from_cache(struct api_req *r)
   return 1;
 }
 
+void api_query_arg(struct api_req *r, const char *key, const char *value)
+{
+  size_t have, add;
+  if (!value)
+    value = "";
+  if (strcmp(key, "state") == 0) {
+    /* A repeated key (state=a&state=b) is collected into "a,b". */
+    have = strlen(r->q_state);
+    add = strlen(value) + (have ? 1 : 0);
+    if (have + add > API_Q_STATE_MAX) {
+      r->q_state_too_long = 1;
+    } else {
+      if (have)
+        r->q_state[have++] = ',';
+      memcpy(r->q_state + have, value, strlen(value) + 1);
+    }
+  } else if (strcmp(key, "limit") == 0) {
+    r->q_limit_set = 1;
+    if (strlen(value) >= sizeof(r->q_limit))
+      snprintf(r->q_limit, sizeof(r->q_limit), "x"); /* rejected as not an integer */
+    else
+      snprintf(r->q_limit, sizeof(r->q_limit), "%s", value);
+  } else if (strcmp(key, "cursor") == 0) {
+    r->q_cursor_set = 1;
+    snprintf(r->q_cursor, sizeof(r->q_cursor), "%.*s", (int)sizeof(r->q_cursor) - 1, value);
+    if (strlen(value) >= sizeof(r->q_cursor))
+      r->q_cursor[0] = '!';
+  } else if (api_patterns_query_arg(r, key, value)) {
+    /* version, against, status */
+  } else if (strcmp(key, "round") == 0) {
+    r->q_round_set = 1;
+    snprintf(r->q_round, sizeof(r->q_round), "%.*s", (int)sizeof(r->q_round) - 1, value);
+    if (strlen(value) >= sizeof(r->q_round))
+      r->q_round[0] = 'x';
+  }
+}
+
 int api_handle_inline(struct api_req *r)
 {
   if (api_from_cache(r))
@@ -256,6 +310,10 @@ int api_handle_inline(struct api_req *r)
       s[api_dashboard_html_len] = '\0';
     }
     api_resp_set(r, 200, "text/html; charset=utf-8", s);
+    return 1;
+  }
+  if (r->route == ROUTE_UI_ASSET) {
+    api_ui_serve(r);
     return 1;
   }
   return 0;
@@ -282,8 +340,6 @@ static void api_readyz(struct api_req *r, PGconn *c)
 
 static void api_metrics_query(struct api_req *r, PGconn *c)
 {
-  static const char *const states[5] = { "queued", "running", "succeeded", "failed",
-                                         "cancelled" };
   char err[256];
   PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
                           "SELECT state, count(*) FROM jobs GROUP BY state", 0, NULL);
@@ -291,8 +347,8 @@ static void api_metrics_query(struct api_req *r, PGconn *c)
   if (!res)
     return;
   for (int i = 0; i < PQntuples(res); i++)
-    for (int s = 0; s < 5; s++)
-      if (strcmp(PQgetvalue(res, i, 0), states[s]) == 0)
+    for (int s = 0; s < CONTRACT_STATE_COUNT; s++)
+      if (strcmp(PQgetvalue(res, i, 0), contract_states[s]) == 0)
         r->jobs_by_state[s] = atoll(PQgetvalue(res, i, 1));
   PQclear(res);
 }
@@ -370,9 +426,22 @@ void api_work(struct api_req *r)
   case ROUTE_JOB_ROUNDS: api_jobs_rounds(r, c); break;
   case ROUTE_JOB_KERNEL: api_jobs_kernel(r, c); break;
   case ROUTE_JOB_ARTIFACTS: api_jobs_artifacts(r, c); break;
+  case ROUTE_JOB_LOG: api_jobs_log(r, c); break;
   case ROUTE_JOB_ARTIFACT: api_jobs_artifact(r, c); break;
   case ROUTE_JOB_EVENTS: api_jobs_events_open(r, c); break;
   case ROUTE_WORKERS: api_workers_list(r, c); break;
+  case ROUTE_PATTERNS: api_patterns_list(r, c); break;
+  case ROUTE_PATTERN_VERSIONS: api_patterns_versions(r, c); break;
+  case ROUTE_PATTERN_DIFF: api_patterns_diff(r, c); break;
+  case ROUTE_PATTERN_FREEZE: api_patterns_freeze(r, c); break;
+  case ROUTE_PATTERN_SYNTH: api_patterns_synthesize(r, c); break;
+  case ROUTE_BATCHES:
+    if (strcmp(r->method, "POST") == 0)
+      api_batches_create(r, c);
+    else
+      api_batches_list(r, c);
+    break;
+  case ROUTE_BATCH: api_batches_get(r, c); break;
   default:
     api_resp_simple_problem(r, 404, "not-found", "Not found", "no such route");
   }
@@ -380,11 +449,61 @@ out:
   db_pool_release(&r->ctx->pool, c);
 }
 
+#define API_READYZ_DETAIL_MAX 480 /* + the prefix and "...": under a problem's 511 */
+
+/* /readyz also needs every worker's start-up check passed: a koptd whose workers cannot
+ * start a harness would otherwise take jobs it can only queue. Loop thread (the pool lives
+ * there). */
+static void api_readyz_workers(struct api_req *r)
+{
+  json_t *doc, *arr;
+  struct buf why;
+  unsigned bad = pool_unready(r->ctx, NULL);
+  char *s;
+
+  if (r->resp.status != 200 || bad == 0)
+    return;
+  buf_init(&why, 1 << 16);
+  pool_unready(r->ctx, &why);
+  arr = json_array();
+  for (unsigned i = 0; i < pool_count(r->ctx); i++) {
+    struct pool_worker *w = pool_at(r->ctx, i);
+    if (pool_worker_check(w) == POOL_CHECK_OK)
+      continue;
+    json_array_append_new(
+        arr, json_pack("{s:s, s:s, s:s}", "device", pool_worker_device(w)->name, "state",
+                       pool_state_label(pool_worker_state(w)), "reason",
+                       pool_worker_check(w) == POOL_CHECK_FAILED
+                           ? pool_worker_reason(w)
+                           : "its start-up check has not finished"));
+  }
+  /* The detail is capped like every problem's (the full reasons are in workers[]); the
+   * cut falls on a UTF-8 character boundary. */
+  if (why.len > API_READYZ_DETAIL_MAX) {
+    size_t n = API_READYZ_DETAIL_MAX;
+    while (n && ((unsigned char)why.data[n] & 0xC0) == 0x80)
+      n--;
+    why.len = n;
+    why.data[n] = '\0';
+    buf_appends(&why, "...");
+  }
+  doc = json_pack("{s:s, s:s, s:i, s:s+, s:o}", "type", "urn:kopt:problem:unavailable", "title",
+                  "Not ready", "status", 503, "detail", "workers cannot run jobs: ",
+                  why.data ? why.data : "", "workers", arr);
+  s = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+  json_decref(doc);
+  buf_free(&why);
+  if (s)
+    api_resp_set(r, 503, PROBLEM_CONTENT_TYPE, s);
+  else
+    api_resp_simple_problem(r, 503, "unavailable", "Not ready", "workers cannot run jobs");
+}
+
 void api_after_work(struct api_req *r)
 {
-  static const char *const states[5] = { "queued", "running", "succeeded", "failed",
-                                         "cancelled" };
   struct buf b;
+  if (r->route == ROUTE_READYZ)
+    api_readyz_workers(r);
   if (r->route != ROUTE_METRICS)
     return;
   buf_init(&b, 1 << 20);
@@ -392,8 +511,9 @@ void api_after_work(struct api_req *r)
   buf_appends(&b, "# HELP kopt_jobs Jobs by state, read from the database at scrape time.\n"
                   "# TYPE kopt_jobs gauge\n");
   if (r->db_ok)
-    for (int s = 0; s < 5; s++)
-      buf_appendf(&b, "kopt_jobs{state=\"%s\"} %lld\n", states[s], r->jobs_by_state[s]);
+    for (int s = 0; s < CONTRACT_STATE_COUNT; s++)
+      buf_appendf(&b, "kopt_jobs{state=\"%s\"} %lld\n", contract_states[s],
+                  r->jobs_by_state[s]);
   pool_render_metrics(r->ctx, &b);
   buf_appendf(&b, "# HELP kopt_http_connections Open HTTP connections, both listeners.\n"
                   "# TYPE kopt_http_connections gauge\nkopt_http_connections %u\n"

@@ -1,18 +1,17 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "contract.h"
 #include "spec.h"
 
-static const char *const spec_backends[] = { "cuda", "ascend", "interp", "any", NULL };
-static const char *const spec_policies[] = { "hierarchy", "profile_only", "always_deep",
-                                             "pattern_only", NULL };
-static const char *const spec_proposers[] = { "rules", "llm", "agent", NULL };
+static const char *const spec_ir_targets[] = { "auto", KOPT_BACKEND_CUDA, KOPT_BACKEND_ASCEND, NULL };
 static const char *const spec_fields[] = {
   "name", "kernel", "reference", "cases", "backend", "rounds", "policy", "proposer",
   "priority", "benchmark_cases", "correctness_cases", "seed", "tunables", "tolerances",
-  "pattern_index", "exclude_same_operator", "operator", NULL
+  "pattern_index", "exclude_same_operator", "operator", "max_candidates", "ir_target", NULL
 };
 
 int spec_default_tolerance(const char *dtype, double *rtol, double *atol)
@@ -32,14 +31,6 @@ int spec_default_tolerance(const char *dtype, double *rtol, double *atol)
   return 0;
 }
 
-static int spec_in(const char *s, const char *const *set)
-{
-  for (; *set; set++)
-    if (strcmp(s, *set) == 0)
-      return 1;
-  return 0;
-}
-
 static int spec_identifier(const char *s)
 {
   if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
@@ -50,17 +41,22 @@ static int spec_identifier(const char *s)
   return 1;
 }
 
-/* Copies an enum-valued string field into out, or its default. */
+/* Copies an enum-valued string field (one of set, common/contract.h) into out, or its
+ * default. */
 static void spec_enum(const json_t *doc, json_t *out, const char *field,
-                      const char *const *set, const char *def, const char *choices,
-                      struct problem *p)
+                      const char *const *set, const char *def, struct problem *p)
 {
   json_t *v = json_object_get(doc, field);
   if (!v || json_is_null(v)) {
     json_object_set_new(out, field, json_string(def));
     return;
   }
-  if (!json_is_string(v) || !spec_in(json_string_value(v), set)) {
+  if (!json_is_string(v) || contract_find(set, json_string_value(v)) < 0) {
+    char choices[256];
+    size_t o = 0;
+    choices[0] = '\0';
+    for (int i = 0; set[i] && o < sizeof(choices); i++)
+      o += (size_t)snprintf(choices + o, sizeof(choices) - o, "%s%s", i ? ", " : "", set[i]);
     problem_add(p, field, "enum", -1, "must be one of %s", choices);
     return;
   }
@@ -300,7 +296,7 @@ static void spec_tolerances(const json_t *doc, json_t *out, struct problem *p)
     json_object_foreach((json_t *)v, key, t) {
       json_t *r, *a;
       snprintf(f, sizeof(f), "tolerances.%.64s", key);
-      if (!spec_in(key, dtypes)) {
+      if (contract_find(dtypes, key) < 0) {
         problem_add(p, f, "enum", -1, "dtype must be float32, float16 or bfloat16");
         continue;
       }
@@ -320,6 +316,19 @@ static void spec_tolerances(const json_t *doc, json_t *out, struct problem *p)
   json_object_set_new(out, "tolerances", o);
 }
 
+/* A device compiles for itself: only interp (and any, which may land on interp) take another
+ * compiler's IR as evidence. */
+static void spec_ir_target(const json_t *o, struct problem *p)
+{
+  const char *b = json_string_value(json_object_get(o, "backend"));
+  const char *t = json_string_value(json_object_get(o, "ir_target"));
+  if (!b || !t || !strcmp(t, "auto") || !strcmp(b, "interp") || !strcmp(b, "any") || !strcmp(b, t))
+    return;
+  problem_add(p, "ir_target", "enum", -1,
+              "must be auto or %s on backend %s (a device's IR is its own compiler's; other IR "
+              "targets are for interp)", b, b);
+}
+
 int spec_validate(const json_t *doc, const struct spec_limits *lim, json_t **out,
                   struct problem *p)
 {
@@ -331,7 +340,7 @@ int spec_validate(const json_t *doc, const struct spec_limits *lim, json_t **out
   *out = NULL;
   problem_init(p, 400, "validation", "Request failed validation");
   json_object_foreach((json_t *)doc, key, val) {
-    if (!spec_in(key, spec_fields)) {
+    if (contract_find(spec_fields, key) < 0) {
       char f[80];
       snprintf(f, sizeof(f), "%.64s", key);
       problem_add(p, f, "unknown-field", -1, "is not a known field (see docs/API.md)");
@@ -342,11 +351,13 @@ int spec_validate(const json_t *doc, const struct spec_limits *lim, json_t **out
   spec_source(doc, o, "kernel", 1, "ModelNew", lim, p);
   spec_source(doc, o, "reference", 0, "Model", lim, p);
   spec_cases(doc, o, p);
-  spec_enum(doc, o, "backend", spec_backends, "any", "cuda, ascend, interp, any", p);
-  spec_enum(doc, o, "policy", spec_policies, "hierarchy",
-            "hierarchy, profile_only, always_deep, pattern_only", p);
-  spec_enum(doc, o, "proposer", spec_proposers, "rules", "rules, llm, agent", p);
+  spec_enum(doc, o, "backend", contract_job_backends, KOPT_BACKEND_ANY, p);
+  spec_enum(doc, o, "ir_target", spec_ir_targets, "auto", p);
+  spec_ir_target(o, p);
+  spec_enum(doc, o, "policy", contract_policies, contract_policies[0], p);
+  spec_enum(doc, o, "proposer", contract_proposers, contract_proposers[0], p);
   spec_int(doc, o, "rounds", 0, SPEC_MAX_ROUNDS, 15, p);
+  spec_int(doc, o, "max_candidates", 1, SPEC_MAX_CANDIDATES, SPEC_DEFAULT_CANDIDATES, p);
   spec_int(doc, o, "priority", -100, 100, 0, p);
   spec_int(doc, o, "benchmark_cases", 1, 64, 5, p);
   spec_int(doc, o, "seed", 0, 2147483647LL, 0, p);
@@ -364,11 +375,13 @@ int spec_validate(const json_t *doc, const struct spec_limits *lim, json_t **out
   v = json_object_get(doc, "pattern_index");
   if (!v || json_is_null(v) || (json_is_string(v) && strcmp(json_string_value(v), "latest") == 0))
     json_object_set_new(o, "pattern_index", json_string("latest"));
+  else if (json_is_string(v) && strcmp(json_string_value(v), "frozen") == 0)
+    json_object_set_new(o, "pattern_index", json_string("frozen"));
   else if (json_is_integer(v) && json_integer_value(v) >= 1 && json_integer_value(v) <= 1000000)
     json_object_set_new(o, "pattern_index", json_integer(json_integer_value(v)));
   else
     problem_add(p, "pattern_index", "format", -1,
-                "must be \"latest\" or a version number from 1");
+                "must be \"latest\", \"frozen\" or a version number from 1");
 
   v = json_object_get(doc, "exclude_same_operator");
   if (!v || json_is_null(v))

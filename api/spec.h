@@ -5,13 +5,16 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "contract.h"
 #include "problem.h"
 
 #define SPEC_MAX_NAME 128
-#define SPEC_MAX_CASES 1024
+#define SPEC_MAX_CASES KOPT_CASES_MAX
 #define SPEC_MAX_TUNABLES 16
 #define SPEC_MAX_TUNABLE_VALUES 32
 #define SPEC_MAX_ROUNDS 100
+#define SPEC_MAX_CANDIDATES 64     /* candidates a round may sweep (harness MAX_SWEEP_CANDIDATES) */
+#define SPEC_DEFAULT_CANDIDATES 32
 #define SPEC_MAX_FILENAME 255
 
 struct spec_limits {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contract.h"
+
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one. */
 static size_t ctl_format_utf8_len(const unsigned char *s)
 {
@@ -139,7 +141,7 @@ void ctl_format_progress(const json_t *job, char *buf, size_t n)
 	ctl_format_addf(buf, n, &o, "%s", state);
 	/* Worth saying only while the job still runs: once over, its state says it all. */
 	if (json_is_true(json_object_get(job, "cancel_requested")) &&
-	    (strcmp(state, "queued") == 0 || strcmp(state, "running") == 0))
+	    (strcmp(state, KOPT_STATE_QUEUED) == 0 || strcmp(state, KOPT_STATE_RUNNING) == 0))
 		ctl_format_addf(buf, n, &o, " (cancel requested)");
 	if (!json_is_integer(rounds))
 		rounds = json_object_get(job, "rounds");
@@ -155,7 +157,7 @@ void ctl_format_progress(const json_t *job, char *buf, size_t n)
 		ctl_format_addf(buf, n, &o, "  level %s", tmp);
 	}
 	if (json_is_string(json_object_get(prog, "step")) &&
-	    (strcmp(state, "running") == 0 || strcmp(state, "queued") == 0)) {
+	    (strcmp(state, KOPT_STATE_RUNNING) == 0 || strcmp(state, KOPT_STATE_QUEUED) == 0)) {
 		ctl_format_clean(tmp, sizeof(tmp), json_string_value(json_object_get(prog, "step")), 16);
 		ctl_format_addf(buf, n, &o, "  %s", tmp);
 	}
@@ -202,8 +204,9 @@ void ctl_format_summary(FILE *out, const json_t *job)
 		(long long)json_integer_value(json_object_get(job, "rounds")),
 		ctl_format_str(job, "policy", "?", b, sizeof(b), 32),
 		ctl_format_str(job, "proposer", "?", line, sizeof(line), 32));
-	fprintf(out, "%-10s %lld, worker %s\n", "attempts",
+	fprintf(out, "%-10s %lld (infra retries %lld), worker %s\n", "attempts",
 		(long long)json_integer_value(json_object_get(job, "attempts")),
+		(long long)json_integer_value(json_object_get(job, "infra_retries")),
 		ctl_format_str(job, "worker", "-", a, sizeof(a), 64));
 	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
 		char label[16];

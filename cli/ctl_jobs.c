@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contract.h"
 #include "ctl_format.h"
 #include "ctl_problem.h"
 
@@ -242,7 +243,7 @@ int ctl_jobs_cancel(struct ctl_ctx *ctx, const char *id)
 		goto out;
 	ctl_format_clean(clean, sizeof(clean), id, CTL_JOBS_ID_MAX - 4);
 	state = json_string_value(json_object_get(job, "state"));
-	if (state && strcmp(state, "cancelled") == 0) {
+	if (state && strcmp(state, KOPT_STATE_CANCELLED) == 0) {
 		fprintf(ctx->out, "job %s cancelled\n", clean);
 	} else {
 		/* A running job stops at its next round boundary, not mid-measurement. */

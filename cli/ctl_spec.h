@@ -11,11 +11,14 @@
 
 #include <jansson.h>
 
-/* The server's defaults (docs/API.md "Limits"): refusing here says so sooner and names
- * the file, where the server could only name the field. */
-#define CTL_SPEC_MAX_SOURCE (256u * 1024u)       /* max_source_bytes */
-#define CTL_SPEC_MAX_DOC (4u * 1024u * 1024u)    /* max_body_bytes: cases file, spec file */
-#define CTL_SPEC_MAX_CASES 1024u
+#include "contract.h"
+
+/* The largest any koptd may be configured to take (common/contract.h): a file over them
+ * can never be submitted, and refusing here names the file. Below them the server's own
+ * settings decide (docs/API.md "Limits"), and its 400 names the field and the limit. */
+#define CTL_SPEC_MAX_SOURCE KOPT_SOURCE_BYTES_MAX  /* max_source_bytes: a source file */
+#define CTL_SPEC_MAX_DOC KOPT_BODY_BYTES_MAX       /* max_body_bytes: cases file, spec file */
+#define CTL_SPEC_MAX_CASES KOPT_CASES_MAX
 
 struct ctl_spec_opts {
 	const char *kernel_path;    /* required: module with class ModelNew */

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "contract.h"
 #include "ctl_format.h"
 #include "ctl_jobs.h"
 #include "ctl_sse.h"
@@ -30,11 +31,11 @@ int ctl_watch_outcome(const char *state)
 {
 	if (!state)
 		return -1;
-	if (strcmp(state, "succeeded") == 0)
+	if (strcmp(state, KOPT_STATE_SUCCEEDED) == 0)
 		return CTL_EXIT_SUCCEEDED;
-	if (strcmp(state, "failed") == 0)
+	if (strcmp(state, KOPT_STATE_FAILED) == 0)
 		return CTL_EXIT_FAILED;
-	if (strcmp(state, "cancelled") == 0)
+	if (strcmp(state, KOPT_STATE_CANCELLED) == 0)
 		return CTL_EXIT_CANCELLED;
 	return -1;
 }

@@ -12,6 +12,7 @@
 #include <curl/curl.h>
 
 #include "ctl_ctx.h"
+#include "ctl_heldout.h"
 #include "ctl_jobs.h"
 #include "ctl_watch.h"
 
@@ -32,6 +33,7 @@ static const char ctl_help_main[] =
 	"  status   show one job\n"
 	"  watch    follow a job until it ends\n"
 	"  cancel   cancel a job\n"
+	"  heldout  the held-out protocol of the pattern index (admin token)\n"
 	"  help     help on a command (also: koptctl COMMAND --help)\n"
 	"\n"
 	"environment:\n"
@@ -71,8 +73,9 @@ static const char ctl_help_submit[] =
 	"  -w, --wait              then follow the job like `koptctl watch`\n"
 	"\n"
 	"FILE.json is posted as is, after checking that it is one JSON object.\n"
-	"Sources are capped at 256 KiB each, a cases or spec file at 4 MiB (the server's\n"
-	"default limits). Exit status as for watch with --wait, else 0 or 3.\n";
+	"The server's limits apply (by default 256 KiB a source, 4 MiB a request; its 400\n"
+	"names the field and the limit); files over 16 MiB (a source) or 64 MiB (cases, a\n"
+	"spec) are refused here. Exit status as for watch with --wait, else 0 or 3.\n";
 
 static const char ctl_help_list[] =
 	"usage: koptctl list [--state S]... [--limit N] [--all]\n"
@@ -105,6 +108,38 @@ static const char ctl_help_cancel[] =
 	"\n"
 	"Cancels a job: a queued job at once, a running one after its current round.\n"
 	"Submitters may cancel their own jobs, admins any job.\n";
+
+static const char ctl_help_heldout[] =
+	"usage: koptctl heldout --suite DIR [--ops A,B,...] [--split F] [--seed N]\n"
+	"                       [--rounds N] [--backend B] [--policy P] [--max-candidates N]\n"
+	"                       [--benchmark-cases N] [--correctness-cases N] [--min-operators N]\n"
+	"                       [--poll S] [--timeout S] [--out REPORT.json]\n"
+	"\n"
+	"The held-out protocol of the pattern index (docs/PATTERNS.md): splits the suite's\n"
+	"operators in two with the seed (A gets round(n x F), at least one each), runs A as a\n"
+	"batch under the seed version of the index, synthesizes a version from the seed and\n"
+	"A's rounds alone and freezes it, then runs B twice, as two batches, under the frozen\n"
+	"version and under the seed, and reports B against B per operator: speedup, rounds to\n"
+	"best, share of rounds settled at L1, device-seconds. Needs an admin token.\n"
+	"\n"
+	"  --suite DIR              one directory per operator with op.json, kernel.py,\n"
+	"                           ref.py (bench/suite/ops)\n"
+	"  --ops A,B,...            only these operators\n"
+	"  --split F                share of the operators in A, in (0, 1) (default 0.5)\n"
+	"  --seed N                 the split's seed, also every job's seed (default 0)\n"
+	"  --rounds N               rounds per job (default 5)\n"
+	"  --backend B              cuda | ascend | interp | any (default cuda)\n"
+	"  --policy P               the batches' ladder policy (default hierarchy)\n"
+	"  --max-candidates N       candidates per round (default: the server's)\n"
+	"  --benchmark-cases N      (default: the server's)\n"
+	"  --correctness-cases N    (default: all)\n"
+	"  --min-operators N        distinct operators a mined pattern needs (default 2)\n"
+	"  --poll S                 seconds between polls (default 5)\n"
+	"  --timeout S              seconds each phase may take; then its jobs are\n"
+	"                           cancelled and the command fails (default 21600)\n"
+	"  --out FILE               also write the report as JSON\n"
+	"\n"
+	"exit status: 0 the protocol ran (failed jobs are in the report), 3 otherwise\n";
 
 struct ctl_cmd {
 	const char *name;
@@ -323,12 +358,87 @@ static int ctl_cmd_cancel(struct ctl_ctx *ctx, int argc, char **argv)
 	return ctl_exit_of(ctl_jobs_cancel(ctx, id));
 }
 
+/* A number in [min, max] written whole ("0.5x" and "" are refused). */
+static int ctl_parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= min && v <= max))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int ctl_cmd_heldout(struct ctl_ctx *ctx, int argc, char **argv)
+{
+	enum { O_SUITE = 256, O_OPS, O_SPLIT, O_SEED, O_ROUNDS, O_BACKEND, O_POLICY, O_MAXC, O_BENCH,
+	       O_CORR, O_MINOPS, O_POLL, O_TIMEOUT, O_OUT };
+	static const struct option opts[] = {
+		{"suite", required_argument, NULL, O_SUITE},
+		{"ops", required_argument, NULL, O_OPS},
+		{"split", required_argument, NULL, O_SPLIT},
+		{"seed", required_argument, NULL, O_SEED},
+		{"rounds", required_argument, NULL, O_ROUNDS},
+		{"backend", required_argument, NULL, O_BACKEND},
+		{"policy", required_argument, NULL, O_POLICY},
+		{"max-candidates", required_argument, NULL, O_MAXC},
+		{"benchmark-cases", required_argument, NULL, O_BENCH},
+		{"correctness-cases", required_argument, NULL, O_CORR},
+		{"min-operators", required_argument, NULL, O_MINOPS},
+		{"poll", required_argument, NULL, O_POLL},
+		{"timeout", required_argument, NULL, O_TIMEOUT},
+		{"out", required_argument, NULL, O_OUT},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct ctl_heldout_opts o = { .backend = "cuda", .policy = "hierarchy", .split = 0.5,
+				      .rounds = 5, .min_operators = 2, .poll_s = 5, .timeout_s = 21600 };
+	double seed = 0;
+	int c, bad = 0;
+
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case O_SUITE: o.suite = optarg; break;
+		case O_OPS: o.ops = optarg; break;
+		case O_SPLIT: bad = ctl_parse_double(optarg, 1e-9, 1 - 1e-9, &o.split) ? c : bad; break;
+		case O_SEED: bad = ctl_parse_double(optarg, 0, 2147483647.0, &seed) || seed != (long)seed ? c : bad; break;
+		case O_ROUNDS: bad = ctl_parse_long(optarg, 0, 100, &o.rounds) ? c : bad; break;
+		case O_BACKEND: o.backend = optarg; break;
+		case O_POLICY: o.policy = optarg; break;
+		case O_MAXC: bad = ctl_parse_long(optarg, 1, 64, &o.max_candidates) ? c : bad; break;
+		case O_BENCH: bad = ctl_parse_long(optarg, 1, 64, &o.benchmark_cases) ? c : bad; break;
+		case O_CORR: bad = ctl_parse_long(optarg, 1, 1024, &o.correctness_cases) ? c : bad; break;
+		case O_MINOPS: bad = ctl_parse_long(optarg, 1, 1000, &o.min_operators) ? c : bad; break;
+		case O_POLL: bad = ctl_parse_double(optarg, 0.05, 3600, &o.poll_s) ? c : bad; break;
+		case O_TIMEOUT: bad = ctl_parse_double(optarg, 1, 30 * 86400.0, &o.timeout_s) ? c : bad; break;
+		case O_OUT: o.out = optarg; break;
+		case 'h': fputs(ctl_help_heldout, ctx->out); return CTL_EXIT_SUCCEEDED;
+		default: return ctl_bad_option(ctx, "heldout", argv, c);
+		}
+		if (bad) {
+			char msg[160];
+			snprintf(msg, sizeof(msg), "%s: not a number in its range (see --help)", argv[optind - 1]);
+			return ctl_usage(ctx, "heldout", msg);
+		}
+	}
+	if (optind < argc)
+		return ctl_usage(ctx, "heldout", "heldout takes no arguments, only options");
+	if (!o.suite)
+		return ctl_usage(ctx, "heldout", "--suite DIR is required");
+	o.seed = (unsigned long long)seed;
+	return ctl_exit_of(ctl_heldout_run(ctx, &o));
+}
+
 static const struct ctl_cmd ctl_cmds[] = {
 	{"submit", ctl_help_submit, ctl_cmd_submit},
 	{"list", ctl_help_list, ctl_cmd_list},
 	{"status", ctl_help_status, ctl_cmd_status},
 	{"watch", ctl_help_watch, ctl_cmd_watch},
 	{"cancel", ctl_help_cancel, ctl_cmd_cancel},
+	{"heldout", ctl_help_heldout, ctl_cmd_heldout},
 };
 
 static const struct ctl_cmd *ctl_find(const char *name)

@@ -4,7 +4,7 @@
 
 #include "hash.h"
 
-int hash_sha256_hex(const void *data, size_t len, char out[65])
+int hash_sha256_hex(const void *data, size_t len, char out[KOPT_SHA256_HEX_SIZE])
 {
   unsigned char h[32];
   unsigned int n = 0;

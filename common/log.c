@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/time.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "secret.h"
 
 /* Process-wide logging settings: the one piece of state every module shares, set once at
  * start-up (and on SIGHUP) from the loop thread; read racily by pool threads, which is
@@ -99,7 +101,15 @@ void log_msg(enum log_level lvl, const char *event, const char *fields, ...)
   if ((size_t)(n + m) >= sizeof(line) - 1)
     m = (int)(sizeof(line) - 2) - n;
   line[n + m] = '\n';
-  /* One write so concurrent lines stay whole; a short write to a dead stderr is dropped. */
-  ssize_t w = write(STDERR_FILENO, line, (size_t)(n + m + 1));
-  (void)w;
+  line[n + m + 1] = '\0';
+  {
+    /* A line can quote a kernel's words; a registered secret (see secret.h) never reaches
+     * the log. One write so concurrent lines stay whole; a short write to a dead stderr is
+     * dropped. */
+    char *clean = secret_found(line) ? secret_redact(line) : NULL;
+    const char *out = clean ? clean : line;
+    ssize_t w = write(STDERR_FILENO, out, clean ? strlen(clean) : (size_t)(n + m + 1));
+    (void)w;
+    free(clean);
+  }
 }

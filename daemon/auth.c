@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "auth.h"
+#include "contract.h"
 #include "db.h"
 
 static const char auth_b64url[] =
@@ -143,7 +144,7 @@ static void auth_check_expiry(struct auth_identity *id, int64_t now_ms)
 /* The row for hash h: fills id (role, or why not). 0 or -EIO. */
 static int auth_lookup(PGconn *conn, const unsigned char h[32], struct auth_identity *id)
 {
-  char hex[65], err[256];
+  char hex[KOPT_SHA256_HEX_SIZE], err[256];
   const char *params[1] = { hex };
   PGresult *r;
   size_t blen = 0;

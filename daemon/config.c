@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "contract.h"
 
 struct config_parse_state {
   struct config *cfg;
@@ -110,11 +111,13 @@ static int config_set(struct config *cfg, const char *section, const char *key,
                              &cfg->listen_port);
   else if (IS("server", "max_body_bytes")) {
     rc = config_parse_size(val, &cfg->max_body_bytes);
-    if (!rc && (cfg->max_body_bytes < 1024 || cfg->max_body_bytes > (64u << 20)))
+    if (!rc && (cfg->max_body_bytes < KOPT_BODY_BYTES_MIN ||
+                cfg->max_body_bytes > KOPT_BODY_BYTES_MAX))
       rc = -ERANGE;
   } else if (IS("server", "max_source_bytes")) {
     rc = config_parse_size(val, &cfg->max_source_bytes);
-    if (!rc && (cfg->max_source_bytes < 64 || cfg->max_source_bytes > (16u << 20)))
+    if (!rc && (cfg->max_source_bytes < KOPT_SOURCE_BYTES_MIN ||
+                cfg->max_source_bytes > KOPT_SOURCE_BYTES_MAX))
       rc = -ERANGE;
   } else if (IS("server", "max_connections"))
     rc = config_parse_uint(val, 4, 100000, &cfg->max_connections);
@@ -191,8 +194,8 @@ static void config_defaults(struct config *cfg)
   memset(cfg, 0, sizeof(*cfg));
   snprintf(cfg->listen_host, sizeof(cfg->listen_host), "127.0.0.1");
   cfg->listen_port = 8470;
-  cfg->max_body_bytes = 4u << 20;
-  cfg->max_source_bytes = 256u << 10;
+  cfg->max_body_bytes = KOPT_BODY_BYTES_DEFAULT;
+  cfg->max_source_bytes = KOPT_SOURCE_BYTES_DEFAULT;
   cfg->max_connections = 1024;
   cfg->max_connections_per_ip = 128;
   cfg->connection_timeout_s = 60;

@@ -30,6 +30,7 @@ struct kopt_ctx {
   struct notify_listener *notify; /* owned */
   struct sched *sched;           /* owned; NULL when no devices are configured */
   struct pool *workers;          /* owned; the supervised worker processes */
+  char **worker_env;             /* owned: the environment workers start with (workercfg.h) */
   uv_signal_t sig_term, sig_int, sig_hup;
   uv_timer_t watchdog;
   uv_timer_t drain_timer;

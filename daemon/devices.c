@@ -67,11 +67,11 @@ int devices_parse(const char *spec, const char *dev_root, struct device_list *ou
     if (strcmp(tok, "none") == 0)
       continue;
     if (strcmp(tok, "auto") == 0) {
-      devices_scan(dev_root, "nvidia", "cuda", out);
+      devices_scan(dev_root, "nvidia", KOPT_BACKEND_CUDA, out);
       if (out->n == 0)
-        devices_scan(dev_root, "davinci", "ascend", out);
+        devices_scan(dev_root, "davinci", KOPT_BACKEND_ASCEND, out);
       if (out->n == 0)
-        devices_add(out, "interp", 0);
+        devices_add(out, KOPT_BACKEND_INTERP, 0);
       continue;
     }
     colon = strchr(tok, ':');
@@ -80,7 +80,7 @@ int devices_parse(const char *spec, const char *dev_root, struct device_list *ou
       return -EINVAL;
     }
     *colon = '\0';
-    if (strcmp(tok, "cuda") && strcmp(tok, "ascend") && strcmp(tok, "interp")) {
+    if (contract_find(contract_backends, tok) < 0) {
       snprintf(err, errlen, "devices: backend '%s' must be cuda, ascend or interp", tok);
       return -EINVAL;
     }

@@ -5,12 +5,14 @@
 #define KOPT_DEVICES_H
 #include <stddef.h>
 
+#include "contract.h"
+
 #define DEVICES_MAX 64
 
 struct device {
-  char backend[8];   /* cuda | ascend | interp */
+  char backend[KOPT_BACKEND_SIZE];     /* cuda | ascend | interp */
   int index;
-  char name[24];     /* "cuda:0" */
+  char name[KOPT_DEVICE_NAME_SIZE];    /* "cuda:0" */
 };
 
 struct device_list {

@@ -235,42 +235,12 @@ static enum MHD_Result http_queue(struct http_server *s, struct api_req *r)
   return ret;
 }
 
-/* Collects the values of a repeated query key (state=a&state=b) into "a,b". */
+/* MHD's query callback: router.c keeps what the routes read. */
 static enum MHD_Result http_query_cb(void *cls, enum MHD_ValueKind kind, const char *key,
                                      const char *value)
 {
-  struct api_req *r = cls;
-  size_t have, add;
   (void)kind;
-  if (!value)
-    value = "";
-  if (strcmp(key, "state") == 0) {
-    have = strlen(r->q_state);
-    add = strlen(value) + (have ? 1 : 0);
-    if (have + add > API_Q_STATE_MAX) {
-      r->q_state_too_long = 1;
-    } else {
-      if (have)
-        r->q_state[have++] = ',';
-      memcpy(r->q_state + have, value, strlen(value) + 1);
-    }
-  } else if (strcmp(key, "limit") == 0) {
-    r->q_limit_set = 1;
-    if (strlen(value) >= sizeof(r->q_limit))
-      snprintf(r->q_limit, sizeof(r->q_limit), "x"); /* rejected as not an integer */
-    else
-      snprintf(r->q_limit, sizeof(r->q_limit), "%s", value);
-  } else if (strcmp(key, "cursor") == 0) {
-    r->q_cursor_set = 1;
-    snprintf(r->q_cursor, sizeof(r->q_cursor), "%.*s", (int)sizeof(r->q_cursor) - 1, value);
-    if (strlen(value) >= sizeof(r->q_cursor))
-      r->q_cursor[0] = '!';
-  } else if (strcmp(key, "round") == 0) {
-    r->q_round_set = 1;
-    snprintf(r->q_round, sizeof(r->q_round), "%.*s", (int)sizeof(r->q_round) - 1, value);
-    if (strlen(value) >= sizeof(r->q_round))
-      r->q_round[0] = 'x';
-  }
+  api_query_arg(cls, key, value);
   return MHD_YES;
 }
 

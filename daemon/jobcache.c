@@ -83,7 +83,7 @@ void jobcache_destroy(struct jobcache *c)
 
 void jobcache_etag(const char *body, size_t len, char out[JOBCACHE_ETAG_LEN + 1])
 {
-  char hex[65];
+  char hex[KOPT_SHA256_HEX_SIZE];
   if (hash_sha256_hex(body, len, hex))
     memset(hex, '0', sizeof(hex) - 1); /* never fails in practice; a constant tag is safe */
   snprintf(out, JOBCACHE_ETAG_LEN + 1, "\"%.16s\"", hex);

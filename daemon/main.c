@@ -22,6 +22,7 @@
 #include "sdnotify.h"
 #include "sse.h"
 #include "tokens.h"
+#include "workercfg.h"
 
 #define DRAIN_LIMIT_MS 8000
 
@@ -188,6 +189,19 @@ static void on_signal(uv_signal_t *s, int signum)
     nc.cache_max_bytes = ctx->cfg.cache_max_bytes;
     snprintf(nc.database_url, sizeof(nc.database_url), "%s", ctx->cfg.database_url);
     nc.pool_size = ctx->cfg.pool_size;
+    if (ctx->workers) {
+      /* Workers read their settings when they start: restart them if those changed. */
+      char **env;
+      workercfg_resolve(&nc);
+      if (workercfg_changed(&ctx->cfg, &nc) && (env = workercfg_env(&nc))) {
+        workercfg_env_free(ctx->worker_env);
+        ctx->worker_env = env;
+        ctx->cfg = nc;
+        pool_reconfigure(ctx, 1);
+      } else {
+        pool_reconfigure(ctx, 0);
+      }
+    }
     ctx->cfg = nc;
     log_set_level(nc.log_level);
     log_info("config.reloaded", "path=%s max_body_bytes=%zu max_source_bytes=%zu",
@@ -221,32 +235,6 @@ static int cmd_migrate(struct kopt_ctx *ctx)
     log_info("migrate.done", "applied=%u version=%d", applied, migrate_current(c));
   PQfinish(c);
   return rc ? 1 : 0;
-}
-
-/* Workers read their settings from KOPT_* variables; export the effective ones. */
-static void worker_env(struct kopt_ctx *ctx)
-{
-  char exe[1024];
-  ssize_t n;
-  setenv("KOPT_DATABASE_URL", ctx->cfg.database_url, 1);
-  if (ctx->cfg.harness_python[0])
-    setenv("KOPT_HARNESS_PYTHON", ctx->cfg.harness_python, 1);
-  if (ctx->cfg.harness_dir[0])
-    setenv("KOPT_HARNESS_DIR", ctx->cfg.harness_dir, 1);
-  if (ctx->cfg.work_dir[0])
-    setenv("KOPT_WORK_DIR", ctx->cfg.work_dir, 1);
-  if (!ctx->cfg.worker_bin[0]) {
-    /* Default: kopt-worker next to this koptd. */
-    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n > 0) {
-      char *slash;
-      exe[n] = '\0';
-      slash = strrchr(exe, '/');
-      if (slash)
-        *slash = '\0';
-      snprintf(ctx->cfg.worker_bin, sizeof(ctx->cfg.worker_bin), "%.1000s/kopt-worker", exe);
-    }
-  }
 }
 
 static int cmd_serve(struct kopt_ctx *ctx)
@@ -311,7 +299,12 @@ static int cmd_serve(struct kopt_ctx *ctx)
     uv_timer_start(&ctx->watchdog, watchdog_cb, 0, wd / 2000 ? wd / 2000 : 1);
 
   if (devs.n) {
-    worker_env(ctx);
+    workercfg_resolve(&ctx->cfg);
+    ctx->worker_env = workercfg_env(&ctx->cfg);
+    if (!ctx->worker_env) {
+      log_error("koptd.init_failed", "err=out_of_memory");
+      goto out;
+    }
     if (pool_start(ctx, &devs) || sched_start(ctx)) {
       log_error("koptd.init_failed", "err=out_of_memory");
       goto out;
@@ -339,6 +332,8 @@ out:
   }
   free(ctx->sched);
   pool_free(ctx);
+  workercfg_env_free(ctx->worker_env);
+  ctx->worker_env = NULL;
   db_pool_close(&ctx->pool);
 out_nopool:
   auth_cache_destroy(&ctx->auth);

@@ -26,10 +26,20 @@ struct pool_worker {
   int handles_open;              /* proc, to, from (restart timer counted separately) */
   int reserved;
   int pid;
-  char job[40];
+  char job[KOPT_JOB_ID_SIZE];
+  char lease_owner[SCHED_OWNER_MAX]; /* the claim the job runs under */
   uint64_t last_heartbeat_ms, started_ms;
   unsigned restarts, backoff_ms;
   struct buf line;
+  /* The start-up check (workers/check.c). Kept across a crash and its restart, so /readyz
+   * does not flap; reset when the settings change. */
+  enum pool_check check;
+  char reason[POOL_REASON_MAX];  /* why the last check failed */
+  char facts[POOL_FACTS_MAX];    /* what the last passing check found (JSON) */
+  uint64_t check_asked_ms;       /* when the last "check" was sent; 0 when none is pending */
+  uint64_t check_done_ms;        /* when the last verdict came */
+  int restart_asked;             /* stopped on purpose (SIGHUP): restart at once */
+  int restart_after_job;         /* settings changed while busy */
 };
 
 struct pool {
@@ -46,6 +56,12 @@ struct pool_worker *pool_at(struct kopt_ctx *ctx, unsigned i) { return &pool_of(
 enum pool_state pool_worker_state(const struct pool_worker *w) { return w->state; }
 const struct device *pool_worker_device(const struct pool_worker *w) { return &w->dev; }
 const char *pool_worker_job(const struct pool_worker *w) { return w->job; }
+enum pool_check pool_worker_check(const struct pool_worker *w) { return w->check; }
+const char *pool_worker_reason(const struct pool_worker *w)
+{
+  return w->check == POOL_CHECK_FAILED ? w->reason : "";
+}
+const char *pool_worker_facts(const struct pool_worker *w) { return w->facts; }
 void pool_reserve(struct pool_worker *w, int reserved) { w->reserved = reserved; }
 int pool_reserved(const struct pool_worker *w) { return w->reserved; }
 int pool_worker_pid(const struct pool_worker *w) { return w->running ? w->pid : 0; }
@@ -53,7 +69,8 @@ unsigned pool_worker_restarts(const struct pool_worker *w) { return w->restarts;
 
 static const char *pool_state_name(enum pool_state s)
 {
-  static const char *const n[] = { "starting", "idle", "busy", "backoff", "stopped" };
+  static const char *const n[POOL_STATE_COUNT] = { "starting", "idle",    "busy",
+                                                   "backoff",  "stopped", "unready" };
   return n[s];
 }
 
@@ -93,21 +110,78 @@ static int pool_send(struct pool_worker *w, const char *line)
   return 0;
 }
 
-int pool_assign(struct pool_worker *w, const char *job_id, const char *lease_owner, int attempt)
+int pool_assign(struct pool_worker *w, const char *job_id, const char *lease_owner, int attempt,
+                int infra_retries)
 {
-  char msg[512];
+  json_t *m;
+  char *msg;
+  int rc;
   w->reserved = 0;
   if (w->state != POOL_IDLE)
     return -EBUSY;
-  snprintf(msg, sizeof(msg),
-           "{\"type\":\"run\",\"job_id\":\"%s\",\"lease_owner\":\"%s\",\"attempt\":%d}", job_id,
-           lease_owner, attempt);
-  if (pool_send(w, msg))
-    return -EPIPE;
+  m = json_pack("{s:s, s:s, s:s, s:i, s:i}", "type", "run", "job_id", job_id, "lease_owner",
+                lease_owner, "attempt", attempt, "infra_retries", infra_retries);
+  msg = m ? json_dumps(m, JSON_COMPACT) : NULL;
+  json_decref(m);
+  rc = msg ? pool_send(w, msg) : -ENOMEM;
+  free(msg);
+  if (rc)
+    return rc == -ENOMEM ? rc : -EPIPE;
   snprintf(w->job, sizeof(w->job), "%s", job_id);
+  snprintf(w->lease_owner, sizeof(w->lease_owner), "%s", lease_owner);
   w->state = POOL_BUSY;
-  log_info("pool.assigned", "device=%s job=%s attempt=%d", w->dev.name, job_id, attempt);
+  log_info("pool.assigned", "device=%s job=%s attempt=%d infra_retries=%d owner=%s", w->dev.name,
+           job_id, attempt, infra_retries, lease_owner);
   return 0;
+}
+
+/* Stops a worker so that it starts again at once with the current settings. */
+static void pool_restart_now(struct pool_worker *w)
+{
+  w->restart_after_job = 0;
+  if (!w->running)
+    return;
+  w->restart_asked = 1;
+  w->check = POOL_CHECK_PENDING; /* the old verdict was about the old settings */
+  uv_process_kill(&w->proc, SIGTERM);
+}
+
+/* {"type":"status","ready":true,"harness":{...}} or {"type":"status","ready":false,
+ * "reason":"..."}: the verdict of the worker's check. */
+static void pool_on_status(struct pool_worker *w, json_t *m)
+{
+  const char *reason = json_string_value(json_object_get(m, "reason"));
+  int ready = json_is_true(json_object_get(m, "ready"));
+  w->check_asked_ms = 0;
+  w->check_done_ms = ctx_now_ms();
+  if (ready) {
+    char *facts = json_dumps(json_object_get(m, "harness"), JSON_COMPACT);
+    snprintf(w->facts, sizeof(w->facts), "%s", facts ? facts : "");
+    free(facts);
+    if (w->check != POOL_CHECK_OK || w->state != POOL_BUSY)
+      log_info("pool.worker_ready", "device=%s pid=%d harness=%s", w->dev.name, w->pid,
+               w->facts[0] ? w->facts : "{}");
+    w->check = POOL_CHECK_OK;
+    w->reason[0] = '\0';
+    if (w->state == POOL_STARTING || w->state == POOL_UNREADY) {
+      w->state = POOL_IDLE;
+      sched_kick(w->ctx);
+    }
+    return;
+  }
+  if (!reason || !*reason)
+    reason = "the worker's start-up check failed without a reason";
+  /* Said once per reason; the periodic re-checks that fail alike stay quiet. */
+  if (w->check != POOL_CHECK_FAILED || strcmp(w->reason, reason) != 0) {
+    char q[POOL_REASON_MAX + 64];
+    log_error("pool.worker_unready", "device=%s pid=%d reason=%s action=recheck_every_%us",
+              w->dev.name, w->pid, log_quote(q, sizeof(q), reason), POOL_RECHECK_MS / 1000);
+  }
+  w->check = POOL_CHECK_FAILED;
+  snprintf(w->reason, sizeof(w->reason), "%s", reason);
+  w->facts[0] = '\0';
+  if (w->state == POOL_STARTING || w->state == POOL_IDLE)
+    w->state = POOL_UNREADY;
 }
 
 static void pool_handle_line(struct pool_worker *w, const char *line)
@@ -122,20 +196,24 @@ static void pool_handle_line(struct pool_worker *w, const char *line)
   }
   w->last_heartbeat_ms = ctx_now_ms();
   if (strcmp(type, "hello") == 0) {
-    w->state = POOL_IDLE;
-    log_info("pool.worker_ready", "device=%s pid=%d", w->dev.name, w->pid);
-    sched_kick(w->ctx);
+    /* Alive; it takes jobs once its check says so (a status line). */
+    log_info("pool.worker_hello", "device=%s pid=%d", w->dev.name, w->pid);
+  } else if (strcmp(type, "status") == 0) {
+    pool_on_status(w, m);
   } else if (strcmp(type, "job_done") == 0) {
     const char *id = json_string_value(json_object_get(m, "job_id"));
     const char *outcome = json_string_value(json_object_get(m, "outcome"));
     log_info("pool.job_done", "device=%s job=%s outcome=%s", w->dev.name, id ? id : "?",
              outcome ? outcome : "?");
     if (id)
-      sched_release(w->ctx, id, outcome && strcmp(outcome, "aborted") == 0);
+      sched_release(w->ctx, id, w->lease_owner, outcome && strcmp(outcome, KOPT_OUTCOME_ABORTED) == 0);
     w->job[0] = '\0';
     if (w->state == POOL_BUSY)
-      w->state = POOL_IDLE;
-    sched_kick(w->ctx);
+      w->state = w->check == POOL_CHECK_FAILED ? POOL_UNREADY : POOL_IDLE;
+    if (w->restart_after_job)
+      pool_restart_now(w);
+    else
+      sched_kick(w->ctx);
   }
 out:
   json_decref(m);
@@ -181,8 +259,9 @@ static void pool_handle_closed(uv_handle_t *h)
     return;
   }
   /* Exponential backoff, reset once a worker has stayed up for a minute. */
-  if (ctx_now_ms() - w->started_ms > 60000)
+  if (ctx_now_ms() - w->started_ms > 60000 || w->restart_asked)
     w->backoff_ms = POOL_BACKOFF_MIN_MS;
+  w->restart_asked = 0;
   w->state = POOL_BACKOFF;
   uv_timer_start(&w->restart, pool_restart_cb, w->backoff_ms, 0);
   log_info("pool.restart_scheduled", "device=%s in_ms=%u", w->dev.name, w->backoff_ms);
@@ -196,7 +275,7 @@ static void pool_exit_cb(uv_process_t *proc, int64_t status, int sig)
            w->pid, (long long)status, sig, w->job[0] ? w->job : "-");
   if (w->job[0]) {
     /* Its job keeps its committed steps; expiring the lease lets any koptd resume it. */
-    sched_release(w->ctx, w->job, 1);
+    sched_release(w->ctx, w->job, w->lease_owner, 1);
     w->job[0] = '\0';
   }
   w->state = POOL_STOPPED;
@@ -232,10 +311,12 @@ static void pool_spawn(struct pool_worker *w)
   args[3] = NULL;
   o.file = ctx->cfg.worker_bin;
   o.args = args;
+  o.env = ctx->worker_env;
   o.stdio = io;
   o.stdio_count = 3;
   o.exit_cb = pool_exit_cb;
   w->state = POOL_STARTING;
+  w->check_asked_ms = 0;
   w->started_ms = w->last_heartbeat_ms = ctx_now_ms();
   buf_reset(&w->line);
   rc = uv_spawn(ctx->loop, &w->proc, &o);
@@ -255,6 +336,15 @@ static void pool_spawn(struct pool_worker *w)
   log_info("pool.worker_started", "device=%s pid=%d", w->dev.name, w->pid);
 }
 
+/* Asks an idle or unready worker to run its check again. */
+static int pool_ask_check(struct pool_worker *w, uint64_t now)
+{
+  if (pool_send(w, "{\"type\":\"check\"}"))
+    return -EPIPE;
+  w->check_asked_ms = now;
+  return 0;
+}
+
 static void pool_check_cb(uv_timer_t *t)
 {
   struct kopt_ctx *ctx = t->data;
@@ -270,6 +360,11 @@ static void pool_check_cb(uv_timer_t *t)
       uv_process_kill(&w->proc, SIGKILL);
       w->last_heartbeat_ms = now; /* one kill per silence */
     }
+    /* An unready worker checks again: a fixed interpreter makes it ready without a
+     * restart of koptd. */
+    if (w->running && w->state == POOL_UNREADY && !w->check_asked_ms &&
+        now - w->check_done_ms >= POOL_RECHECK_MS)
+      pool_ask_check(w, now);
   }
 }
 
@@ -336,7 +431,7 @@ unsigned pool_live(struct kopt_ctx *ctx)
 void pool_render_metrics(struct kopt_ctx *ctx, struct buf *out)
 {
   struct pool *p = pool_of(ctx);
-  unsigned count[5] = { 0 };
+  unsigned count[POOL_STATE_COUNT] = { 0 };
   unsigned long long restarts = 0;
   if (!p)
     return;
@@ -346,7 +441,7 @@ void pool_render_metrics(struct kopt_ctx *ctx, struct buf *out)
   }
   buf_appends(out, "# HELP kopt_workers Worker processes of this koptd by state.\n"
                    "# TYPE kopt_workers gauge\n");
-  for (int s = 0; s < 5; s++)
+  for (int s = 0; s < POOL_STATE_COUNT; s++)
     buf_appendf(out, "kopt_workers{state=\"%s\"} %u\n", pool_state_name((enum pool_state)s),
                 count[s]);
   buf_appends(out, "# HELP kopt_worker_busy 1 while the device's worker runs a job.\n"
@@ -354,9 +449,55 @@ void pool_render_metrics(struct kopt_ctx *ctx, struct buf *out)
   for (unsigned i = 0; i < p->n; i++)
     buf_appendf(out, "kopt_worker_busy{device=\"%s\"} %d\n", p->w[i].dev.name,
                 p->w[i].state == POOL_BUSY);
+  buf_appends(out, "# HELP kopt_worker_ready 1 when the worker's last start-up check passed.\n"
+                   "# TYPE kopt_worker_ready gauge\n");
+  for (unsigned i = 0; i < p->n; i++)
+    buf_appendf(out, "kopt_worker_ready{device=\"%s\"} %d\n", p->w[i].dev.name,
+                p->w[i].check == POOL_CHECK_OK);
   buf_appendf(out, "# HELP kopt_worker_restarts_total Worker processes that exited.\n"
                    "# TYPE kopt_worker_restarts_total counter\nkopt_worker_restarts_total %llu\n",
               restarts);
 }
 
 const char *pool_state_label(enum pool_state s) { return pool_state_name(s); }
+
+void pool_reconfigure(struct kopt_ctx *ctx, int restart)
+{
+  struct pool *p = pool_of(ctx);
+  if (!p || p->stopping)
+    return;
+  for (unsigned i = 0; i < p->n; i++) {
+    struct pool_worker *w = &p->w[i];
+    if (!w->running)
+      continue;
+    if (restart && w->state == POOL_BUSY) {
+      w->restart_after_job = 1;
+      log_info("pool.restart_after_job", "device=%s job=%s why=settings_changed", w->dev.name,
+               w->job);
+    } else if (restart) {
+      log_info("pool.restart", "device=%s why=settings_changed", w->dev.name);
+      pool_restart_now(w);
+    } else if (w->state == POOL_UNREADY && !w->check_asked_ms) {
+      pool_ask_check(w, ctx_now_ms());
+    }
+  }
+}
+
+unsigned pool_unready(struct kopt_ctx *ctx, struct buf *why)
+{
+  struct pool *p = pool_of(ctx);
+  unsigned n = 0;
+  if (!p)
+    return 0;
+  for (unsigned i = 0; i < p->n; i++) {
+    const struct pool_worker *w = &p->w[i];
+    if (w->check == POOL_CHECK_OK)
+      continue;
+    if (why)
+      buf_appendf(why, "%s%s: %s", n ? "; " : "", w->dev.name,
+                  w->check == POOL_CHECK_FAILED ? w->reason
+                                                : "its start-up check has not finished");
+    n++;
+  }
+  return n;
+}

@@ -1,14 +1,17 @@
 #include <errno.h>
 #include <jansson.h>
 #include <microhttpd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "buf.h"
+#include "contract.h"
 #include "http.h"
 #include "log.h"
+#include "params.h"
 #include "sse.h"
 
 struct sse_stream {
@@ -16,7 +19,7 @@ struct sse_stream {
   struct sse_hub *hub;               /* borrowed; only touched while !dead */
   struct kopt_ctx *ctx;              /* borrowed; outlives every stream */
   struct MHD_Connection *conn;       /* borrowed; valid while the response lives */
-  char job_id[40];
+  char job_id[KOPT_JOB_ID_SIZE];
   long long token_id;                /* who opened it: streams are capped per token */
   long long last_id;
   struct buf out;                    /* bytes not yet handed to MHD */
@@ -105,9 +108,19 @@ static void sse_free_cb(void *cls)
   sse_unref(st);
 }
 
-static int sse_state_terminal(const char *state)
+int sse_last_event_id(const char *v, int too_long, struct problem *p, long long *id)
 {
-  return !strcmp(state, "succeeded") || !strcmp(state, "failed") || !strcmp(state, "cancelled");
+  *id = -1;
+  if (too_long) {
+    problem_add(p, SSE_LAST_EVENT_ID, "maximum", INT64_MAX,
+                "must be an event id this server sent (an integer up to %lld)",
+                (long long)INT64_MAX);
+    return -EINVAL;
+  }
+  if (!v || !v[0])
+    return 0;
+  /* A mangled id is the client's bug: answered 400, not hidden by a restart. */
+  return params_int_field(p, SSE_LAST_EVENT_ID, v, 0, INT64_MAX, id) ? -EINVAL : 0;
 }
 
 int sse_read_events(PGconn *c, const char *job_id, long long after, int limit, struct buf *out,
@@ -138,10 +151,10 @@ int sse_read_events(PGconn *c, const char *job_id, long long after, int limit, s
     *last = atoll(PQgetvalue(res, i, 0));
     buf_appendf(out, "id: %s\nevent: %s\ndata: %s\n\n", PQgetvalue(res, i, 0),
                 PQgetvalue(res, i, 1), PQgetvalue(res, i, 2));
-    if (sse_state_terminal(PQgetvalue(res, i, 3)))
+    if (contract_state_terminal(PQgetvalue(res, i, 3)))
       *terminal = 1;
   }
-  if (PQntuples(res) == 0 || (n < limit && sse_state_terminal(PQgetvalue(res, 0, 4))))
+  if (PQntuples(res) == 0 || (n < limit && contract_state_terminal(PQgetvalue(res, 0, 4))))
     *terminal = 1; /* final, or the job is gone: nothing more will come */
   PQclear(res);
   return 0;

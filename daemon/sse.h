@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "ctx.h"
+#include "problem.h"
 
 #define SSE_MAX_STREAMS 256
 #define SSE_KEEPALIVE_MS 15000
@@ -14,6 +15,15 @@
 
 struct MHD_Connection;
 struct MHD_Response;
+
+#define SSE_LAST_EVENT_ID "Last-Event-ID"
+
+/* The event id a reconnecting client sent (Last-Event-ID: v, NULL or "" when absent;
+ * too_long when the header did not fit the request's copy). 0 with *id set (-1 when
+ * absent: the stream starts from the job's state), or -EINVAL with an error naming the
+ * header added to p (not a decimal integer from 0 to INT64_MAX: a 400). Pure, so it is
+ * fuzzed (tests/fuzz/fuzz_router.c, fuzz_sse.c). */
+int sse_last_event_id(const char *v, int too_long, struct problem *p, long long *id);
 
 /* Appends the job's events after id `after` (at most limit) to out as SSE frames; *last
  * gets the last id written, *terminal is set when one is a terminal state or when the job

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contract.h"
 #include "db.h"
 #include "migrate.h"
 #include "tokens.h"
@@ -45,7 +46,7 @@ int tokens_parse_duration(const char *s, long long *secs)
   return 0;
 }
 
-static void tokens_hex(const unsigned char h[32], char hex[65])
+static void tokens_hex(const unsigned char h[32], char hex[KOPT_SHA256_HEX_SIZE])
 {
   for (int i = 0; i < 32; i++)
     snprintf(hex + 2 * i, 3, "%02x", h[i]);
@@ -55,7 +56,7 @@ int tokens_create(PGconn *conn, enum auth_role role, const char *name, long long
                   char *out, size_t outlen, long long *id, char *err, size_t errlen)
 {
   unsigned char h[32];
-  char hex[65], prefix[AUTH_PREFIX_LEN + 1], exp[24];
+  char hex[KOPT_SHA256_HEX_SIZE], prefix[AUTH_PREFIX_LEN + 1], exp[24];
   const char *params[5];
   PGresult *r;
   int rc;
@@ -170,7 +171,7 @@ static int tokens_cmd_list(PGconn *c)
  * list`). *id set, or an error printed and 1 returned. */
 static int tokens_find(PGconn *c, const char *which, long long *id)
 {
-  char err[512], hex[65], pre[AUTH_PREFIX_LEN + 1];
+  char err[512], hex[KOPT_SHA256_HEX_SIZE], pre[AUTH_PREFIX_LEN + 1];
   const char *params[1];
   unsigned char h[32];
   size_t len = strlen(which);

@@ -11,13 +11,18 @@ What it does, in order (each step logs one line on stderr, and says so when it f
    no supplementary groups and PR_SET_NO_NEW_PRIVS. Not root: runs as the calling user.
 2. Isolation, first that works (probed with a trial run, not assumed):
    a. bubblewrap: new network (only loopback), IPC, UTS, PID and cgroup namespaces; a root
-      assembled from read-only binds of the host's top-level directories; /proc and a minimal
-      /dev (plus /dev/nvidia* or /dev/davinci* for the device); the virtualenv and the harness
-      bound read-only at /kopt/venv and /kopt/harness (so a venv under a 0700 home works);
-      the work directory the only writable path; --die-with-parent.
+      assembled from an allowlist of read-only binds (sandbox_view.py: /usr, the interpreter
+      and its packages wherever they are, the linker's and toolchain's library directories,
+      a few /etc entries, a generated /etc/passwd, /sys, the harness), each at its own path,
+      then remounted read-only; /proc and a minimal /dev (plus /dev/nvidia* or /dev/davinci*
+      for the device); the work directory the only writable path; --die-with-parent. The
+      rest of the host (/etc, /home, /root, /srv, /var, /opt, /tmp) is not there.
+      triton-ascend's virtualenv, when there is one, is bound the same way (KOPT_ASCEND_PYTHON
+      names its python).
    b. `unshare --net --ipc --uts` (root, or a user namespace when not root): no network;
       the filesystem is protected only by the sandbox user's permissions (it can still
-      write world-writable directories such as /tmp). Logged as a fallback.
+      read what any user may read, and write world-writable directories such as /tmp): the
+      allowlist above is enforced only with bubblewrap. Logged as a fallback.
    c. none: logged as a WARNING; only the harness's in-process guard and rlimits remain.
 3. rlimits for the whole harness: RLIMIT_NOFILE, RLIMIT_NPROC (per user: bounds fork bombs
    when not root), RLIMIT_FSIZE, RLIMIT_CORE=0; RLIMIT_AS and RLIMIT_CPU are applied by the
@@ -35,13 +40,32 @@ import stat
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+import sandbox_view
+
+HERE = os.path.dirname(os.path.realpath(__file__))
 REPO = os.path.dirname(HERE)
-SBX_VENV = "/kopt/venv"
-SBX_HARNESS = "/kopt/harness"
-PASS_ENV_PREFIXES = ("CUDA_", "NVIDIA_", "TRITON_", "KOPT_", "ASCEND_", "NPU_", "HCCL_", "MLIR_", "LLVM_",
-                     "TORCH_", "OMP_", "MKL_", "PYTORCH_")
-PASS_ENV = ("LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH", "TERM")
+# The only variables that cross into the sandbox: an allowlist of exact names, never a
+# prefix, so that no secret of the worker's (KOPT_DATABASE_URL, KOPT_LLM_API_KEY, tokens) can
+# reach submitted code by sharing a prefix with something the harness needs. Anything else
+# a problem needs is passed explicitly with --env NAME=VALUE.
+PASS_ENV = (
+    # devices and drivers
+    "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_HOME", "CUDA_PATH", "CUDA_MODULE_LOADING",
+    "CUDA_LAUNCH_BLOCKING", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+    "ASCEND_RT_VISIBLE_DEVICES", "ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_OPP_PATH",
+    "ASCEND_AICPU_PATH", "ASCEND_CUSTOM_OPP_PATH",
+    # compilers and runtimes
+    "TRITON_INTERPRET", "TRITON_PTXAS_PATH", "TRITON_CUOBJDUMP_PATH", "TRITON_NVDISASM_PATH",
+    "TRITON_DEBUG", "TRITON_DISABLE_LINE_INFO", "TRITON_ALWAYS_COMPILE", "TRITON_PRINT_AUTOTUNING",
+    "TRITON_LIBDEVICE_PATH", "MLIR_ENABLE_DUMP", "LLVM_IR_ENABLE_DUMP", "TORCH_CUDA_ARCH_LIST",
+    "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_NO_CUDA_MEMORY_CACHING", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+    # the harness's own settings (no secrets)
+    "KOPT_BACKEND", "KOPT_ASCEND_ARCH",
+    # problem sizes read by the bundled examples, the operator suite and the judge fixtures
+    "KOPT_VECTOR_ADD_N", "KOPT_SUITE_SCALE", "KOPT_JUDGE_SCALE",
+    # locale and libraries
+    "LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH", "TERM",
+)
 
 
 def log(msg):
@@ -57,6 +81,9 @@ def parse_args(argv):
     ap.add_argument("--no-user", action="store_true", help="do not switch user even when root")
     ap.add_argument("--isolation", default="auto", choices=["auto", "bwrap", "unshare", "none"])
     ap.add_argument("--python", default=None, help="python of the harness virtualenv (default: <repo>/.venv/bin/python)")
+    ap.add_argument("--ascend-python", default=None,
+                    help="python of the triton-ascend virtualenv that compiles for Ascend targets (default: "
+                         "$KOPT_ASCEND_PYTHON, else <repo>/.venv-ascend/bin/python when it exists)")
     ap.add_argument("--mem-mb", type=int, default=None, help="RLIMIT_AS per worker, MiB (default 16384 interp, none otherwise)")
     ap.add_argument("--cpu-s", type=int, default=6 * 3600, help="RLIMIT_CPU per worker, s (default 21600)")
     ap.add_argument("--nofile", type=int, default=4096)
@@ -94,6 +121,38 @@ def traversable_by_others(path):
         if stat.S_ISDIR(st.st_mode) and not st.st_mode & stat.S_IXOTH:
             return False
     return bool(os.stat(p).st_mode & stat.S_IROTH)
+
+
+def readable_harness(workdir):
+    """The harness directory the sandbox user can read. Without bubblewrap nothing re-binds
+    it, and a clone under a private home (/root is 0700) is out of the sandbox user's reach:
+    then the harness is copied once (by content) beside the work directory, whose parent is
+    world-traversable (checked above), and run from there."""
+    if traversable_by_others(HERE):
+        return HERE
+    import hashlib
+    h = hashlib.sha256()
+    files = []
+    for d, dirs, names in os.walk(HERE):
+        dirs[:] = sorted(x for x in dirs if x != "__pycache__")
+        for n in sorted(names):
+            if not n.endswith((".pyc", ".pyo")):
+                f = os.path.join(d, n)
+                files.append(f)
+                h.update(os.path.relpath(f, HERE).encode())
+                with open(f, "rb") as fh:
+                    h.update(fh.read())
+    dest = os.path.join(os.path.dirname(workdir), f".kopt-harness-{h.hexdigest()[:16]}")
+    if not os.path.isdir(dest):
+        tmp = f"{dest}.tmp{os.getpid()}"
+        shutil.copytree(HERE, tmp, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        for d, dirs, names in os.walk(tmp):
+            os.chmod(d, 0o755)
+            for n in names:
+                os.chmod(os.path.join(d, n), 0o755 if os.access(os.path.join(d, n), os.X_OK) else 0o644)
+        os.replace(tmp, dest)
+    log(f"{HERE} is not readable by other users: running the harness from a copy at {dest}")
+    return dest
 
 
 def traversable_dirs(path):
@@ -149,35 +208,51 @@ def device_nodes(backend, extra):
     return [n for n in dict.fromkeys(nodes) if os.path.exists(n)]
 
 
-def bwrap_cmd(bwrap, args, workdir, venv, inner):
+def ascend_venv(args):
+    """(venv root, python) of the triton-ascend virtualenv, or (None, None)."""
+    py = args.ascend_python or os.environ.get("KOPT_ASCEND_PYTHON") or os.path.join(REPO, ".venv-ascend", "bin", "python")
+    if not os.access(py, os.X_OK):
+        if args.ascend_python:
+            raise SystemExit(f"kopt-launch: --ascend-python {py} is not an executable")
+        return None, None
+    root = venv_root(py)
+    return (os.path.realpath(root) if root else None), py
+
+
+def bwrap_cmd(bwrap, args, workdir, view, ident, inner):
+    """The bubblewrap command line; also returns the descriptors it reads (its generated
+    /etc/passwd and /etc/group), which the caller passes on and closes."""
     cmd = [bwrap, "--die-with-parent", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-pid",
            "--unshare-cgroup-try", "--hostname", "kopt-sandbox"]
     if os.geteuid() != 0:
         cmd.append("--unshare-user")
-    for name in sorted(os.listdir("/")):
-        p = "/" + name
-        if name in ("proc", "dev", "kopt"):
-            continue
-        if os.path.islink(p):
-            cmd += ["--symlink", os.readlink(p), p]
-        elif os.path.isdir(p):
-            cmd += ["--ro-bind", p, p]
-    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm"]
-    for n in device_nodes(args.backend, args.device):
-        cmd += ["--dev-bind", n, n]
-    cmd += ["--perms", "0755", "--dir", "/kopt"]
-    if venv:
-        cmd += ["--ro-bind", venv, SBX_VENV]
-    cmd += ["--ro-bind", HERE, SBX_HARNESS]
-    cmd += ["--bind", workdir, workdir, "--chdir", workdir]
-    return cmd + ["--"] + inner
+    passwd, group = sandbox_view.passwd_lines(*ident, workdir)
+    fds = (sandbox_view.data_fd(passwd), sandbox_view.data_fd(group))
+    cmd += sandbox_view.bwrap_args(view, workdir, device_nodes(args.backend, args.device), fds)
+    return cmd + ["--"] + inner, fds
 
 
-def probe(cmd_prefix):
+def close_fds(fds):
+    for fd in fds:
+        os.close(fd)
+
+
+def sandbox_identity(args, uid, gid):
+    """(name, uid, gid) the harness runs as, for the generated /etc/passwd."""
+    if uid >= 0:
+        return args.user, uid, gid
     try:
-        r = subprocess.run(cmd_prefix + ["/bin/true"], capture_output=True, text=True, timeout=30)
+        return pwd.getpwuid(os.getuid()).pw_name, os.getuid(), os.getgid()
+    except KeyError:
+        return "kopt", os.getuid(), os.getgid()
+
+
+def probe(cmd_prefix, fds=()):
+    try:
+        r = subprocess.run(cmd_prefix + ["/bin/true"], capture_output=True, text=True, timeout=30,
+                           pass_fds=fds)
         return r.returncode == 0, (r.stderr or "").strip()
-    except Exception as e:
+    except (OSError, subprocess.SubprocessError) as e:
         return False, str(e)
 
 
@@ -185,10 +260,16 @@ def stage1(args):
     workdir = os.path.realpath(args.workdir)
     os.makedirs(workdir, exist_ok=True)
     python = args.python or os.path.join(REPO, ".venv", "bin", "python")
+    if args.python and not os.path.exists(python):
+        raise SystemExit(f"kopt-launch: interpreter {python} does not exist")
     if not os.path.exists(python):
+        log(f"{python} does not exist; using {sys.executable}")
         python = sys.executable
     venv = venv_root(python)
     venv_real = os.path.realpath(venv) if venv else None
+    # Run through the real directory of a virtualenv (.venv is often a symlink), not through
+    # its interpreter's own symlinks: Python finds its pyvenv.cfg beside the path it ran as.
+    run_python = os.path.join(venv_real, "bin", os.path.basename(python)) if venv_real else python
     root = os.geteuid() == 0
     uid = gid = -1
     if root and not args.no_user:
@@ -206,23 +287,35 @@ def stage1(args):
     isolation = args.isolation
     bwrap = shutil.which("bwrap")
     chosen = None
-    stage2 = lambda py, launch, iso: [py, launch, "--stage2", "--stage2-uid", str(uid), "--stage2-gid", str(gid),
+    # triton-ascend's interpreter (Ascend compiles), bound at its own path like the main one
+    aroot, apy = ascend_venv(args)
+    if aroot and apy:
+        apy = os.path.join(aroot, "bin", os.path.basename(apy))   # through the real directory, as above
+    env_real = list(args.env) + ([f"KOPT_ASCEND_PYTHON={apy}"] if apy else [])
+    stage2 = lambda py, launch, iso, envs: [py, launch, "--stage2", "--stage2-uid", str(uid), "--stage2-gid", str(gid),
                                       "--stage2-isolation", iso, "--backend", args.backend, "--workdir", workdir,
                                       "--nofile", str(args.nofile), "--nproc", str(args.nproc),
                                       "--fsize-mb", str(args.fsize_mb), "--cpu-s", str(args.cpu_s)] + \
         (["--mem-mb", str(args.mem_mb)] if args.mem_mb is not None else []) + \
-        [x for e in args.env for x in ("--env", e)] + ["--"] + list(args.harness_args)
+        [x for e in envs for x in ("--env", e)] + ["--"] + list(args.harness_args)
     if isolation in ("auto", "bwrap"):
         if not bwrap:
             log("bubblewrap (bwrap) not found" + ("; falling back" if isolation == "auto" else ""))
         else:
-            sbx_python = os.path.join(SBX_VENV, "bin", os.path.basename(python)) if venv else python
-            trial = bwrap_cmd(bwrap, args, workdir, venv_real, [])[:-1]
-            ok, err = probe(trial + ["--"])
+            view = sandbox_view.build(run_python, HERE, {k: os.environ[k] for k in PASS_ENV if k in os.environ},
+                                      extra_pythons=[apy] if apy else [])
+            for note in view.notes:
+                log(note)
+            ident = sandbox_identity(args, uid, gid)
+            trial, fds = bwrap_cmd(bwrap, args, workdir, view, ident, ["/bin/true"])
+            ok, err = probe(trial[:-1], fds)
+            close_fds(fds)
             if ok:
-                chosen = bwrap_cmd(bwrap, args, workdir, venv_real,
-                                   stage2(sbx_python, os.path.join(SBX_HARNESS, "launch.py"), "bwrap"))
-                log("isolation: bubblewrap (network: loopback only; filesystem read-only except the work directory; new PID/IPC/UTS namespaces)")
+                chosen, _fds = bwrap_cmd(bwrap, args, workdir, view, ident,
+                                             stage2(run_python, os.path.join(HERE, "launch.py"), "bwrap", env_real))
+                log("isolation: bubblewrap (network: loopback only; filesystem: an allowlist, read-only except the "
+                    "work directory; new PID/IPC/UTS namespaces)")
+                log("sandbox view: " + " ".join(view.ro))
             else:
                 log(f"bubblewrap does not work here ({err[:300]})" + ("; falling back" if isolation == "auto" else ""))
         if chosen is None and isolation == "bwrap":
@@ -233,12 +326,13 @@ def stage1(args):
         if unshare:
             ok, err = probe([unshare] + flags + ["--"])
             if ok:
-                py = python
-                if uid >= 0 and not (traversable_by_others(venv_real or python) and traversable_by_others(HERE)):
-                    log(f"WARNING: {python} or {HERE} is not readable by {args.user} and bwrap is unavailable to "
+                py = run_python
+                hdir = readable_harness(workdir) if uid >= 0 else HERE
+                if uid >= 0 and not (traversable_by_others(venv_real or python) and traversable_by_others(hdir)):
+                    log(f"WARNING: {python} or {hdir} is not readable by {args.user} and bwrap is unavailable to "
                         f"re-bind it: the harness runs as root. Install the venv where {args.user} can read it.")
                     uid = gid = -1
-                chosen = [unshare] + flags + ["--"] + stage2(py, os.path.join(HERE, "launch.py"), "unshare")
+                chosen = [unshare] + flags + ["--"] + stage2(py, os.path.join(hdir, "launch.py"), "unshare", env_real)
                 log("isolation: unshare --net --ipc --uts (fallback: no network, but the filesystem is protected only "
                     "by user permissions; world-writable directories such as /tmp stay writable)")
             else:
@@ -246,20 +340,40 @@ def stage1(args):
         if chosen is None and isolation == "unshare":
             raise SystemExit("kopt-launch: --isolation unshare requested but unshare does not work")
     if chosen is None:
-        py = python
-        if uid >= 0 and not (traversable_by_others(venv_real or python) and traversable_by_others(HERE)):
+        py = run_python
+        hdir = readable_harness(workdir) if uid >= 0 else HERE
+        if uid >= 0 and not (traversable_by_others(venv_real or python) and traversable_by_others(hdir)):
             log(f"WARNING: {python} is not readable by {args.user}: the harness runs as root")
             uid = gid = -1
-        chosen = stage2(py, os.path.join(HERE, "launch.py"), "none")
+        chosen = stage2(py, os.path.join(hdir, "launch.py"), "none", env_real)
         log("WARNING: isolation: none (no network or filesystem isolation; only rlimits, the sandbox user and the "
             "harness's in-process guard apply)")
     if args.dry_run:
         print(" ".join(chosen))
         return 0
-    os.execvp(chosen[0], chosen)
+    os.execvp(chosen[0], chosen)     # bwrap inherits and reads the descriptors of its generated files
 
 
 # ------------------------------------------------------------------------------ stage 2
+
+def interpreter_dirs() -> list[str]:
+    """What this interpreter needs (it runs the harness next), seen while still root."""
+    return [p for p in dict.fromkeys([sys.prefix, sys.base_prefix] + sys.path) if p and os.path.isdir(p)]
+
+
+def refuse_unreadable(dirs: list[str]) -> None:
+    """After the switch to the sandbox user: exit with a sentence naming the first part of
+    the interpreter that user cannot use (else Python would die later with a bare EACCES or
+    a missing module)."""
+    try:
+        name = pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        name = f"uid {os.getuid()}"
+    for path, mode in [(sys.executable, os.X_OK)] + [(d, os.R_OK | os.X_OK) for d in dirs]:
+        if not os.access(path, mode):
+            raise SystemExit(f"kopt-launch: {path} cannot be read by user {name} "
+                             f"(uid {os.getuid()}): make it and the directories above it readable by that user "
+                             f"(o+rX), or use an interpreter it can read")
 
 def stage2(args):
     import resource
@@ -282,9 +396,9 @@ def stage2(args):
            "TRITON_DUMP_DIR": os.path.join(workdir, ".triton", "dump"), "TRITON_HOME": workdir,
            "XDG_CACHE_HOME": os.path.join(workdir, ".cache"), "PYTHONDONTWRITEBYTECODE": "1",
            "KOPT_SANDBOX": args.stage2_isolation + ("+user" if args.stage2_uid >= 0 else "")}
-    for k, v in os.environ.items():
-        if k.startswith(PASS_ENV_PREFIXES) or k in PASS_ENV:
-            env.setdefault(k, v)
+    for k in PASS_ENV:
+        if k in os.environ:
+            env.setdefault(k, os.environ[k])
     for e in args.env:
         k, _, v = e.partition("=")
         env[k] = v
@@ -295,11 +409,13 @@ def stage2(args):
                 os.chown(d, args.stage2_uid, args.stage2_gid)
             except OSError:
                 pass
+        needed = interpreter_dirs()
         os.setgroups([])
         os.setgid(args.stage2_gid)
         os.setuid(args.stage2_uid)
         if os.getuid() == 0 or os.geteuid() == 0:
             raise SystemExit("kopt-launch: failed to drop root privileges")
+        refuse_unreadable(needed)
     else:
         os.makedirs(tmp, exist_ok=True)
     try:

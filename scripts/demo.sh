@@ -70,10 +70,8 @@ say "4. koptd on $LISTEN (log: var/koptd.log)"
 export KOPT_LISTEN=$LISTEN KOPT_URL="http://$LISTEN"
 # Workers: one per device koptd finds (NVIDIA GPUs, else Ascend NPUs, else the CPU
 # interpreter), each with the sandboxed harness from this checkout and the virtualenv that
-# `make deps` built.
+# `make deps` built (koptd finds both beside its binary; KOPT_HARNESS_PYTHON overrides).
 export KOPT_DEVICES=${KOPT_DEVICES:-auto}
-export KOPT_HARNESS_PYTHON=${KOPT_HARNESS_PYTHON:-$PWD/.venv/bin/python}
-export KOPT_HARNESS_DIR=${KOPT_HARNESS_DIR:-$PWD/harness}
 if koptd_running; then
   echo "koptd already running (pid $(cat "$PIDFILE")); restarting it"
   stop_koptd
@@ -81,10 +79,17 @@ fi
 nohup bin/koptd >>"$LOG" 2>&1 </dev/null &
 echo $! >"$PIDFILE"
 echo "pid $(cat "$PIDFILE")"
-for i in $(seq 200); do
-  if curl -fsS "$KOPT_URL/readyz" >/dev/null 2>&1; then break; fi
+# Ready once every worker's start-up check passed: its harness started as the sandbox user
+# and imported torch and Triton (a first start can take a minute). A failed check says why.
+for i in $(seq 3000); do
+  code=$(curl -sS -o "$VAR/readyz.json" -w '%{http_code}' "$KOPT_URL/readyz" 2>/dev/null) || code=000
+  [ "$code" = 200 ] && break
   if ! koptd_running; then tail -n 30 "$LOG" >&2; die "koptd exited; see var/koptd.log"; fi
-  [ "$i" -lt 200 ] || { tail -n 30 "$LOG" >&2; die "koptd not ready after 20 s"; }
+  if [ "$code" = 503 ] && grep -q '"state":"unready"' "$VAR/readyz.json"; then
+    cat "$VAR/readyz.json" >&2; echo >&2
+    die "a worker's start-up check failed (the reason is above; the log is var/koptd.log)"
+  fi
+  [ "$i" -lt 3000 ] || { tail -n 30 "$LOG" >&2; die "koptd not ready after 300 s"; }
   sleep 0.1
 done
 echo "ready: $(curl -fsS "$KOPT_URL/readyz")"

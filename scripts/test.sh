@@ -1,25 +1,29 @@
 #!/usr/bin/env bash
 # Runs kopt's tests and ends with one line "N passed, N failed[, N skipped]".
 #
-#   scripts/test.sh [unit|integration|harness|all]      (make test = all)
+#   scripts/test.sh [unit|integration|harness|fuzz|all]      (make test = all)
 #
 #   unit         build, then every cmocka binary in bin/tests/ and bin/asan/tests/
 #   integration  pytest tests/integration against bin/koptd, then against bin/asan/koptd
 #   harness      pytest tests/harness
-#   all          all of the above, plus tests/cli/run.sh and deploy/check.sh when present
+#   fuzz         build bin/fuzz/ (clang), run every libFuzzer target a bounded time under
+#                ASan/UBSan from its committed seeds; one test per target, a crash fails it
+#   all          all of the above, plus tests/build/first_run.sh (the first-run build),
+#                tests/cli/run.sh and deploy/check.sh when present
 #
 # Environment:
 #   KOPT_TEST_ASAN=0           skip the ASan/UBSan runs (quicker local iterations)
 #   KOPT_TEST_PYTEST_ARGS      extra pytest arguments (e.g. "-k idempotency -x")
 #   KOPT_TEST_SUITE_TIMEOUT    seconds one suite may run before it is killed (default 1800)
+#   KOPT_TEST_FUZZ_SECONDS     seconds per fuzz target (default 8; `make fuzz` runs longer)
 # Results (junit XML, logs) go to var/test-results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
 mode=${1:-all}
-case "$mode" in unit|integration|harness|all) ;; *)
-  echo "usage: scripts/test.sh [unit|integration|harness|all]" >&2; exit 2 ;;
+case "$mode" in unit|integration|harness|fuzz|all) ;; *)
+  echo "usage: scripts/test.sh [unit|integration|harness|fuzz|all]" >&2; exit 2 ;;
 esac
 asan=${KOPT_TEST_ASAN:-1}
 suite_timeout=${KOPT_TEST_SUITE_TIMEOUT:-1800}
@@ -44,10 +48,11 @@ build() {
   local targets=(all)
   case "$mode" in
     unit) targets+=(unit-bins) ;;
-    all) targets+=(unit-bins) ;;
+    all) targets+=(unit-bins fuzz-bins) ;;
+    fuzz) targets=(fuzz-bins) ;;
     harness) return 0 ;;
   esac
-  [ "$asan" = 1 ] && targets+=(asan)
+  [ "$asan" = 1 ] && [ "$mode" != fuzz ] && targets+=(asan)
   banner "build: make ${targets[*]}"
   if ! make -j"$(nproc)" "${targets[@]}" 2>&1 | tee "$results/build.log"; then
     record "build" 0 1 0
@@ -96,8 +101,9 @@ run_unit() {
 # ------------------------------------------------------------------------- pytest
 PY=$root/.venv/bin/python
 ensure_venv() {
-  if [ ! -x "$PY" ]; then
-    echo "test: no .venv; running scripts/deps.sh" >&2
+  # .venv-ascend: triton-ascend, for the Ascend IR tests (harness, integration)
+  if [ ! -x "$PY" ] || [ ! -x "$root/.venv-ascend/bin/python" ]; then
+    echo "test: no .venv or .venv-ascend; running scripts/deps.sh" >&2
     bash scripts/deps.sh >/dev/null || return 1
   fi
 }
@@ -156,12 +162,13 @@ run_harness() {
   fi
 }
 
-# run_script NAME PATH: a shell suite. Counted from a final "N passed, N failed" line if it
+# run_script NAME PATH [ARG...]: a shell suite. Counted from a final "N passed, N failed" line if it
 # prints one, else from the cmocka summaries it prints, else as one test by exit status.
 run_script() {
   local name=$1 path=$2 rc line p f s log="$results/$1.log"
-  banner "$name: $path"
-  timeout --kill-after=30 "$suite_timeout" bash "$path" 2>&1 | tee "$log"
+  shift 2
+  banner "$name: $path $*"
+  timeout --kill-after=30 "$suite_timeout" bash "$path" "$@" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n1 || true)
   s=0
@@ -184,6 +191,14 @@ run_script() {
   record "$name" "$p" "$f" "$s"
 }
 
+# --------------------------------------------------------------------------- fuzz
+# Each target from its committed seeds alone (a fresh working directory), so a run checks the
+# tree as committed, not what earlier local runs happened to find.
+run_fuzz() {
+  KOPT_FUZZ_WORK=$results/fuzz KOPT_FUZZ_FRESH=1 \
+    run_script fuzz scripts/fuzz.sh "${KOPT_TEST_FUZZ_SECONDS:-8}"
+}
+
 # ---------------------------------------------------------------------------- main
 start=$(date +%s)
 if build; then
@@ -191,11 +206,14 @@ if build; then
     unit) run_unit ;;
     integration) run_integration ;;
     harness) run_harness ;;
+    fuzz) run_fuzz ;;
     all)
       run_unit
+      if [ -f tests/build/first_run.sh ]; then run_script first-run tests/build/first_run.sh; fi
       if [ -f tests/cli/run.sh ]; then run_script cli tests/cli/run.sh; fi
       run_integration
       run_harness
+      run_fuzz
       if [ -f deploy/check.sh ]; then run_script deploy deploy/check.sh; fi
       ;;
   esac

@@ -212,15 +212,7 @@ out:
 
 /* ------------------------------------------------------------------ the child process */
 
-/* The last AGENT_TAIL bytes of everything read, in a buffer twice that size that is
- * compacted when full. */
-struct agent_tail {
-  char *data; /* owned, 2 * AGENT_TAIL bytes */
-  size_t len;
-  size_t total;
-};
-
-static void agent_tail_add(struct agent_tail *t, const char *p, size_t n)
+void agent_tail_add(struct agent_tail *t, const char *p, size_t n)
 {
   t->total += n;
   while (n > 0) { /* pieces of at most half the tail, so compaction always keeps some */
@@ -237,9 +229,7 @@ static void agent_tail_add(struct agent_tail *t, const char *p, size_t n)
   }
 }
 
-/* The round record's copy: the tail, from a character boundary, after a line saying how much
- * was dropped. Owned by the caller. */
-static char *agent_tail_take(const struct agent_tail *t)
+char *agent_tail_take(const struct agent_tail *t)
 {
   struct buf b;
   size_t keep = t->len < AGENT_TAIL ? t->len : AGENT_TAIL;
@@ -419,8 +409,7 @@ out:
   return rc;
 }
 
-/* The last non-empty line of the output, for error texts (at most 200 bytes). */
-static void agent_last_line(const char *s, char *line, size_t cap)
+void agent_last_line(const char *s, char *line, size_t cap)
 {
   size_t n = s ? strlen(s) : 0, e, b;
   line[0] = '\0';
@@ -439,13 +428,8 @@ static void agent_last_line(const char *s, char *line, size_t cap)
  * as an llm's answer. */
 static int agent_read_files(const char *dir, struct proposal *p, struct agent_result *r)
 {
-  char *k = NULL, *h = NULL, *joined = NULL; /* owned */
-  json_t *hyp = NULL, *obj = NULL;           /* owned */
-  json_t *v;                                 /* borrowed */
-  json_error_t jerr;
-  const char *key;
+  char *k = NULL, *h = NULL; /* owned */
   size_t klen, hlen;
-  char perr[768];
   int rc;
 
   rc = agent_read_file(dir, "new_kernel.py", PROPOSAL_MAX_SOURCE, &k, &klen);
@@ -473,6 +457,24 @@ static int agent_read_files(const char *dir, struct proposal *p, struct agent_re
                       strerror(-rc));
     goto out;
   }
+  rc = agent_answer_files(k, klen, h, hlen, p, r);
+out:
+  free(k);
+  free(h);
+  return rc;
+}
+
+int agent_answer_files(const char *k, size_t klen, const char *h, size_t hlen,
+                       struct proposal *p, struct agent_result *r)
+{
+  char *joined = NULL;             /* owned */
+  json_t *hyp = NULL, *obj = NULL; /* owned */
+  json_t *v;                       /* borrowed */
+  json_error_t jerr;
+  const char *key;
+  char perr[768];
+  int rc;
+
   hyp = json_loadb(h, hlen, JSON_REJECT_DUPLICATES, &jerr);
   if (!json_is_object(hyp)) {
     rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
@@ -522,10 +524,29 @@ static int agent_read_files(const char *dir, struct proposal *p, struct agent_re
 out:
   json_decref(hyp);
   json_decref(obj);
-  free(k);
-  free(h);
   free(joined);
   return rc;
+}
+
+int agent_answer_stdout(const char *out, size_t len, int overflow, struct proposal *p,
+                        struct agent_result *r)
+{
+  char perr[768];
+  int rc;
+
+  if (!len || !out || out[strspn(out, " \t\r\n")] == '\0')
+    return -ENOENT;
+  if (overflow)
+    return errmsg_set(r->error, sizeof(r->error), -EINVAL,
+                      "agent: wrote no new_kernel.py, and its stdout is over the limit of %u "
+                      "bytes (AGENT_MAX_STDOUT)",
+                      AGENT_MAX_STDOUT);
+  rc = proposal_parse(out, len, p, perr, sizeof(perr));
+  if (rc)
+    return errmsg_set(r->error, sizeof(r->error), rc,
+                      "agent: wrote no new_kernel.py, and its stdout is no answer: %s", perr);
+  snprintf(r->answer_from, sizeof(r->answer_from), "stdout");
+  return 0;
 }
 
 int agent_run(const struct agent_config *c, const char *work_dir, const struct agent_input *in,
@@ -601,25 +622,9 @@ int agent_run(const struct agent_config *c, const char *work_dir, const struct a
     rc = agent_read_files(dir, p, r);
     goto out;
   }
-  if (out.len && out.data[strspn(out.data, " \t\r\n")] != '\0') {
-    char perr[768];
-    if (overflow) {
-      rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
-                        "agent: wrote no new_kernel.py, and its stdout is over the limit of %u "
-                        "bytes (AGENT_MAX_STDOUT)",
-                        AGENT_MAX_STDOUT);
-      goto out;
-    }
-    rc = proposal_parse(out.data, out.len, p, perr, sizeof(perr));
-    if (rc) {
-      errmsg_set(r->error, sizeof(r->error), rc,
-                   "agent: wrote no new_kernel.py, and its stdout is no answer: %s", perr);
-      goto out;
-    }
-    snprintf(r->answer_from, sizeof(r->answer_from), "stdout");
-    goto out;
-  }
-  rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
+  rc = agent_answer_stdout(out.data, out.len, overflow, p, r);
+  if (rc == -ENOENT)
+    rc = errmsg_set(r->error, sizeof(r->error), -EINVAL,
                     "agent: wrote no new_kernel.py (with hypothesis.json) in %s and printed no "
                     "answer on stdout",
                     dir);

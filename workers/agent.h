@@ -62,4 +62,28 @@ int agent_expand(const char *tmpl, const char *dir, char **out, char *err, size_
 int agent_run(const struct agent_config *c, const char *work_dir, const struct agent_input *in,
               struct proposal *p, struct agent_result *r);
 
+/* The output reader, apart from the process (tests/fuzz/fuzz_agent.c). */
+
+/* The last AGENT_TAIL bytes of everything the agent wrote, in a buffer twice that size that
+ * is compacted when full. */
+struct agent_tail {
+  char *data; /* owned by the caller: 2 * AGENT_TAIL bytes */
+  size_t len;
+  size_t total;
+};
+void agent_tail_add(struct agent_tail *t, const char *p, size_t n);
+/* The round record's copy: the tail, from a character boundary, after a line saying how much
+ * was dropped. Owned by the caller. */
+char *agent_tail_take(const struct agent_tail *t);
+/* The last non-empty line of s (may be NULL), at most 200 bytes, for error texts. */
+void agent_last_line(const char *s, char *line, size_t cap);
+/* new_kernel.py (k) + hypothesis.json (h) as read -> p, by the output contract. 0 or
+ * -EINVAL/-ENOMEM with r->error. */
+int agent_answer_files(const char *k, size_t klen, const char *h, size_t hlen,
+                       struct proposal *p, struct agent_result *r);
+/* An answer printed on stdout (len bytes; overflow: more than AGENT_MAX_STDOUT came) -> p.
+ * 0, -ENOENT when stdout holds nothing but blanks, else -EINVAL with r->error. */
+int agent_answer_stdout(const char *out, size_t len, int overflow, struct proposal *p,
+                        struct agent_result *r);
+
 #endif

@@ -6,6 +6,8 @@
 #include "buf.h"
 #include "evidence.h"
 #include "ir.h"
+#include "ir_adapter.h"
+#include "ir_hivm.h"
 #include "ir_passes.h"
 #include "log.h"
 
@@ -81,18 +83,48 @@ static const char *evidence_path(const json_t *kernel, const char *kind)
                                            "path"));
 }
 
+/* Whether a compile result is triton-ascend's (ttir, ttadapter, and npuir where CANN is). */
+static int evidence_is_ascend(const json_t *compile)
+{
+  const char *ir = json_string_value(json_object_get(compile, "ir"));
+  return ir && !strcmp(ir, "ascend");
+}
+
+/* L3 features of an Ascend kernel: its adapter IR, and the HIVM IR's when bishengir-compile
+ * ran (CANN installed) as "hivm_ir"; NULL with err when the adapter IR is missing. */
+static json_t *evidence_ascend_features(const json_t *compile, const json_t *k, char *err,
+                                        size_t errlen)
+{
+  char *adapter = evidence_read(evidence_path(k, "ttadapter"));
+  char *npuir = evidence_read(evidence_path(k, "npuir"));
+  json_t *f = ir_adapter_features(adapter, err, errlen);
+  if (f) {
+    char herr[256] = "";
+    json_t *h = npuir ? ir_hivm_features(npuir, herr, sizeof(herr)) : NULL;
+    json_object_set(f, "target", json_object_get(compile, "target"));
+    json_object_set(f, "stopped_at", json_object_get(k, "stopped_at"));
+    json_object_set(f, "stop_reason", json_object_get(k, "stop_reason"));
+    if (h)
+      json_object_set_new(f, "hivm_ir", h);
+  }
+  free(adapter);
+  free(npuir);
+  return f;
+}
+
 int evidence_ir(struct job_ctx *j, struct evidence *e, const char *source,
                 const json_t *tunables, int round)
 {
   json_t *req, *k;
-  char *ttgir = NULL, *ptx = NULL, *sass = NULL, *npuir = NULL, err[256] = "";
+  char *ttgir = NULL, *ptx = NULL, *sass = NULL, err[256] = "";
+  const char *target = job_ir_target(j);
   int rc;
 
   if (e->ir)
     return 0;
   req = evidence_req("compile", source, tunables);
-  if (strcmp(j->w->backend, "interp") == 0)
-    json_object_set_new(req, "target", json_string(j->w->interp_target));
+  if (target)
+    json_object_set_new(req, "target", json_string(target));
   rc = evidence_op(j, "compile", req, &e->compile);
   if (rc)
     return rc;
@@ -104,9 +136,8 @@ int evidence_ir(struct job_ctx *j, struct evidence *e, const char *source,
   job_store_artifacts(j, e->compile, round);
   /* The first launched kernel is the hotspot unless the profile named another. */
   k = json_array_get(json_object_get(e->compile, "kernels"), 0);
-  if (strcmp(j->w->backend, "ascend") == 0) {
-    npuir = evidence_read(evidence_path(k, "npuir"));
-    e->ir = ir_features_ascend(npuir, err, sizeof(err));
+  if (evidence_is_ascend(e->compile)) {
+    e->ir = evidence_ascend_features(e->compile, k, err, sizeof(err));
   } else {
     ttgir = evidence_read(evidence_path(k, "ttgir"));
     ptx = evidence_read(evidence_path(k, "ptx"));
@@ -120,7 +151,6 @@ int evidence_ir(struct job_ctx *j, struct evidence *e, const char *source,
   free(ttgir);
   free(ptx);
   free(sass);
-  free(npuir);
   return 0;
 }
 
@@ -169,10 +199,10 @@ static void evidence_trace(const struct ir_pass_seq *seq, const struct ir_pass_t
 int evidence_passes(struct job_ctx *j, struct evidence *e, const char *source,
                     const json_t *tunables)
 {
-  struct ir_pass_seq seq;
   struct ir_pass_table tab;
   json_t *req, *k;
   char *dump = NULL, err[256] = "";
+  const char *target = job_ir_target(j);
   size_t len = 0;
   int rc, have_tab;
 
@@ -180,8 +210,8 @@ int evidence_passes(struct job_ctx *j, struct evidence *e, const char *source,
     return 0; /* already tried for this incumbent, whatever came of it */
   req = evidence_req("compile", source, tunables);
   json_object_set_new(req, "per_pass", json_true());
-  if (strcmp(j->w->backend, "interp") == 0)
-    json_object_set_new(req, "target", json_string(j->w->interp_target));
+  if (target)
+    json_object_set_new(req, "target", json_string(target));
   rc = evidence_op(j, "compile per-pass", req, &e->compile_pp);
   if (rc)
     return rc;
@@ -191,26 +221,61 @@ int evidence_passes(struct job_ctx *j, struct evidence *e, const char *source,
     log_info("evidence.no_passes", "job=%s", j->id);
     return 0; /* e->passes stays NULL: L4 unavailable */
   }
-  memset(&seq, 0, sizeof(seq));
   memset(&tab, 0, sizeof(tab));
   have_tab = ir_pass_table_load(&tab, NULL, err, sizeof(err)) == 0;
-  if (ir_passes_parse(dump, len, &seq, err, sizeof(err)) == 0) {
-    e->passes = json_array();
-    /* The symptoms L3 can raise, each traced to the pass that made or kept it. */
-    evidence_trace(&seq, have_tab ? &tab : NULL, "loop-sync-load", "tritongpu-pipeline",
-                   "sync_loads_in_loop", e->passes);
-    evidence_trace(&seq, have_tab ? &tab : NULL, "re:ld\\.global\\.(b32|f32|u32)", NULL,
-                   "scalar_global_access", e->passes);
-    evidence_trace(&seq, have_tab ? &tab : NULL, "op:ttg.convert_layout", NULL,
-                   "layout_conversion", e->passes);
-    ir_passes_free(&seq);
-  } else {
+  e->passes = evidence_is_ascend(e->compile_pp)
+                  ? evidence_passes_findings_ascend(dump, len, have_tab ? &tab : NULL, err, sizeof(err))
+                  : evidence_passes_findings(dump, len, have_tab ? &tab : NULL, err, sizeof(err));
+  if (!e->passes)
     log_info("evidence.passes_unparsed", "job=%s err=\"%s\"", j->id, err);
-  }
   if (have_tab)
     ir_pass_table_free(&tab);
   free(dump);
   return 0;
+}
+
+json_t *evidence_passes_findings(const char *dump, size_t len, const struct ir_pass_table *tab,
+                                 char *err, size_t errlen)
+{
+  struct ir_pass_seq seq;
+  json_t *findings;
+
+  if (ir_passes_parse(dump, len, &seq, err, errlen) != 0)
+    return NULL;
+  findings = json_array();
+  if (findings) {
+    /* The symptoms L3 can raise, each traced to the pass that made or kept it. */
+    evidence_trace(&seq, tab, "loop-sync-load", "tritongpu-pipeline", "sync_loads_in_loop",
+                   findings);
+    evidence_trace(&seq, tab, "re:ld\\.global\\.(b32|f32|u32)", NULL, "scalar_global_access",
+                   findings);
+    evidence_trace(&seq, tab, "op:ttg.convert_layout", NULL, "layout_conversion", findings);
+  }
+  ir_passes_free(&seq);
+  return findings;
+}
+
+json_t *evidence_passes_findings_ascend(const char *dump, size_t len, const struct ir_pass_table *tab,
+                                        char *err, size_t errlen)
+{
+  struct ir_pass_seq seq;
+  json_t *findings;
+
+  if (ir_passes_parse(dump, len, &seq, err, errlen) != 0)
+    return NULL;
+  findings = json_array();
+  if (findings) {
+    /* The adapter pipeline's symptoms (docs/ASCEND.md): a gather or scatter lowered to one
+     * scalar access per element; masked accesses whose mask the pipeline could not keep (a
+     * load of the whole block and a select instead); local buffers, where block copies
+     * from global memory appear. */
+    evidence_trace(&seq, tab, "substr:{DiscreteMemAccess}", NULL, "discrete_access", findings);
+    evidence_trace(&seq, tab, "re:tt\\.(load %[^ ,]+|store %[^ ,]+, %[^ ,]+), %",
+                   "discrete-mask-access-conversion", "masked_access", findings);
+    evidence_trace(&seq, tab, "op:memref.alloc", NULL, "local_buffer", findings);
+  }
+  ir_passes_free(&seq);
+  return findings;
 }
 
 json_t *evidence_launch(const struct evidence *e)

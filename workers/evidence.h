@@ -1,10 +1,12 @@
 /* evidence: gathers what each ladder level reads, through the harness, and turns compiler
- * output into L3 features and L4 findings (workers/ir.c, workers/ir_passes.c). Results are
+ * output into L3 features and L4 findings (workers/ir.c and ir_adapter.c/ir_hivm.c for
+ * Ascend, workers/ir_passes.c). Results are
  * cached per incumbent: a new incumbent clears them. */
 #ifndef KOPT_EVIDENCE_H
 #define KOPT_EVIDENCE_H
 #include <jansson.h>
 
+#include "ir_passes.h"
 #include "job.h"
 
 struct evidence {
@@ -27,5 +29,18 @@ int evidence_passes(struct job_ctx *j, struct evidence *e, const char *source,
                     const json_t *tunables);
 /* The launch settings the compile saw (kernels[0].kwargs flattened to NAME: value). */
 json_t *evidence_launch(const struct evidence *e);
+
+/* L4 findings from a per-pass dump (len bytes, not copied; tab may be NULL): the symptoms L3
+ * can raise, each traced to the pass that made or kept it. A new array, or NULL with err when
+ * the dump holds no pass header (or memory ran out). Pure: tests/fuzz/fuzz_ir_passes.c. */
+json_t *evidence_passes_findings(const char *dump, size_t len, const struct ir_pass_table *tab,
+                                 char *err, size_t errlen);
+/* The same for triton-ascend's adapter pipeline (triton-adapter-opt printed before and after
+ * every pass): discrete_access ({DiscreteMemAccess}: the pass that scalarized a gather or
+ * scatter), masked_access (masked tt.load/tt.store, seen through
+ * discrete-mask-access-conversion: removed or reduced there means masks it could not keep),
+ * local_buffer (memref.alloc: where block copies into local buffers appear). */
+json_t *evidence_passes_findings_ascend(const char *dump, size_t len, const struct ir_pass_table *tab,
+                                        char *err, size_t errlen);
 
 #endif

@@ -1,3 +1,4 @@
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -12,12 +13,23 @@
 
 #include "harness.h"
 #include "log.h"
+#include "secret.h"
+
+/* How long a dead harness's stderr is read for its last words. */
+#define HARNESS_ERR_LINGER_MS 300
 
 void harness_init(struct harness *h)
 {
   memset(h, 0, sizeof(*h));
   h->to_fd = h->from_fd = -1;
   buf_init(&h->rbuf, HARNESS_LINE_MAX);
+  errtail_open(&h->err, -1);
+}
+
+void harness_free(struct harness *h)
+{
+  assert(h->pid == 0);
+  buf_free(&h->rbuf);
 }
 
 void harness_describe_status(int status, char *out, size_t outlen)
@@ -33,10 +45,10 @@ void harness_describe_status(int status, char *out, size_t outlen)
 
 int harness_start(struct harness *h, const struct harness_opts *o, char *err, size_t errlen)
 {
-  int in[2] = { -1, -1 }, out[2] = { -1, -1 };
+  int in[2] = { -1, -1 }, out[2] = { -1, -1 }, errp[2] = { -1, -1 };
   pid_t parent = getpid(), pid;
 
-  if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
+  if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
     snprintf(err, errlen, "pipe: %s", strerror(errno));
     goto fail;
   }
@@ -53,6 +65,10 @@ int harness_start(struct harness *h, const struct harness_opts *o, char *err, si
       _exit(127);
     dup2(in[0], 0);
     dup2(out[1], 1);
+    dup2(errp[1], 2);
+    /* The harness runs submitted code: none of the worker's secrets go with it, whatever
+     * launcher (or none) is configured. */
+    secret_scrub_env();
     for (int i = 0; o->env_add && o->env_add[i]; i++)
       putenv((char *)o->env_add[i]);
     execvp(o->argv[0], (char *const *)o->argv);
@@ -62,6 +78,9 @@ int harness_start(struct harness *h, const struct harness_opts *o, char *err, si
   setpgid(pid, pid); /* both sides, so the group exists whoever runs first */
   close(in[0]);
   close(out[1]);
+  close(errp[1]);
+  errtail_close(&h->err, 0); /* a previous harness's, if still open */
+  errtail_open(&h->err, errp[0]);
   h->pid = pid;
   h->to_fd = in[1];
   h->from_fd = out[0];
@@ -74,6 +93,8 @@ fail:
       close(in[i]);
     if (out[i] >= 0)
       close(out[i]);
+    if (errp[i] >= 0)
+      close(errp[i]);
   }
   return -EIO;
 }
@@ -87,6 +108,7 @@ static void harness_reap(struct harness *h, int block)
     h->last_status = st;
   /* Anything left of the group (grandchildren) goes too. */
   kill(-h->pid, SIGKILL);
+  errtail_close(&h->err, HARNESS_ERR_LINGER_MS);
   close(h->to_fd);
   close(h->from_fd);
   h->to_fd = h->from_fd = -1;
@@ -138,6 +160,8 @@ int harness_call(struct harness *h, json_t *req, unsigned timeout_s,
   }
   json_object_set_new(req, "id", json_integer(id));
   line = json_dumps(req, JSON_COMPACT);
+  /* Empty its stderr pipe first: a harness blocked writing a log line would not read. */
+  errtail_drain(&h->err, 0);
   if (!line || harness_write_all(h->to_fd, line, strlen(line)) ||
       harness_write_all(h->to_fd, "\n", 1)) {
     harness_kill(h);
@@ -169,7 +193,7 @@ int harness_call(struct harness *h, json_t *req, unsigned timeout_s,
       goto out;
     }
     {
-      struct pollfd pfd = { h->from_fd, POLLIN, 0 };
+      struct pollfd pfd[2] = { { h->from_fd, POLLIN, 0 }, { h->err.fd, POLLIN, 0 } };
       int64_t left = deadline - harness_now_ms();
       char chunk[65536];
       ssize_t r;
@@ -185,16 +209,21 @@ int harness_call(struct harness *h, json_t *req, unsigned timeout_s,
         rc = -ETIMEDOUT;
         goto out;
       }
-      if (poll(&pfd, 1, left > 200 ? 200 : (int)left) <= 0)
+      if (poll(pfd, h->err.fd >= 0 ? 2 : 1, left > 200 ? 200 : (int)left) <= 0)
+        continue;
+      if (h->err.fd >= 0 && pfd[1].revents)
+        errtail_drain(&h->err, 0);
+      if (!pfd[0].revents)
         continue;
       r = read(h->from_fd, chunk, sizeof(chunk));
       if (r < 0 && errno == EINTR)
         continue;
       if (r <= 0) {
-        char how[96];
+        char how[96], last[512];
         harness_reap(h, 1);
         harness_describe_status(h->last_status, how, sizeof(how));
-        snprintf(err, errlen, "the harness %s", how);
+        errtail_reason(&h->err, last, sizeof(last));
+        snprintf(err, errlen, "the harness %s%s%s", how, last[0] ? ": " : "", last);
         rc = -EPIPE;
         goto out;
       }
@@ -224,6 +253,7 @@ void harness_stop(struct harness *h)
       int st;
       if (waitpid(h->pid, &st, WNOHANG) == h->pid) {
         h->last_status = st;
+        errtail_close(&h->err, HARNESS_ERR_LINGER_MS);
         close(h->to_fd);
         close(h->from_fd);
         h->to_fd = h->from_fd = -1;

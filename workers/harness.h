@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "buf.h"
+#include "errtail.h"
 
 #define HARNESS_LINE_MAX (64u << 20) /* a reply line may carry IR summaries */
 
@@ -24,15 +25,19 @@ struct harness {
   long long next_id;
   int last_status;             /* waitpid status of the last death */
   int started;                 /* how many times it was started */
+  struct errtail err;          /* its stderr: forwarded to ours, last lines kept */
 };
 
 void harness_init(struct harness *h);
+/* Frees the buffers (the child must be stopped). */
+void harness_free(struct harness *h);
 /* Starts the child. 0 or -errno with err filled. */
 int harness_start(struct harness *h, const struct harness_opts *o, char *err, size_t errlen);
 /* Sends req (borrowed; "id" is set here) and waits up to timeout_s for its reply.
  * Returns 0 with *reply (new reference, caller decrefs), or: -ETIMEDOUT (the child was
- * killed), -EPIPE (the child died; last_status says how), -EINTR (*abort became nonzero; the
- * child was killed), -EPROTO (an unparseable reply; the child was killed). err says which. */
+ * killed), -EPIPE (the child died; last_status says how, and err ends with the last line
+ * it wrote on stderr), -EINTR (*abort became nonzero; the child was killed), -EPROTO (an
+ * unparseable reply; the child was killed). err says which. */
 int harness_call(struct harness *h, json_t *req, unsigned timeout_s,
                  volatile sig_atomic_t *abort, json_t **reply, char *err, size_t errlen);
 /* Asks the child to exit, then kills its process group if it lingers; reaps it. */

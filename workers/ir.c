@@ -1,9 +1,10 @@
-/* ir: L3 IR attribution from the text of TTGIR, PTX and SASS (cuda) and HIVM IR (ascend).
+/* ir: L3 IR attribution from the text of TTGIR, PTX and SASS (cuda), and the MLIR helpers and
+ * region walker the Ascend readers (ir_ascend.c) share through ir_text.h.
  * See ir.h for the JSON shape. The parsers walk the text line by line; nothing is built
  * that grows with the input except the location table (one slot per #loc alias, capped)
  * and the list of PTX global-load positions (one per load, capped with the input). */
-#include "errmsg.h"
 #include "ir.h"
+#include "ir_text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -21,10 +22,7 @@
 #define IR_FRAMES_MAX 64              /* region nesting tracked by the MLIR walker */
 #define IR_PTX_FILES_MAX 256          /* .file entries kept */
 #define IR_PTX_LABELS_MAX 65536       /* PTX labels kept (loop detection) */
-#define IR_OP_MAX 96                  /* longest op / mnemonic name kept */
 
-/* Fills the caller's message buffer (common/errmsg). */
-#define ir_errf(err, errlen, ...) ((void)errmsg_set((err), (errlen), 0, __VA_ARGS__))
 
 int ir_read_file(const char *path, size_t cap, char **out, size_t *len)
 {
@@ -101,7 +99,7 @@ out:
 /* ---- small text helpers ---- */
 
 /* Next line of [*cur, end): sets *p and *n (without the newline), advances *cur; 0 at the end. */
-static int ir_next_line(const char **cur, const char *end, const char **p, size_t *n)
+int ir_next_line(const char **cur, const char *end, const char **p, size_t *n)
 {
   const char *s = *cur, *nl;
   if (s >= end)
@@ -114,7 +112,7 @@ static int ir_next_line(const char **cur, const char *end, const char **p, size_
 }
 
 /* Trims spaces/tabs/CR on both sides of a line slice. */
-static void ir_trim(const char **p, size_t *n)
+void ir_trim(const char **p, size_t *n)
 {
   while (*n && (**p == ' ' || **p == '\t')) {
     (*p)++;
@@ -124,19 +122,19 @@ static void ir_trim(const char **p, size_t *n)
     (*n)--;
 }
 
-static int ir_starts(const char *p, size_t n, const char *lit)
+int ir_starts(const char *p, size_t n, const char *lit)
 {
   size_t l = strlen(lit);
   return n >= l && memcmp(p, lit, l) == 0;
 }
 
-static const char *ir_find(const char *p, size_t n, const char *lit)
+const char *ir_find(const char *p, size_t n, const char *lit)
 {
   return memmem(p, n, lit, strlen(lit));
 }
 
 /* Last occurrence of lit in [p, p+n). */
-static const char *ir_find_last(const char *p, size_t n, const char *lit)
+const char *ir_find_last(const char *p, size_t n, const char *lit)
 {
   const char *best = NULL, *q = p;
   size_t l = strlen(lit);
@@ -157,7 +155,7 @@ static int ir_is_ident(int c)
 
 /* Adds by to the integer member key of obj (created at by; obj keeps the reference). 0 or
  * -ENOMEM. */
-static int ir_bump(json_t *obj, const char *key, json_int_t by)
+int ir_bump(json_t *obj, const char *key, json_int_t by)
 {
   json_t *v = json_object_get(obj, key);
   if (v)
@@ -170,14 +168,14 @@ static json_int_t ir_geti(const json_t *obj, const char *key)
   return json_integer_value(json_object_get(obj, key));
 }
 
-static int ir_set_int(json_t *obj, const char *key, json_int_t v)
+int ir_set_int(json_t *obj, const char *key, json_int_t v)
 {
   return json_object_set_new(obj, key, json_integer(v)) ? -ENOMEM : 0;
 }
 
 /* by_line[line][key] += by; the per-line object is created in and owned by by_line. Lines
  * past IR_BY_LINE_MAX set *trunc and are dropped. */
-static int ir_line_bump(json_t *by_line, long line, const char *key, json_int_t by, int *trunc)
+int ir_line_bump(json_t *by_line, long line, const char *key, json_int_t by, int *trunc)
 {
   char k[24];
   json_t *o;
@@ -258,25 +256,8 @@ long ir_mlir_count_op(const char *text, size_t len, const char *op)
 
 /* ---- MLIR locations ---- */
 
-struct ir_flc {
-  const char *file; /* borrowed from the IR text; NULL when unresolved */
-  size_t flen;
-  long line;
-};
 
-struct ir_locdef {
-  const char *expr; /* inside loc( ... ), borrowed */
-  size_t len;
-  int state;        /* 0 unresolved, 1 being resolved (cycle guard), 2 resolved */
-  struct ir_flc flc;
-};
 
-struct ir_locs {
-  struct ir_locdef *v; /* owned; slot 0 is #loc, slot N+1 is #locN */
-  size_t n;
-  const char *user;    /* the kernel's file (borrowed); NULL until known */
-  size_t ulen;
-};
 
 static const char *ir_basename(const char *p, size_t n, size_t *bn)
 {
@@ -309,7 +290,7 @@ static int ir_in_user(const struct ir_locs *L, const struct ir_flc *f)
 
 /* End of a parenthesised or bracketed group that starts just after its opener, respecting
  * quoted strings; NULL when unbalanced. */
-static const char *ir_group_end(const char *p, const char *e, char open, char close)
+const char *ir_group_end(const char *p, const char *e, char open, char close)
 {
   int depth = 1;
   while (p < e) {
@@ -330,7 +311,7 @@ static const char *ir_group_end(const char *p, const char *e, char open, char cl
   return NULL;
 }
 
-static long ir_parse_long(const char **pp, const char *e)
+long ir_parse_long(const char **pp, const char *e)
 {
   long v = 0;
   const char *p = *pp;
@@ -478,7 +459,7 @@ static void ir_loc_alias(struct ir_locs *L, size_t idx, int depth, struct ir_flc
 
 /* Collects `#loc... = loc(...)` definitions and picks the user's file: the file of the
  * bare #loc (the kernel's own location), else of the first file location defined. */
-static int ir_locs_build(struct ir_locs *L, const char *text, size_t len)
+int ir_locs_build(struct ir_locs *L, const char *text, size_t len)
 {
   const char *cur = text, *end = text + len, *p;
   size_t n;
@@ -542,14 +523,14 @@ out:
   return rc;
 }
 
-static void ir_locs_free(struct ir_locs *L)
+void ir_locs_free(struct ir_locs *L)
 {
   free(L->v);
   memset(L, 0, sizeof(*L));
 }
 
 /* The user-file line of an op line's trailing loc(...), or -1. */
-static long ir_line_of(struct ir_locs *L, const char *p, size_t n)
+long ir_line_of(struct ir_locs *L, const char *p, size_t n)
 {
   const char *l = ir_find_last(p, n, "loc("), *ce;
   struct ir_flc f;
@@ -619,7 +600,7 @@ static int ir_is_hivm_work(const char *op)
 /* Scalar computation in HIVM/linalg-level IR: arith/math ops whose result type is a plain
  * integer or float (not index, not a shaped type), and element-wise memory access. Sets
  * *i64 for i64 results (i64 arithmetic is what Ascend lowers to scalar code). */
-static int ir_is_scalar_op(const char *op, const char *p, size_t n, int *i64, int *mem)
+int ir_is_scalar_op(const char *op, const char *p, size_t n, int *i64, int *mem)
 {
   const char *c, *e = p + n, *t, *to, *lc;
   size_t tl;
@@ -663,21 +644,6 @@ struct ir_frame {
   long rec;              /* index in the loops array, or -1 */
 };
 
-struct ir_walk {
-  /* inputs */
-  struct ir_locs *locs;  /* may be NULL: no line attribution */
-  int hivm;              /* HIVM mode: scalar/work classification for loops */
-  unsigned count_flags;  /* IR_LOOP_* to count into nloops_matching */
-  /* outputs (any may be NULL) */
-  json_t *ops;           /* tracked op -> count */
-  json_t *by_line;
-  json_t *loops;         /* array of loop records */
-  int trunc;
-  long nloops, nscalar, scalar_loads, nloops_matching;
-  long local_alloc_bytes;
-  long num_warps;
-  char target[32];
-};
 
 static long ir_memdesc_bytes(const char *p, size_t n)
 {
@@ -766,7 +732,7 @@ static void ir_module_attrs(struct ir_walk *w, const char *p, size_t n)
   }
 }
 
-static int ir_walk_mlir(struct ir_walk *w, const char *text, size_t len)
+int ir_walk_mlir(struct ir_walk *w, const char *text, size_t len)
 {
   struct ir_frame st[IR_FRAMES_MAX];
   size_t depth = 0; /* frames open, may exceed IR_FRAMES_MAX (then untracked) */
@@ -1499,7 +1465,7 @@ static int ir_hotspot(json_t *root, json_t *by_line, int have_ptx)
 
 /* ---- entry points ---- */
 
-static int ir_check_input(const char *what, const char *text, char *err, size_t errlen)
+int ir_check_input(const char *what, const char *text, char *err, size_t errlen)
 {
   if (text && strnlen(text, (size_t)IR_TEXT_MAX + 1) > IR_TEXT_MAX) {
     ir_errf(err, errlen, "%s is larger than %u bytes", what, IR_TEXT_MAX);
@@ -1582,7 +1548,7 @@ out:
 }
 
 /* Reads an optional IR file: 0 with *text NULL when path is NULL or the file is missing. */
-static int ir_read_optional(const char *what, const char *path, char **text, char *err, size_t errlen)
+int ir_read_optional(const char *what, const char *path, char **text, char *err, size_t errlen)
 {
   int rc;
   *text = NULL;
@@ -1610,225 +1576,5 @@ out:
   free(ttgir);
   free(ptx);
   free(sass);
-  return ret;
-}
-
-/* ---- Ascend (HIVM IR) ---- */
-
-/* Core type named in `#hivm.func_core_type<AIV>` / `#hivm.module_core_type<MIX>` at or after
- * p, or a triton-ascend adapter `mix_mode = "aiv"`. */
-static int ir_core_type(const char *p, size_t n, const char *attr, char *out, size_t outlen)
-{
-  const char *a = ir_find(p, n, attr), *e = p + n, *q;
-  if (a) {
-    q = a + strlen(attr);
-    size_t l = 0;
-    while (q + l < e && (isalnum((unsigned char)q[l]) || q[l] == '_') && l + 1 < outlen)
-      l++;
-    if (!l)
-      return 0;
-    memcpy(out, q, l);
-    out[l] = '\0';
-    return 1;
-  }
-  a = ir_find(p, n, "mix_mode = \"");
-  if (a && !strcmp(attr, "func_core_type<")) {
-    q = a + 12;
-    size_t l = 0;
-    while (q + l < e && q[l] != '"' && l + 1 < outlen) {
-      out[l] = (char)toupper((unsigned char)q[l]);
-      l++;
-    }
-    out[l] = '\0';
-    return l > 0;
-  }
-  return 0;
-}
-
-static int ir_ascend_functions(const char *text, size_t len, json_t *funcs, char *combined, size_t clen)
-{
-  const char *cur = text, *end = text + len, *p;
-  size_t n;
-  int aic = 0, aiv = 0, mix = 0, other = 0;
-
-  combined[0] = '\0';
-  while (ir_next_line(&cur, end, &p, &n)) {
-    const char *at, *nm, *hdr_end, *c2, *p2;
-    size_t nl, n2;
-    char ct[24] = "";
-    json_t *f;
-    if (!ir_find(p, n, "func.func"))
-      continue;
-    at = memchr(p, '@', n);
-    if (!at)
-      continue;
-    nm = at + 1;
-    nl = 0;
-    while (nm + nl < p + n && (isalnum((unsigned char)nm[nl]) || nm[nl] == '_' || nm[nl] == '.'))
-      nl++;
-    /* The signature may span lines: read up to the line that opens the body. */
-    hdr_end = p + n;
-    c2 = cur;
-    {
-      const char *q = p;
-      size_t qn = n;
-      for (int i = 0; i < 64; i++) {
-        const char *tp = q;
-        size_t tn = qn;
-        ir_trim(&tp, &tn);
-        hdr_end = q + qn;
-        if (tn && tp[tn - 1] == '{')
-          break;
-        if (!ir_next_line(&c2, end, &p2, &n2))
-          break;
-        q = p2;
-        qn = n2;
-      }
-    }
-    ir_core_type(p, (size_t)(hdr_end - p), "func_core_type<", ct, sizeof(ct));
-    f = json_pack("{s:s#, s:s?}", "name", nm, (int)nl, "core_type", ct[0] ? ct : NULL);
-    if (!f || json_array_append_new(funcs, f))
-      return -ENOMEM;
-    if (!strcmp(ct, "AIC"))
-      aic = 1;
-    else if (!strcmp(ct, "AIV"))
-      aiv = 1;
-    else if (!strcmp(ct, "MIX"))
-      mix = 1;
-    else if (ct[0])
-      other = 1;
-  }
-  if (mix || (aic && aiv))
-    snprintf(combined, clen, "MIX");
-  else if (aic && !other)
-    snprintf(combined, clen, "AIC");
-  else if (aiv && !other)
-    snprintf(combined, clen, "AIV");
-  else if (other && !aic && !aiv)
-    snprintf(combined, clen, "AIC_OR_AIV");
-  return 0;
-}
-
-json_t *ir_features_ascend(const char *npuir, char *err, size_t errlen)
-{
-  json_t *root = NULL, *hivm = NULL, *pairs = NULL, *funcs = NULL, *by_line = NULL, *ret = NULL;
-  struct ir_locs L;
-  struct ir_walk w;
-  const char *cur, *end, *p;
-  size_t n, len;
-  long scalar_arith = 0, scalar_i64 = 0, scalar_mem = 0;
-  char combined[24], modct[24] = "";
-  int trunc = 0, rc = -ENOMEM; /* until the result is complete, a failure is out of memory */
-
-  memset(&L, 0, sizeof(L));
-  memset(&w, 0, sizeof(w));
-  if (!npuir) {
-    ir_errf(err, errlen, "no HIVM IR given (kernel.npuir.mlir missing)");
-    rc = -EINVAL;
-    goto out;
-  }
-  if ((rc = ir_check_input("HIVM IR", npuir, err, errlen)))
-    goto out;
-  rc = -ENOMEM;
-  len = strlen(npuir);
-  root = json_object();
-  hivm = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "set_flag", 0, "wait_flag", 0,
-                   "pipe_barrier", 0, "pipe_barrier_all", 0, "sync_block_set", 0, "sync_block_wait", 0, "load", 0,
-                   "store", 0, "load_scalar", 0, "vector_ops", 0, "cube_ops", 0);
-  pairs = json_object();
-  funcs = json_array();
-  by_line = json_object();
-  if (!root || !hivm || !pairs || !funcs || !by_line)
-    goto out;
-  if (ir_locs_build(&L, npuir, len))
-    goto out;
-  cur = npuir;
-  end = npuir + len;
-  while (ir_next_line(&cur, end, &p, &n)) {
-    char op[IR_OP_MAX];
-    const char *s, *key = NULL, *lkey = NULL;
-    int i64, mem;
-    long line;
-    ir_trim(&p, &n);
-    if (!n || ir_starts(p, n, "//") || *p == '#')
-      continue;
-    if (!ir_mlir_op_name(p, n, op, sizeof(op)))
-      continue;
-    line = L.user ? ir_line_of(&L, p, n) : -1;
-    if (ir_is_scalar_op(op, p, n, &i64, &mem)) {
-      if (mem)
-        scalar_mem++;
-      else
-        scalar_arith++;
-      scalar_i64 += i64;
-      lkey = "scalar";
-    }
-    if (!strncmp(op, "hivm.hir.", 9)) {
-      s = op + 9;
-      if (!strcmp(s, "set_flag") || !strcmp(s, "wait_flag") || !strcmp(s, "pipe_barrier") ||
-          !strcmp(s, "sync_block_set") || !strcmp(s, "sync_block_wait") || !strcmp(s, "load") ||
-          !strcmp(s, "store") || !strcmp(s, "load_scalar"))
-        key = s;
-      else if (s[0] == 'v')
-        key = "vector_ops";
-      else if (strstr(s, "mmad") || !strcmp(s, "matmul"))
-        key = "cube_ops";
-      if (key && ir_bump(hivm, key, 1))
-        goto out;
-      if (!strcmp(s, "pipe_barrier") && ir_find(p, n, "PIPE_ALL") && ir_bump(hivm, "pipe_barrier_all", 1))
-        goto out;
-      if (!strcmp(s, "set_flag")) {
-        /* [<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>] or [#hivm.pipe<PIPE_MTE2>, ...] */
-        const char *a = ir_find(p, n, "PIPE_"), *b = NULL;
-        if (a)
-          b = ir_find(a + 5, (size_t)(p + n - a - 5), "PIPE_");
-        if (a && b) {
-          char pk[64];
-          size_t al = strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
-          size_t blen = strspn(b, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
-          snprintf(pk, sizeof(pk), "%.*s->%.*s", (int)(al > 24 ? 24 : al), a, (int)(blen > 24 ? 24 : blen), b);
-          if (ir_bump(pairs, pk, 1))
-            goto out;
-        }
-      }
-      if (key)
-        lkey = key;
-    }
-    if (lkey && line > 0 && ir_line_bump(by_line, line, lkey, 1, &trunc))
-      goto out;
-  }
-  /* Loops: the MLIR walker in HIVM mode classifies each scf.for body. */
-  w.hivm = 1;
-  w.count_flags = IR_LOOP_SCALAR;
-  if (ir_walk_mlir(&w, npuir, len))
-    goto out;
-  if (ir_ascend_functions(npuir, len, funcs, combined, sizeof(combined)))
-    goto out;
-  ir_core_type(npuir, len, "module_core_type<", modct, sizeof(modct));
-  if (json_object_set(root, "hivm", hivm) || json_object_set(root, "sync_pairs", pairs) ||
-      ir_set_int(root, "scalar_ops", scalar_arith + scalar_mem) || ir_set_int(root, "scalar_arith", scalar_arith) ||
-      ir_set_int(root, "scalar_i64", scalar_i64) || ir_set_int(root, "scalar_mem", scalar_mem) ||
-      ir_set_int(root, "loops", w.nloops) || ir_set_int(root, "scalar_loops", w.nscalar) ||
-      json_object_set(root, "functions", funcs) ||
-      json_object_set_new(root, "verified_on_hardware", json_false()))
-    goto out;
-  if ((modct[0] || combined[0]) && json_object_set_new(root, "core_type", json_string(modct[0] ? modct : combined)))
-    goto out;
-  if (L.user && json_object_set_new(root, "source_file", json_stringn(L.user, L.ulen)))
-    goto out;
-  if (json_object_size(by_line) && json_object_set(root, "by_line", by_line))
-    goto out;
-  ret = root;
-  root = NULL;
-  rc = 0;
-out:
-  if (rc == -ENOMEM)
-    ir_errf(err, errlen, "out of memory while reading HIVM IR");
-  ir_locs_free(&L);
-  json_decref(root);
-  json_decref(hivm);
-  json_decref(pairs);
-  json_decref(funcs);
-  json_decref(by_line);
   return ret;
 }

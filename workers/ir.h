@@ -1,12 +1,12 @@
 /* ir: L3 of the diagnosis ladder -- IR attribution. Reads the text of the lowered IR
- * (cuda: TTGIR, PTX, SASS as Triton 3.6 and cuobjdump print them; ascend: the HIVM IR of
- * kernel.npuir.mlir) and returns features as a jansson object: global load/store widths,
+ * (cuda: TTGIR, PTX, SASS as Triton 3.6 and cuobjdump print them; the Ascend readers are
+ * ir_adapter.h and ir_hivm.h) and returns features as a jansson object: global load/store widths,
  * barriers, shared and local memory, spills, layout conversions, MMA, async copies/TMA,
  * scalar loops, each notable op attributed to a line of the user's kernel source through
  * the IR's locations (TTGIR `loc(#locN)` aliases, PTX `.loc`/`.file`).
  *
  * Pure text parsing: no compiler, no device. Every input is capped at IR_TEXT_MAX bytes.
- * JSON shape: see ir_features_cuda() and ir_features_ascend() below. */
+ * JSON shape: see ir_features_cuda() below. */
 #ifndef KOPT_IR_H
 #define KOPT_IR_H
 #include <jansson.h>
@@ -68,24 +68,6 @@ json_t *ir_features_cuda(const char *ttgir, const char *ptx, const char *sass, c
  * any other read error fails. New reference or NULL with err. */
 json_t *ir_features_cuda_paths(const char *ttgir_path, const char *ptx_path, const char *sass_path, char *err,
                                size_t errlen);
-
-/* L3 features for the ascend backend from the HIVM IR after hivm-inject-sync
- * (kernel.npuir.mlir). Written from the AscendNPU-IR documentation and tests; NOT run on
- * Ascend hardware or real triton-ascend output. Returns a new reference or NULL with err.
- * {
- *   "hivm": {"set_flag": N, "wait_flag": N, "pipe_barrier": N, "pipe_barrier_all": N,
- *            "sync_block_set": N, "sync_block_wait": N, "load": N, "store": N,
- *            "load_scalar": N, "vector_ops": N, "cube_ops": N},
- *   "sync_pairs": {"PIPE_MTE2->PIPE_V": N, ...},      set_flag (from pipe, to pipe) pairs
- *   "scalar_ops": N,          scalar arith/math ops (non-index scalar result) + scalar memory ops
- *   "scalar_arith": N, "scalar_i64": N, "scalar_mem": N,
- *   "loops": N, "scalar_loops": N,   scf.for whose body has scalar ops and no hivm vector/cube/DMA op
- *   "core_type": "AIV" | "AIC" | "MIX" | "AIC_OR_AIV",  module attribute, else combined over functions
- *   "functions": [{"name": "f", "core_type": "AIV"}],
- *   "by_line": {...},          when the IR carries loc("file":L:C) locations
- *   "verified_on_hardware": false
- * } */
-json_t *ir_features_ascend(const char *npuir, char *err, size_t errlen);
 
 /* Small helpers, also used by ir_passes.c. */
 

@@ -388,6 +388,11 @@ void ir_pass_table_free(struct ir_pass_table *t)
 
 /* ---- the trace ---- */
 
+static int ir_same_pass(const struct ir_pass_dump *a, const struct ir_pass_dump *b)
+{
+  return !strcmp(a->name, b->name) && !strcmp(a->arg, b->arg);
+}
+
 struct ir_step {
   size_t pass;     /* dump index of the pass that ran */
   size_t nfrom;    /* nested passes: dumps [nfrom, nto) */
@@ -432,9 +437,12 @@ static json_t *ir_finding(const struct ir_pass_seq *seq, const struct ir_step *s
     nested = json_array();
     if (!nested)
       goto out;
-    for (size_t i = st->nfrom; i < st->nto && i < seq->n; i++)
+    for (size_t i = st->nfrom; i < st->nto && i < seq->n; i++) {
+      if (i > st->nfrom && seq->v[i].after && !seq->v[i - 1].after && ir_same_pass(&seq->v[i - 1], &seq->v[i]))
+        continue; /* the After dump of a bracket already listed by its Before dump */
       if (json_array_append_new(nested, json_string(seq->v[i].arg[0] ? seq->v[i].arg : seq->v[i].name)))
         goto out;
+    }
     if (json_object_set(f, "nested", nested))
       goto out;
   }
@@ -446,6 +454,69 @@ out:
   return ret;
 }
 
+#define IR_BRACKET_DEPTH 32 /* nesting of Before/After brackets followed */
+
+/* The steps between the ns snapshots (dump indices snap[], symptom counts count[] by dump
+ * index) into steps[]; returns how many. Three dump styles:
+ *   Before only (MLIR_ENABLE_DUMP=1): the pass at a snapshot (and the partial dumps after
+ *     it) turned it into the next snapshot;
+ *   After only (--mlir-print-ir-after-all): the pass at a snapshot turned the previous one
+ *     into it;
+ *   both (--mlir-print-ir-before-all --mlir-print-ir-after-all): `Before P` ... `After P`
+ *     brackets the dumps of the passes P runs inside itself (triton-adapter-opt's passes run
+ *     cse/canonicalize pipelines of their own); one step per outermost bracket, from the
+ *     IR before P to the IR after it, the bracketed dumps folded in as nested. */
+static size_t ir_steps(const struct ir_pass_seq *seq, const size_t *snap, size_t ns, const long *count,
+                       struct ir_step *steps)
+{
+  size_t nsteps = 0, open[IR_BRACKET_DEPTH], depth = 0;
+  int have_before = 0, have_after = 0;
+  for (size_t k = 0; k < ns; k++) {
+    have_before |= !seq->v[snap[k]].after;
+    have_after |= seq->v[snap[k]].after;
+  }
+  for (size_t k = 0; k < ns; k++) {
+    const struct ir_pass_dump *d = &seq->v[snap[k]];
+    struct ir_step *st;
+    if (have_before && have_after) {
+      if (!d->after) {
+        if (depth < IR_BRACKET_DEPTH)
+          open[depth] = k;
+        depth++;
+        continue;
+      }
+      if (depth && depth <= IR_BRACKET_DEPTH && ir_same_pass(&seq->v[snap[open[depth - 1]]], d)) {
+        size_t b = open[--depth];
+        if (depth)
+          continue; /* a nested pass: folded into the bracket around it */
+        st = &steps[nsteps++];
+        st->pass = snap[k];
+        st->nfrom = snap[b] + 1;
+        st->nto = snap[k];
+        st->before = count[snap[b]];
+        st->after = count[snap[k]];
+        continue;
+      }
+      if (depth)
+        continue; /* an unmatched dump inside a bracket */
+    }
+    st = &steps[nsteps++];
+    st->pass = snap[k];
+    if (!d->after) {
+      st->nfrom = snap[k] + 1;
+      st->nto = k + 1 < ns ? snap[k + 1] : seq->n;
+      st->before = count[snap[k]];
+      st->after = k + 1 < ns ? count[snap[k + 1]] : -1;
+    } else {
+      st->nfrom = k ? snap[k - 1] + 1 : 0;
+      st->nto = snap[k];
+      st->before = k ? count[snap[k - 1]] : -1;
+      st->after = count[snap[k]];
+    }
+  }
+  return nsteps;
+}
+
 json_t *ir_passes_trace(const struct ir_pass_seq *seq, const struct ir_symptom *sym, const struct ir_pass_table *tab,
                         const char *focus, char *err, size_t errlen)
 {
@@ -455,7 +526,7 @@ json_t *ir_passes_trace(const struct ir_pass_seq *seq, const struct ir_symptom *
   size_t nsteps = 0;
   json_t *root = NULL, *changes = NULL, *persisted = NULL, *focusv = NULL, *appeared = NULL, *removed = NULL,
          *ret = NULL;
-  int after_mode, rc = -ENOMEM; /* until the result is complete, a failure is out of memory */
+  int rc = -ENOMEM; /* until the result is complete, a failure is out of memory */
 
   if (!seq || !seq->n) {
     ir_perr(err, errlen, "empty pass sequence");
@@ -481,24 +552,7 @@ json_t *ir_passes_trace(const struct ir_pass_seq *seq, const struct ir_symptom *
     rc = -EINVAL;
     goto out;
   }
-  after_mode = seq->v[snap[0]].after;
-  for (size_t k = 0; k < ns; k++) {
-    struct ir_step *st = &steps[nsteps++];
-    st->pass = snap[k];
-    if (!after_mode) {
-      /* Before-dumps: the pass at snap[k] (and the partial dumps after it) turned snapshot k
-       * into snapshot k+1. */
-      st->nfrom = snap[k] + 1;
-      st->nto = k + 1 < ns ? snap[k + 1] : seq->n;
-      st->before = count[snap[k]];
-      st->after = k + 1 < ns ? count[snap[k + 1]] : -1;
-    } else {
-      st->nfrom = k ? snap[k - 1] + 1 : 0;
-      st->nto = snap[k];
-      st->before = k ? count[snap[k - 1]] : -1;
-      st->after = count[snap[k]];
-    }
-  }
+  nsteps = ir_steps(seq, snap, ns, count, steps);
   root = json_object();
   changes = json_array();
   persisted = json_array();
@@ -565,8 +619,8 @@ json_t *ir_passes_trace(const struct ir_pass_seq *seq, const struct ir_symptom *
       json_object_set(root, "removed", removed ? removed : json_null()) || json_object_set(root, "changes", changes) ||
       json_object_set(root, "persisted_through", persisted))
     goto out;
-  if (!after_mode) {
-    const struct ir_pass_dump *last = &seq->v[steps[nsteps - 1].pass];
+  if (!seq->v[snap[ns - 1]].after) {
+    const struct ir_pass_dump *last = &seq->v[snap[ns - 1]];
     if (json_object_set_new(root, "unknown_after", json_string(last->arg[0] ? last->arg : last->name)))
       goto out;
   }

@@ -1,7 +1,9 @@
 /* ir_passes: L4 of the diagnosis ladder -- compiler-grounded analysis. Splits an MLIR
  * per-pass dump (MLIR_ENABLE_DUMP=1 as Triton 3.6 prints it: `// -----// IR Dump Before
  * <PassName> (<pass-arg>) ('<op>' operation[: @fn]) //----- //` then the IR; or `IR Dump
- * After`, as `--mlir-print-ir-after-all` prints it) into the sequence of passes and the IR
+ * After`, as `--mlir-print-ir-after-all` prints it; or both, as triton-adapter-opt prints
+ * them with --mlir-print-ir-before-all --mlir-print-ir-after-all, where `Before P` ...
+ * `After P` brackets the passes P runs inside itself) into the sequence of passes and the IR
  * around each, counts a symptom in every snapshot, and reports the pass after which the
  * symptom appeared, changed, or failed to disappear, with the pass's one-line account from
  * workers/passes.tsv.

@@ -5,22 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contract.h"
 #include "ladder.h"
+#include "utf8.h"
 
-static const char *const ladder_policies[] = { "hierarchy", "profile_only", "always_deep",
-                                               "pattern_only" };
+/* The policies' names are the contract's (common/contract.h), in enum ladder_policy order. */
+_Static_assert(LADDER_PATTERN_ONLY + 1 == CONTRACT_POLICY_COUNT, "one name per policy");
 
 int ladder_policy_parse(const char *s, enum ladder_policy *out)
 {
-  for (int i = 0; i < 4; i++)
-    if (s && strcmp(s, ladder_policies[i]) == 0) {
-      *out = (enum ladder_policy)i;
-      return 0;
-    }
-  return -EINVAL;
+  int i = contract_find(contract_policies, s);
+  if (i < 0)
+    return -EINVAL;
+  *out = (enum ladder_policy)i;
+  return 0;
 }
 
-const char *ladder_policy_name(enum ladder_policy p) { return ladder_policies[p]; }
+const char *ladder_policy_name(enum ladder_policy p) { return contract_policies[p]; }
 
 int ladder_max_level(enum ladder_policy p)
 {
@@ -64,6 +65,20 @@ static void ladder_why(struct ladder_diag *d, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(d->why + n, sizeof(d->why) - n, fmt, ap);
   va_end(ap);
+  utf8_scrub(d->why + n);
+}
+
+/* Sets the hotspot. Like why, it quotes evidence (kernel names, pass names) and is cut to
+ * its buffer; both go into the round record as JSON strings, so both stay UTF-8. */
+static void ladder_hotspot(struct ladder_diag *d, const char *fmt, ...)
+  __attribute__((format(printf, 2, 3)));
+static void ladder_hotspot(struct ladder_diag *d, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(d->hotspot, sizeof(d->hotspot), fmt, ap);
+  va_end(ap);
+  utf8_scrub(d->hotspot);
 }
 
 static unsigned ladder_count(const char *s, const char *needle)
@@ -101,7 +116,8 @@ static long ladder_block(const json_t *launch)
 }
 
 /* Symptoms named the same way by triage and by the pattern index. */
-static void ladder_symptoms(const char *src, const json_t *launch, char out[][48], unsigned *n)
+void ladder_source_symptoms(const char *src, const json_t *launch,
+                            char out[LADDER_MAX_SYMPTOMS][LADDER_SYMPTOM_LEN], unsigned *n)
 {
   unsigned loads = ladder_count(src, "tl.load("), dots = ladder_count(src, "tl.dot(");
   unsigned loops = ladder_count(src, " in range(") + ladder_count(src, " in tl.range(");
@@ -110,36 +126,36 @@ static void ladder_symptoms(const char *src, const json_t *launch, char out[][48
   long block = ladder_block(launch), warps = ladder_launch_int(launch, "num_warps", 4);
   *n = 0;
   if (dots)
-    snprintf(out[(*n)++], 48, "%s", loops ? "matmul:loop" : "matmul");
+    snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "%s", loops ? "matmul:loop" : "matmul");
   else if (reds)
-    snprintf(out[(*n)++], 48, "reduction");
+    snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "reduction");
   else if (loads)
-    snprintf(out[(*n)++], 48, "elementwise");
+    snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "elementwise");
   if (!dots && loads && block > 0 && block < 1024)
-    snprintf(out[(*n)++], 48, "small_block");
+    snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "small_block");
   if (!dots && loads && block > 0 && warps > 0 && block / (32 * warps) < 4)
-    snprintf(out[(*n)++], 48, "under_4_per_thread");
+    snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "under_4_per_thread");
   if (ladder_count(src, "@triton.jit") > 1)
-    snprintf(out[(*n)++], 48, "several_kernels");
+    snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "several_kernels");
 }
 
 void ladder_l1(const char *source, const json_t *launch, const json_t *patterns,
                struct ladder_diag *d)
 {
-  char sym[8][48];
+  char sym[LADDER_MAX_SYMPTOMS][LADDER_SYMPTOM_LEN];
   unsigned nsym = 0, jits;
   size_t i;
   json_t *p;
   const char *src = source ? source : "";
 
   ladder_reset(d, 1);
-  ladder_symptoms(src, launch, sym, &nsym);
+  ladder_source_symptoms(src, launch, sym, &nsym);
   jits = ladder_count(src, "@triton.jit");
   if (jits == 1) {
     const char *def = strstr(strstr(src, "@triton.jit"), "def ");
     char name[64] = "";
     if (def && sscanf(def + 4, "%63[A-Za-z0-9_]", name) == 1)
-      snprintf(d->hotspot, sizeof(d->hotspot), "kernel %s (the only Triton kernel)", name);
+      ladder_hotspot(d, "kernel %s (the only Triton kernel)", name);
   }
   ladder_why(d, "source symptoms:");
   for (unsigned s = 0; s < nsym; s++)
@@ -273,7 +289,7 @@ void ladder_l2(const json_t *profile, struct ladder_diag *d)
   }
   k = ladder_hot_kernel(profile, hot, sizeof(hot));
   if (k)
-    snprintf(d->hotspot, sizeof(d->hotspot), "kernel %s", hot);
+    ladder_hotspot(d, "kernel %s", hot);
   cls = ladder_l2_class(profile, why, sizeof(why));
   if (!cls) {
     ladder_why(d, "profile has kernel times but no counters: no bottleneck class.");
@@ -326,11 +342,80 @@ static long ladder_ir_int(const json_t *o, const char *key)
   return json_is_integer(v) ? (long)json_integer_value(v) : 0;
 }
 
+/* Ascend HIVM IR after sync injection (ir_hivm.h): scalar lowering and sync are the usual
+ * pathologies (research notes). Not run on real bishengir output. */
+static void ladder_l3_hivm(const json_t *hir, struct ladder_diag *d)
+{
+  const json_t *hv = json_object_get(hir, "hivm");
+  long scal = ladder_ir_int(hir, "scalar_ops");
+  long flags = ladder_ir_int(hv, "set_flag") + ladder_ir_int(hv, "wait_flag");
+  ladder_why(d, "HIVM: %ld scalar ops, %ld set/wait flags, core %s.", scal, flags,
+             json_string_value(json_object_get(hir, "core_type"))
+                 ? json_string_value(json_object_get(hir, "core_type"))
+                 : "?");
+  if (scal > 0)
+    ladder_add(d, "reduce_scalar_work", 3, "");
+  if (flags > 8)
+    ladder_add(d, "reduce_barriers", 3, "");
+}
+
+/* Local buffers may take this share of the unified buffer before the block is called small:
+ * bishengir double-buffers them by default (multibuffer=True), so twice their bytes must fit. */
+#define LADDER_UB_MULTIBUFFER 2
+#define LADDER_UB_SMALL_SHARE 8 /* under 1/8 of the UB: room for a larger block */
+
+/* Ascend adapter IR (ir_adapter.h). Discrete accesses first (a gather scalarized element by
+ * element is the costliest thing the adapter does), then masks it could not keep, then
+ * scalar work, then the unified buffer. */
+static void ladder_l3_adapter(const json_t *ir, const json_t *launch, struct ladder_diag *d)
+{
+  const json_t *mem = json_object_get(ir, "memory"), *bufs = json_object_get(ir, "local_buffers");
+  long dl = ladder_ir_int(mem, "discrete_loads"), ds = ladder_ir_int(mem, "discrete_stores");
+  long sl = ladder_ir_int(mem, "scalar_loads"), ss = ladder_ir_int(mem, "scalar_stores");
+  long rmw = ladder_ir_int(mem, "masked_rmw_stores"), br = ladder_ir_int(ir, "branches_on_load");
+  long dloops = ladder_ir_int(ir, "discrete_loops"), sloops = ladder_ir_int(ir, "scalar_loops") - dloops;
+  long i64 = ladder_ir_int(ir, "scalar_i64"), bytes = ladder_ir_int(bufs, "bytes");
+  long ub = ladder_ir_int(bufs, "ub_bytes"), need = bytes * LADDER_UB_MULTIBUFFER;
+  long matmul = ladder_ir_int(json_object_get(ir, "linalg"), "linalg.matmul");
+  const char *mix = json_string_value(json_object_get(ir, "mix_mode"));
+  (void)launch;
+  ladder_why(d, "Ascend adapter IR (mix_mode %s): block copies in %ld, out %ld; discrete accesses %ld "
+                "(in %ld scalar loop%s); scalar global loads %ld, stores %ld; masked read-modify-write "
+                "stores %ld; branches on a loaded value %ld; local buffers %ld KiB (x%d multi-buffered) of "
+                "%ld KiB UB%s.",
+             mix ? mix : "?", ladder_ir_int(mem, "copies_in"), ladder_ir_int(mem, "copies_out"), dl + ds,
+             dloops, dloops == 1 ? "" : "s", sl, ss, rmw, br, bytes >> 10, LADDER_UB_MULTIBUFFER, ub >> 10,
+             matmul ? "; cube work (linalg.matmul)" : "");
+  if (dl + ds > 0) {
+    ladder_why(d, "A gather/scatter became one scalar access per element: contiguous offsets or a "
+                  "block pointer where the index math allows.");
+    ladder_add(d, "structured_access", 3, "");
+  }
+  if (rmw > 0) {
+    ladder_why(d, "A mask that is not a bound made the store read, select and rewrite the whole "
+                  "block: a bound (offs < n) keeps it a masked copy.");
+    ladder_add(d, "structured_mask", 3, "");
+  }
+  if (br > 0 || sl + ss > 0 || sloops > 0 || i64 > 0) {
+    ladder_why(d, "Scalar work on the scalar pipe (loads of single elements, branches on them, i64 "
+                  "arithmetic): vector forms (tl.where, block loads) instead.");
+    ladder_add(d, "reduce_scalar_work", 3, "");
+  }
+  if (ub > 0 && need > ub) {
+    ladder_why(d, "The local buffers do not fit the unified buffer twice over: a smaller block.");
+    ladder_add(d, "block_size", 3, "down");
+  } else if (!d->nfamilies && ub > 0 && bytes > 0 && need * LADDER_UB_SMALL_SHARE <= ub) {
+    ladder_why(d, "Accesses are structured and the block uses little of the unified buffer: a larger "
+                  "block, fewer programs.");
+    ladder_add(d, "block_size", 3, "up");
+  }
+}
+
 void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
                struct ladder_diag *d)
 {
-  const json_t *hot, *ptx, *tg, *sp, *hv, *loop;
-  long ld32, ld64, ld128, st32, st64, st128, spills = 0, async, loops_sync = 0, mma, cvt, bars, scal, flags;
+  const json_t *hot, *ptx, *tg, *sp, *loop;
+  long ld32, ld64, ld128, st32, st64, st128, spills = 0, async, loops_sync = 0, mma, cvt, bars;
   size_t i;
 
   ladder_reset(d, 3);
@@ -344,24 +429,20 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
   }
   hot = json_object_get(ir, "hotspot");
   if (json_is_object(hot) && json_integer_value(json_object_get(hot, "line")) > 0)
-    snprintf(d->hotspot, sizeof(d->hotspot), "line %lld (%s)",
-             (long long)json_integer_value(json_object_get(hot, "line")),
-             json_string_value(json_object_get(hot, "reason"))
-                 ? json_string_value(json_object_get(hot, "reason"))
-                 : "global memory");
-  /* Ascend: scalar lowering and sync are the usual pathologies (research notes). */
-  hv = json_object_get(ir, "hivm");
-  if (json_is_object(hv) || json_object_get(ir, "scalar_ops")) {
-    scal = ladder_ir_int(ir, "scalar_ops");
-    flags = ladder_ir_int(hv, "set_flag") + ladder_ir_int(hv, "wait_flag");
-    ladder_why(d, "HIVM: %ld scalar ops, %ld set/wait flags, core %s.", scal, flags,
-               json_string_value(json_object_get(ir, "core_type"))
-                   ? json_string_value(json_object_get(ir, "core_type"))
-                   : "?");
-    if (scal > 0)
-      ladder_add(d, "reduce_scalar_work", 3, "");
-    if (flags > 8)
-      ladder_add(d, "reduce_barriers", 3, "");
+    ladder_hotspot(d, "line %lld (%s)", (long long)json_integer_value(json_object_get(hot, "line")),
+                   json_string_value(json_object_get(hot, "reason"))
+                       ? json_string_value(json_object_get(hot, "reason"))
+                       : "global memory");
+  /* Ascend: the adapter IR (everywhere), the HIVM IR (where CANN ran bishengir-compile). */
+  if (json_is_string(json_object_get(ir, "ir")) &&
+      !strcmp(json_string_value(json_object_get(ir, "ir")), "ttadapter")) {
+    ladder_l3_adapter(ir, launch, d);
+    if (json_is_object(json_object_get(ir, "hivm_ir")))
+      ladder_l3_hivm(json_object_get(ir, "hivm_ir"), d);
+    return;
+  }
+  if (json_is_object(json_object_get(ir, "hivm")) || json_object_get(ir, "scalar_ops")) {
+    ladder_l3_hivm(ir, d);
     return;
   }
   ptx = json_object_get(ir, "ptx");
@@ -435,27 +516,135 @@ void ladder_l4(const json_t *findings, const json_t *ir, struct ladder_diag *d)
     return;
   }
   if (json_array_size(findings) == 0)
-    ladder_why(d, "per-pass IR: no tracked symptom (synchronous loads in a loop, scalar global "
-                  "access, layout conversions) appeared in or persisted through a pass.");
+    ladder_why(d, "per-pass IR: no tracked symptom (cuda: synchronous loads in a loop, scalar "
+                  "global access, layout conversions; Ascend: discrete access, masked access, "
+                  "local buffers) appeared in or persisted through a pass.");
   json_array_foreach((json_t *)findings, i, f) {
     const char *sym = json_string_value(json_object_get(f, "symptom"));
     const char *pass = json_string_value(json_object_get(f, "pass"));
     const char *desc = json_string_value(json_object_get(f, "description"));
+    const char *verdict = json_string_value(json_object_get(f, "verdict"));
     int persisted = json_is_true(json_object_get(f, "persisted"));
     if (!sym || !pass)
       continue;
-    if (!d->hotspot[0])
-      snprintf(d->hotspot, sizeof(d->hotspot), "pass %s", pass);
-    ladder_why(d, "%s %s at %s (%s).", sym, persisted ? "persisted through" : "appeared after",
+    /* Ascend's informational findings (masks kept, local buffers made) name no hotspot. */
+    if (!d->hotspot[0] && !(!strcmp(sym, "masked_access") && persisted) && strcmp(sym, "local_buffer"))
+      ladder_hotspot(d, "pass %s", pass);
+    ladder_why(d, "%s %s %s (%s).", sym,
+               persisted                                   ? "persisted through"
+               : verdict && !strcmp(verdict, "removed")    ? "was removed by"
+               : verdict && !strcmp(verdict, "reduced")    ? "was reduced by"
+               : verdict && !strcmp(verdict, "increased")  ? "increased at"
+                                                           : "appeared after",
                pass, desc ? desc : "no description");
     if (!strcmp(sym, "sync_loads_in_loop") && persisted)
       ladder_add(d, "num_stages", 4, "up");
+    else if (!strcmp(sym, "discrete_access") && !persisted)
+      ladder_add(d, "structured_access", 4, "");
+    else if (!strcmp(sym, "masked_access") && verdict &&
+             (!strcmp(verdict, "removed") || !strcmp(verdict, "reduced")))
+      ladder_add(d, "structured_mask", 4, "");
     else if (!strcmp(sym, "scalar_global_access"))
       ladder_add(d, "vectorize_access", 4, "up");
     else if (!strcmp(sym, "layout_conversion") && !persisted)
       ladder_add(d, "coalesce_access", 4, "");
     else if (!strcmp(sym, "shared_memory") && !persisted)
       ladder_add(d, "num_stages", 4, "down");
+  }
+}
+
+void ladder_first(struct ladder_diag *d, const char *family)
+{
+  for (unsigned i = 1; i < d->nfamilies; i++) {
+    if (strcmp(d->family[i], family) == 0) {
+      char f[32], dir[8];
+      int needs = d->needs_level[i];
+      memcpy(f, d->family[i], sizeof(f));
+      memcpy(dir, d->direction[i], sizeof(dir));
+      memmove(&d->family[1], &d->family[0], i * sizeof(d->family[0]));
+      memmove(&d->needs_level[1], &d->needs_level[0], i * sizeof(d->needs_level[0]));
+      memmove(&d->direction[1], &d->direction[0], i * sizeof(d->direction[0]));
+      memcpy(d->family[0], f, sizeof(f));
+      memcpy(d->direction[0], dir, sizeof(dir));
+      d->needs_level[0] = needs;
+      return;
+    }
+  }
+}
+
+static int ladder_fits(const json_t *structural, const char *name, const char **why)
+{
+  const json_t *s;
+  size_t i;
+  json_array_foreach((json_t *)structural, i, s)
+    if (!strcmp(json_string_value(json_object_get(s, "name")) ?: "", name) &&
+        json_is_true(json_object_get(s, "fits"))) {
+      *why = json_string_value(json_object_get(s, "why")) ?: name;
+      return 1;
+    }
+  return 0;
+}
+
+int ladder_is_structural(const char *family)
+{
+  static const char *const fams[] = { "row_in_registers", "tile_grid", "persistent_grid",
+                                      "coalesce_access", NULL };
+  for (unsigned i = 0; fams[i]; i++)
+    if (!strcmp(family, fams[i]))
+      return 1;
+  return 0;
+}
+
+void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
+                       const json_t *ir)
+{
+  const json_t *ptx = json_object_get(ir, "ptx"), *tg = json_object_get(ir, "ttgir"), *loop;
+  const char *why = NULL;
+  long narrow = ladder_ir_int(ptx, "ld.global.32") + ladder_ir_int(ptx, "ld.global.64");
+  long wide = ladder_ir_int(ptx, "ld.global.128"), loops_loading = 0;
+  long dots = ladder_ir_int(tg, "dots") + ladder_ir_int(ptx, "mma.sync") + ladder_ir_int(ptx, "wgmma");
+  size_t i;
+
+  if (!d->available || !json_is_array(structural))
+    return;
+  json_array_foreach(json_object_get(tg, "loops"), i, loop)
+    if (json_integer_value(json_object_get(loop, "loads")) > 0)
+      loops_loading++;
+  if (d->level == 1) {
+    if (ladder_fits(structural, "row_single_block", &why))
+      ladder_add(d, "row_in_registers", 3, "");
+    if (ladder_fits(structural, "strided_reduction_tiles", &why))
+      ladder_add(d, "coalesce_access", 3, "");
+    if (ladder_fits(structural, "tile_grid", &why))
+      ladder_add(d, "tile_grid", 3, "");
+    return;
+  }
+  if (d->level == 2 && l2_class && !strcmp(l2_class, "launch") &&
+      ladder_fits(structural, "persistent_grid", &why)) {
+    ladder_why(d, " Structural: %s; launch-bound, so a persistent grid.", why);
+    ladder_add(d, "persistent_grid", 2, "");
+    ladder_first(d, "persistent_grid");
+    return;
+  }
+  if (d->level != 3)
+    return;
+  /* Each justified rewrite moves to the front, so the last one here is tried first: a
+   * strided reduction's coalescing tiles before a row kept in registers (a column sum fits
+   * both syntactically; only the tiles fix its access pattern). */
+  if (loops_loading > 0 && ladder_fits(structural, "row_single_block", &why)) {
+    ladder_why(d, " Structural: %s; %ld loop(s) load global memory each pass.", why, loops_loading);
+    ladder_add(d, "row_in_registers", 3, "");
+    ladder_first(d, "row_in_registers");
+  }
+  if (dots > 0 && ladder_fits(structural, "tile_grid", &why)) {
+    ladder_why(d, " Structural: %s; the IR has %ld tensor-core dots.", why, dots);
+    ladder_add(d, "tile_grid", 3, "");
+    ladder_first(d, "tile_grid");
+  }
+  if (narrow > 0 && wide <= 0 && ladder_fits(structural, "strided_reduction_tiles", &why)) {
+    ladder_why(d, " Structural: %s; global loads are narrow (%ld).", why, narrow);
+    ladder_add(d, "coalesce_access", 3, "");
+    ladder_first(d, "coalesce_access");
   }
 }
 

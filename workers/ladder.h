@@ -9,6 +9,8 @@
 #include <jansson.h>
 
 #define LADDER_MAX_FAMILIES 8
+#define LADDER_MAX_SYMPTOMS 8   /* source symptoms L1 names */
+#define LADDER_SYMPTOM_LEN 48
 
 enum ladder_policy {
   LADDER_HIERARCHY = 0, /* climb while a test fails (default) */
@@ -42,13 +44,19 @@ int ladder_max_level(enum ladder_policy p);
  * array of {"symptom", "rewrite_family", "successes", "trials"} (may be NULL). */
 void ladder_l1(const char *source, const json_t *launch, const json_t *patterns,
                struct ladder_diag *d);
+/* The source symptoms L1 and the pattern index share: the class ("matmul:loop", "matmul",
+ * "reduction" or "elementwise"), then "small_block", "under_4_per_thread",
+ * "several_kernels" where they hold. launch as for ladder_l1. */
+void ladder_source_symptoms(const char *src, const json_t *launch,
+                            char out[LADDER_MAX_SYMPTOMS][LADDER_SYMPTOM_LEN], unsigned *n);
 /* L2: bottleneck class from profiler metrics (the harness's profile result). On Ascend the
  * class comes from the vector/scalar/MTE/cube pipe ratios. */
 void ladder_l2(const json_t *profile, struct ladder_diag *d);
 /* The L2 class alone, for records: "memory", "compute", "latency", "launch", "balanced",
  * or on Ascend "vector", "scalar", "mte", "cube"; NULL when unavailable. */
 const char *ladder_l2_class(const json_t *profile, char *why, size_t whylen);
-/* L3: IR features (ir_features_cuda/ascend output), with the L2 class if known. */
+/* L3: IR features (ir_features_cuda, ir_adapter_features -- with the HIVM reader's under
+ * "hivm_ir" where CANN ran -- or ir_hivm_features output), with the L2 class if known. */
 void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
                struct ladder_diag *d);
 /* L4: per-pass findings (array of ir_passes findings). */
@@ -60,6 +68,24 @@ void ladder_tests(const struct ladder_diag *d, const char *const *skip, struct l
 const char *ladder_pick(const struct ladder_diag *d, const char *const *skip, int *index);
 /* The diagnosis as JSON (new reference). */
 json_t *ladder_diag_json(const struct ladder_diag *d, const struct ladder_tests *t);
+
+/* Structural rewrites the harness found to fit the kernel's syntax (the `structural` list of
+ * its knobs result: [{name, fits, why}]), justified where this level's evidence shows the
+ * pathology each one removes: at L1 they are named (needing L3 evidence, so the ladder
+ * climbs); at L2 a launch-bound kernel justifies a persistent grid; at L3 the IR must show a
+ * loop re-reading global memory (a row kept in registers), narrow or uncoalesced loads (2-D
+ * coalescing tiles) or tensor-core dots (a tile grid). Justified ones go first: a sweep
+ * cannot find them. l2_class and ir may be NULL. */
+void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
+                       const json_t *ir);
+
+/* 1 for the families that ladder_structural justifies from a structural rewrite's fit and
+ * the evidence (row_in_registers, tile_grid, persistent_grid, and coalesce_access when it
+ * came from strided_reduction_tiles' survey): the round tries them before any sweep. */
+int ladder_is_structural(const char *family);
+
+/* Moves a family already in d to the front: what the evidence most specifically asks for. */
+void ladder_first(struct ladder_diag *d, const char *family);
 
 /* Adds a justified family (deduplicated). Exposed for tests. */
 void ladder_add(struct ladder_diag *d, const char *family, int needs_level, const char *dir);

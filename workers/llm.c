@@ -20,6 +20,7 @@
 #include "buf.h"
 #include "llm.h"
 #include "log.h"
+#include "utf8.h"
 
 #define LLM_MAX_ERRMSG 300 /* bytes of a server's error message quoted in ours */
 
@@ -254,7 +255,7 @@ static size_t llm_on_body(char *p, size_t size, size_t n, void *ud)
 }
 
 /* Retry-After: delay-seconds or an HTTP-date (RFC 9110 §10.2.3). */
-static long llm_parse_retry_after(const char *v, size_t n)
+long llm_parse_retry_after(const char *v, size_t n)
 {
   char tmp[128];
   size_t i = 0;
@@ -331,14 +332,18 @@ static int llm_sleep_ms(uint64_t ms, const volatile sig_atomic_t *stop)
 }
 
 /* Replaces every occurrence of the key in s with "[redacted]", in place: a server may quote
- * the key it was sent in its error message. */
-static void llm_redact(char *s, size_t cap, const char *key)
+ * the key it was sent in its error message. s comes out valid UTF-8. */
+void llm_redact(char *s, size_t cap, const char *key)
 {
   static const char mark[] = "[redacted]";
   const size_t ml = sizeof(mark) - 1;
   size_t kl;
   char *from = s, *hit;
-  if (!key || !*key || !cap)
+  if (!cap)
+    return;
+  /* First, so that no byte turned into '?' later can complete the key. */
+  utf8_scrub(s);
+  if (!key || !*key)
     return;
   kl = strlen(key);
   while ((hit = strstr(from, key)) != NULL) {
@@ -347,8 +352,11 @@ static void llm_redact(char *s, size_t cap, const char *key)
       *hit = '\0';
       return;
     }
-    if (off + ml + tail >= cap)
+    if (off + ml + tail >= cap) {
       tail = cap - 1 - off - ml;
+      while (tail && ((unsigned char)hit[kl + tail] & 0xC0) == 0x80)
+        tail--; /* cut between characters, not inside one */
+    }
     memmove(hit + ml, hit + kl, tail);
     memcpy(hit, mark, ml);
     hit[ml + tail] = '\0';
@@ -358,7 +366,7 @@ static void llm_redact(char *s, size_t cap, const char *key)
 
 /* The server's error text: error.message, error (a string) or message of a JSON body, else
  * the start of the body with control characters replaced. */
-static void llm_server_message(const char *body, size_t len, char *out, size_t cap)
+void llm_server_message(const char *body, size_t len, char *out, size_t cap)
 {
   json_t *root = NULL; /* owned */
   const char *m = NULL;
@@ -386,11 +394,12 @@ static void llm_server_message(const char *body, size_t len, char *out, size_t c
   for (i = 0; i < n; i++)
     out[i] = (unsigned char)m[i] < 0x20 ? ' ' : m[i];
   out[i] = '\0';
+  utf8_scrub(out); /* a body need not be UTF-8, and the cut may split a character */
   json_decref(root);
 }
 
 /* Reads content, finish_reason and usage out of a 2xx body into r. */
-static int llm_parse_response(const char *body, size_t len, struct llm_result *r)
+int llm_parse_response(const char *body, size_t len, struct llm_result *r)
 {
   json_t *root = NULL; /* owned */
   json_t *ch, *msg, *content, *usage, *v; /* borrowed from root */
@@ -417,8 +426,10 @@ static int llm_parse_response(const char *body, size_t len, struct llm_result *r
     goto out;
   }
   v = json_object_get(json_array_get(ch, 0), "finish_reason");
-  if (json_is_string(v))
+  if (json_is_string(v)) {
     snprintf(r->finish_reason, sizeof(r->finish_reason), "%s", json_string_value(v));
+    utf8_scrub(r->finish_reason);
+  }
   content = json_object_get(msg, "content");
   if (!json_is_string(content)) {
     rc = errmsg_set(r->error, sizeof(r->error), -EPROTO,
@@ -653,8 +664,10 @@ int llm_propose(const struct llm_config *c, const char *system_msg, const char *
   if (rc && res->finish_reason[0] && strcmp(res->finish_reason, "stop")) {
     /* A truncated answer explains most contract failures; say so. */
     size_t n = strlen(err);
-    if (n < errlen)
+    if (n < errlen) {
       snprintf(err + n, errlen - n, " (finish_reason \"%s\")", res->finish_reason);
+      utf8_scrub(err);
+    }
   }
 out:
   if (!r)

@@ -69,4 +69,18 @@ int llm_chat(const struct llm_config *c, const char *system_msg, const char *use
 int llm_propose(const struct llm_config *c, const char *system_msg, const char *user_msg,
                 struct proposal *p, struct llm_result *r, char *err, size_t errlen);
 
+/* The parsers of what the server sends back, apart from the transfer (tests/fuzz/fuzz_llm.c).
+ * Retry-After's value (n bytes): delay-seconds or an HTTP-date, as seconds from now; -1
+ * when absent or unreadable. */
+long llm_parse_retry_after(const char *v, size_t n);
+/* A 2xx body: r's content (owned), finish_reason and token usage. 0, or -EPROTO/-ENOMEM
+ * with r->error. */
+int llm_parse_response(const char *body, size_t len, struct llm_result *r);
+/* An error body's message (error.message, error, message, else the body's start) into out,
+ * control characters blanked. */
+void llm_server_message(const char *body, size_t len, char *out, size_t cap);
+/* Replaces each occurrence of key in s (NUL-terminated, cap bytes) with "[redacted]"; s
+ * comes out valid UTF-8 (bytes that were not become '?' first). */
+void llm_redact(char *s, size_t cap, const char *key);
+
 #endif

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "proposal.h"
+#include "utf8.h"
 
 /* A JSON-escaped kernel of PROPOSAL_MAX_SOURCE bytes may grow (\n, \", \uXXXX), so the
  * answer itself may be larger than the source cap; past this it is rejected unread. */
@@ -72,6 +73,7 @@ static int proposal_err(char *err, size_t errlen, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
   va_end(ap);
+  utf8_scrub(err); /* it quotes the answer, and becomes the round's reject reason (JSON) */
   return -EINVAL;
 }
 

@@ -3,20 +3,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "agent.h"
 #include "buf.h"
 #include "db.h"
 #include "diff.h"
 #include "evidence.h"
 #include "hash.h"
 #include "ladder.h"
-#include "llm.h"
 #include "log.h"
-#include "prompt.h"
+#include "pindex.h"
 #include "proposal.h"
 #include "rounds.h"
+#include "proposer.h"
 #include "rules.h"
+#include "search.h"
+#include "secret.h"
+#include "utf8.h"
 
 #define ROUNDS_MAX_SKIP 16
 
@@ -24,19 +27,24 @@
 struct rounds_state {
   struct job_ctx *j;
   enum ladder_policy policy;
-  const char *proposer;         /* borrowed from spec */
+  const struct proposer *proposer;
   char *src;                    /* owned: incumbent source */
   json_t *tunables;             /* owned: incumbent constructor tunables */
-  char sha[65];                 /* incumbent kernel sha256 */
+  char sha[KOPT_SHA256_HEX_SIZE]; /* incumbent kernel sha256 */
   int best_round;
   double speedup;               /* cumulative, product of accepted ABBA speedups */
-  json_t *tried;                /* owned: change signatures tried */
+  json_t *tried;                /* owned: signatures of what earlier rounds proposed */
   char exhausted[ROUNDS_MAX_SKIP][32];
   unsigned nexhausted;
   json_t *history;              /* owned: [{round, family, hypothesis, outcome}] */
-  json_t *patterns;             /* owned: pattern index entries for L1 */
+  struct pindex ix;             /* the pattern index version the job pinned */
+  struct pindex_round pr;       /* what this round's L1 made of it */
+  json_t *knobs;                /* owned: the harness's knobs result for the incumbent */
+  struct search search;         /* measured configurations, the incumbent's structure */
+  unsigned max_candidates;
   int levels_seen[5];           /* count of rounds reaching each level */
   struct evidence ev;
+  char profile_structure[SEARCH_STRUCTURE_LEN + 1]; /* structure the cached profile is of */
   char stop_reason[600];
   int last_round;               /* last round committed (0: none) */
 };
@@ -58,7 +66,32 @@ static void rounds_skip_list(const struct rounds_state *s, const char **skip)
   skip[i] = NULL;
 }
 
-/* Loads committed rounds (resume) and the pattern index. 0, -ESTALE, -EIO. */
+/* Rebuilds the search memory from a committed round (columns 11-14 of the resume query):
+ * the structure the round searched, the incumbent's knob values it started from, its sweep,
+ * and the structure the incumbent had after it. A job taken over never measures a
+ * configuration twice either. */
+static void rounds_resume_search(struct rounds_state *s, PGresult *r, int i, int round)
+{
+  json_error_t je;
+  json_t *base = PQgetisnull(r, i, 12) ? NULL : json_loads(PQgetvalue(r, i, 12), 0, &je);
+  json_t *sweep = PQgetisnull(r, i, 13) ? NULL : json_loads(PQgetvalue(r, i, 13), 0, &je);
+  if (!PQgetisnull(r, i, 11) && json_is_object(base) && json_is_object(sweep)) {
+    json_t *knobs = json_pack("{s:[]}", "knobs"), *v;
+    const char *k;
+    json_object_foreach(base, k, v)
+      json_array_append_new(json_object_get(knobs, "knobs"), json_pack("{s:s, s:O}", "id", k, "value", v));
+    snprintf(s->search.structure, sizeof(s->search.structure), "%s", PQgetvalue(r, i, 11));
+    search_remember(&s->search, knobs, sweep, round);
+    json_decref(knobs);
+  }
+  if (!PQgetisnull(r, i, 14))
+    snprintf(s->search.structure, sizeof(s->search.structure), "%s", PQgetvalue(r, i, 14));
+  json_decref(base);
+  json_decref(sweep);
+}
+
+/* Loads committed rounds (resume) and pins the pattern index. 0, -ENOENT (the spec names a
+ * version that does not exist: fail_msg), -ESTALE, -EIO. */
 static int rounds_resume(struct rounds_state *s, int *next_round)
 {
   struct job_ctx *j = s->j;
@@ -73,7 +106,8 @@ static int rounds_resume(struct rounds_state *s, int *next_round)
               "SELECT rd.round, rd.accepted, rd.kernel_sha256, k.source,"
               " rd.evidence->>'signature', rd.evidence->'tunables', rd.timing->'speedup',"
               " rd.rewrite_family, coalesce(rd.hypothesis, ''), coalesce(rd.reject_reason, ''),"
-              " rd.level_reached"
+              " rd.level_reached, rd.evidence->>'structure', rd.evidence->'base_config',"
+              " rd.evidence->'sweep', rd.evidence->>'structure_after'"
               " FROM rounds rd LEFT JOIN kernels k ON k.sha256 = rd.kernel_sha256"
               " WHERE rd.job_id = $1::uuid ORDER BY rd.round",
               1, p);
@@ -98,6 +132,7 @@ static int rounds_resume(struct rounds_state *s, int *next_round)
       s->speedup *= atof(PQgetvalue(r, i, 6));
       s->best_round = round;
     }
+    rounds_resume_search(s, r, i, round);
     if (!PQgetisnull(r, i, 10)) {
       int lvl = atoi(PQgetvalue(r, i, 10));
       if (lvl >= 1 && lvl <= 4)
@@ -111,37 +146,8 @@ static int rounds_resume(struct rounds_state *s, int *next_round)
     *next_round = round + 1;
   }
   PQclear(r);
-  /* The pattern index (L1): the chosen version's entries, minus this operator's own when the
-   * job asks to exclude them. */
-  {
-    json_t *pv = json_object_get(j->spec, "pattern_index");
-    json_t *op = json_object_get(j->spec, "operator");
-    char ver[24] = "";
-    const char *q[3] = { NULL, json_is_string(op) ? json_string_value(op) : NULL,
-                         json_is_true(json_object_get(j->spec, "exclude_same_operator")) ? "t"
-                                                                                         : "f" };
-    if (json_is_integer(pv)) {
-      snprintf(ver, sizeof(ver), "%lld", (long long)json_integer_value(pv));
-      q[0] = ver;
-    }
-    r = db_exec(j->w->db, PGRES_TUPLES_OK, err, sizeof(err),
-                "SELECT coalesce(json_agg(json_build_object('symptom', symptom,"
-                " 'rewrite_family', rewrite_family, 'direction', outcome->>'direction',"
-                " 'successes', coalesce((outcome->>'successes')::int, 0),"
-                " 'trials', coalesce((outcome->>'trials')::int, 0))), '[]')::text"
-                " FROM patterns WHERE version = coalesce($1::int,"
-                "  (SELECT max(version) FROM pattern_index_versions))"
-                " AND NOT ($3::bool AND $2::text IS NOT NULL"
-                "          AND provenance->'operators' ? $2::text)",
-                3, q);
-    if (r) {
-      json_error_t je;
-      json_decref(s->patterns);
-      s->patterns = json_loads(PQgetvalue(r, 0, 0), 0, &je);
-      PQclear(r);
-    }
-  }
-  return 0;
+  /* The pattern index version (L1): pinned when the job first started, kept on takeover. */
+  return pindex_pin(j, &s->ix);
 }
 
 static void rounds_progress(struct rounds_state *s, int round, int level, const char *step,
@@ -166,16 +172,40 @@ static void rounds_progress(struct rounds_state *s, int round, int level, const 
   json_decref(p);
 }
 
-/* The incumbent's launch settings read from its source (constructor defaults, launch
- * literals) and tunables, for L1 before anything is compiled. */
+/* The incumbent's knobs (the harness's `knobs` op, from the syntax tree and the recorded
+ * launches), asked once per incumbent. On failure the round goes on without them (the rules
+ * then have no knob to sweep, and say so). */
+static void rounds_knobs(struct rounds_state *s)
+{
+  struct job_ctx *j = s->j;
+  json_t *declared = json_object_get(j->spec, "tunables"), *req, *res = NULL;
+  if (s->knobs)
+    return;
+  req = json_pack("{s:s, s:O, s:O?}", "op", "knobs", "tunables", s->tunables, "declared",
+                  json_is_object(declared) ? declared : NULL);
+  if (req && strcmp(s->src, j->ksrc) != 0)
+    json_object_set_new(req, "source", json_string(s->src));
+  if (req && job_op(j, "knobs", req, &res) == 0) {
+    s->knobs = res;
+  } else {
+    log_warn("round.knobs_unavailable", "job=%s err=\"%.300s\"", j->id, j->fail_msg);
+    j->fail_msg[0] = '\0';
+  }
+  json_decref(req);
+}
+
+/* The incumbent's launch settings by name ({"BLOCK": 128, "num_warps": 4}), from its knobs:
+ * L1 reads them before anything is compiled. */
 static json_t *rounds_source_launch(const struct rounds_state *s)
 {
-  struct rules_knobs ks;
-  json_t *declared = json_object_get(s->j->spec, "tunables"), *out = json_object();
-  rules_discover(s->src, json_is_object(declared) ? declared : NULL, s->tunables, &ks);
-  for (unsigned i = 0; i < ks.n; i++)
-    if (ks.k[i].value >= 0)
-      json_object_set_new(out, ks.k[i].name, json_integer(ks.k[i].value));
+  json_t *out = json_object(), *k;
+  size_t i;
+  json_array_foreach(json_object_get(s->knobs, "knobs"), i, k) {
+    const char *name = json_string_value(json_object_get(k, "name"));
+    json_t *v = json_object_get(k, "value");
+    if (name && json_is_integer(v))
+      json_object_set(out, name, v);
+  }
   return out;
 }
 
@@ -191,9 +221,17 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
   char why[256];
 
   rounds_skip_list(s, skip);
-  /* L1 reads launch settings from the last compile when there is one, else the source. */
+  rounds_knobs(s);
+  /* L1 reads launch settings from the last compile when there is one, else the knobs. */
   launch = s->ev.compile ? evidence_launch(&s->ev) : rounds_source_launch(s);
-  ladder_l1(s->src, launch, s->patterns, &diags[1]);
+  ladder_l1(s->src, launch, NULL, &diags[1]);
+  ladder_structural(&diags[1], json_object_get(s->knobs, "structural"), NULL, NULL);
+  /* The pattern index: matches settle L1 or put their families first. */
+  pindex_round_clear(&s->pr);
+  s->pr.features = pindex_features(&s->ix, s->src, launch, s->knobs, &s->ev);
+  if (pindex_match(s->j, &s->ix, s->pr.features, &s->pr.matches))
+    log_warn("round.patterns_unavailable", "job=%s round=%d", s->j->id, round);
+  pindex_apply(&s->ix, s->pr.matches, skip, &diags[1], s->pr.settled_by, sizeof(s->pr.settled_by));
   for (;;) {
     ladder_tests(&diags[level], skip, &tests[level]);
     json_array_append_new(escalation, ladder_diag_json(&diags[level], &tests[level]));
@@ -205,11 +243,21 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
     level++;
     rounds_progress(s, round, level, "diagnose", NULL);
     if (level == 2) {
-      rc = evidence_profile(s->j, &s->ev, s->src, s->tunables);
-      if (rc)
-        goto out;
+      /* One profile per kernel structure: knob changes keep the bottleneck's nature, and a
+       * profile costs more than a whole sweep on short kernels. */
+      if (s->ev.profile && strcmp(s->profile_structure, s->search.structure) == 0) {
+        json_object_set_new(s->ev.profile, "reused", json_true());
+      } else {
+        json_decref(s->ev.profile);
+        s->ev.profile = NULL;
+        rc = evidence_profile(s->j, &s->ev, s->src, s->tunables);
+        if (rc)
+          goto out;
+        snprintf(s->profile_structure, sizeof(s->profile_structure), "%s", s->search.structure);
+      }
       ladder_l2(s->ev.profile, &diags[2]);
       l2 = ladder_l2_class(s->ev.profile, why, sizeof(why));
+      ladder_structural(&diags[2], json_object_get(s->knobs, "structural"), l2, NULL);
     } else if (level == 3) {
       rc = evidence_ir(s->j, &s->ev, s->src, s->tunables, round);
       if (rc)
@@ -217,6 +265,7 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
       json_decref(launch);
       launch = evidence_launch(&s->ev);
       ladder_l3(s->ev.ir, l2, launch, &diags[3]);
+      ladder_structural(&diags[3], json_object_get(s->knobs, "structural"), l2, s->ev.ir);
     } else {
       rc = evidence_passes(s->j, &s->ev, s->src, s->tunables);
       if (rc)
@@ -236,6 +285,25 @@ static int rounds_choose(struct rounds_state *s, struct ladder_diag *diags, int 
 {
   const char *skip[ROUNDS_MAX_SKIP + 1];
   rounds_skip_list(s, skip);
+  /* A structural family the evidence justified at some level goes first: it is what no
+   * sweep of launch parameters can find (measured on the H200: softmax, layernorm and a
+   * column sum spent their first rounds on num_stages from L4 before the row or tile
+   * rewrite that L3 had already justified). Then the deepest level's first family. */
+  for (int l = level; l >= 1; l--) {
+    if (!diags[l].available)
+      continue;
+    for (unsigned i = 0; i < diags[l].nfamilies; i++) {
+      int skipped = 0;
+      for (unsigned k = 0; skip[k]; k++)
+        skipped |= !strcmp(skip[k], diags[l].family[i]);
+      /* only where that level's evidence suffices for it (L1 names a fitting rewrite but
+       * needs the IR to justify it) */
+      if (!skipped && ladder_is_structural(diags[l].family[i]) && diags[l].needs_level[i] <= l) {
+        *from_level = l;
+        return (int)i;
+      }
+    }
+  }
   for (int l = level; l >= 1; l--) {
     int idx;
     if (diags[l].available && ladder_pick(&diags[l], skip, &idx)) {
@@ -253,159 +321,176 @@ static void rounds_words(const struct ladder_diag *d, char *out, size_t outlen)
            d->hotspot[0] ? ": " : "", d->why);
 }
 
-/* Asks the configured proposer for one proposal. 0, -ENOENT (nothing: why set), -EPROTO
- * (the proposer failed or broke the contract: why set; the round is recorded as rejected),
- * -EINTR. */
+/* Asks the job's proposer for this round's candidates. 0, -ENOENT (nothing for this family:
+ * why set), -EPROTO (the proposer failed or broke the contract: why set; the round is
+ * recorded as rejected), -EINTR. */
 static int rounds_propose(struct rounds_state *s, struct ladder_diag *diags, int level,
-                          int from_level, int idx, struct proposal *p, char **sig, char *why,
-                          size_t whylen)
+                          int from_level, int idx, int round, struct proposer_output *out,
+                          char *why, size_t whylen)
 {
   struct ladder_diag *d = &diags[from_level];
+  struct proposer_input in;
   char words[800];
-  int rc;
 
   /* The hypothesis cites the level that justified the family (and says how deep it looked). */
-  rounds_words(&diags[from_level], words, sizeof(words));
+  rounds_words(d, words, sizeof(words));
   if (from_level < level) {
     size_t n = strlen(words);
     snprintf(words + n, sizeof(words) - n, " (L%d added nothing that changes this.)", level);
   }
-  if (!strcmp(s->proposer, "rules")) {
-    json_t *declared = json_object_get(s->j->spec, "tunables");
-    return rules_propose(d->family[idx], d->direction[idx], s->src,
-                         json_is_object(declared) ? declared : NULL, s->tunables, s->tried,
-                         words, from_level, p, sig, why, whylen);
-  }
+  memset(&in, 0, sizeof(in));
+  in.j = s->j;
+  in.family = d->family[idx];
+  in.direction = d->direction[idx];
+  in.level = level;
+  in.from_level = from_level;
+  in.round = round;
+  in.diagnosis = words;
+  in.source = s->src;
+  in.tunables = s->tunables;
+  in.knobs = s->knobs;
+  in.structure = s->search.structure;
+  in.memory = s->search.memory;
+  in.tried = s->tried;
+  in.history = s->history;
+  in.patterns = s->pr.matches;
   {
-    /* llm / agent: the prompt carries the contract, the kernel, the evidence at the level
-     * reached, matching pattern guidance and the earlier rounds' hypotheses and outcomes. */
-    enum prompt_mode mode = strcmp(s->proposer, "agent") == 0 ? PROMPT_AGENT : PROMPT_LLM;
-    struct prompt_round hist[64];
-    struct prompt_input in;
-    json_t *ev = json_pack("{s:i, s:s, s:s, s:s, s:O?, s:O?, s:O?}", "level", level,
-                           "family", d->family[idx], "direction", d->direction[idx],
-                           "diagnosis", words, "profile", level >= 2 ? s->ev.profile : NULL,
-                           "ir", level >= 3 ? s->ev.ir : NULL, "passes",
-                           level >= 4 ? s->ev.passes : NULL);
-    char *evtxt = json_dumps(ev, JSON_INDENT(1));
-    char *pattxt = json_dumps(s->patterns ? s->patterns : json_null(), JSON_INDENT(1));
-    char *tmpl = NULL, *prompt = NULL, origin[256], err[1024] = "", contract[PROMPT_MAX_CONTRACT];
-    size_t plen = 0, nh = json_array_size(s->history), first = nh > 64 ? nh - 64 : 0;
-
-    for (size_t i = first; i < nh; i++) {
-      json_t *h = json_array_get(s->history, i);
-      struct prompt_round *pr = &hist[i - first];
-      pr->round = (int)json_integer_value(json_object_get(h, "round"));
-      pr->level = (int)json_integer_value(json_object_get(h, "level"));
-      pr->family = json_string_value(json_object_get(h, "family"));
-      pr->hypothesis = json_string_value(json_object_get(h, "hypothesis"));
-      pr->outcome = json_string_value(json_object_get(h, "outcome"));
-      if (!pr->family)
-        pr->family = "";
-      if (!pr->hypothesis)
-        pr->hypothesis = "";
-      if (!pr->outcome)
-        pr->outcome = "";
-    }
-    memset(&in, 0, sizeof(in));
-    in.mode = mode;
-    in.kernel = s->src;
-    in.evidence_json = evtxt ? evtxt : "{}";
-    in.level = level;
-    in.patterns = pattxt;
-    in.history = hist;
-    in.nhistory = nh - first;
-    rc = prompt_template_load(&tmpl, origin, sizeof(origin), err, sizeof(err));
-    if (!rc)
-      rc = prompt_render(tmpl, &in, &prompt, &plen, err, sizeof(err));
-    if (rc) {
-      snprintf(why, whylen, "prompt: %s", err);
-      rc = -EPROTO;
-    } else if (mode == PROMPT_LLM) {
-      struct llm_config cfg;
-      struct llm_result res;
-      llm_config_init(&cfg);
-      llm_result_init(&res);
-      if (llm_config_from_env(&cfg, err, sizeof(err))) {
-        snprintf(why, whylen, "llm: %.500s", err);
-        rc = -EPROTO;
-      } else {
-        cfg.stop = &s->j->w->stop;
-        rc = llm_propose(&cfg, prompt_system_message(), prompt, p, &res, err, sizeof(err));
-        p->prompt_tokens = res.prompt_tokens;
-        p->completion_tokens = res.completion_tokens;
-        p->attempts = res.attempts;
-        if (s->j->w->stop)
-          rc = -EINTR;
-        else if (rc) {
-          snprintf(why, whylen, "%.500s", err);
-          rc = -EPROTO;
-        }
-      }
-      llm_result_free(&res);
-      llm_config_free(&cfg);
-    } else {
-      struct agent_config ac;
-      struct agent_result ar;
-      struct agent_input ai;
-      char dir[1200];
-      agent_config_init(&ac);
-      agent_result_init(&ar);
-      snprintf(dir, sizeof(dir), "%s/agent-%s-r%zu", s->j->w->work_dir, s->j->id, nh + 1);
-      prompt_contract(PROMPT_AGENT, contract, sizeof(contract));
-      ai.contract = contract;
-      ai.kernel = s->src;
-      ai.evidence_json = evtxt ? evtxt : "{}";
-      ai.prompt = prompt;
-      if (agent_config_from_env(&ac, err, sizeof(err))) {
-        snprintf(why, whylen, "agent: %s", err);
-        rc = -EPROTO;
-      } else {
-        ac.stop = &s->j->w->stop;
-        rc = agent_run(&ac, dir, &ai, p, &ar);
-        if (s->j->w->stop)
-          rc = -EINTR;
-        else if (rc) {
-          snprintf(why, whylen, "%.500s", ar.error);
-          rc = -EPROTO;
-        }
-      }
-      agent_result_free(&ar);
-      agent_config_free(&ac);
-    }
-    if (!rc) {
-      char h[65];
-      hash_sha256_hex(p->source, strlen(p->source), h);
-      *sig = malloc(80);
-      if (*sig)
-        snprintf(*sig, 80, "src:%.16s", h);
-    }
-    free(tmpl);
-    free(prompt);
-    free(evtxt);
-    free(pattxt);
-    json_decref(ev);
+    const json_t *m = pindex_for_family(s->pr.matches, d->family[idx]);
+    in.prefer = json_object_get(json_object_get(m, "action"), "prefer");
+    in.pattern = json_string_value(json_object_get(m, "name"));
   }
+  in.ev = &s->ev;
+  in.max_candidates = s->max_candidates;
+  return s->proposer->propose(&in, out, why, whylen);
+}
+
+/* Checks the shortlisted candidates of a sweep on every correctness case, fastest first, and
+ * decides the first correct one against the incumbent (ABBA). At most ROUNDS_MAX_COMPARES
+ * decisions per round. On return *chosen (borrowed from sweep) is the candidate decided on,
+ * *val and *cmp (owned) its validation and comparison, *accepted whether it won; reject says
+ * why not. 0, or -EINTR. */
+#define ROUNDS_MAX_COMPARES 2
+static int rounds_decide(struct rounds_state *s, int round, int level, const json_t *sweep,
+                         const json_t **chosen, json_t **val, json_t **cmp, int *accepted,
+                         char *reject, size_t rejlen)
+{
+  struct job_ctx *j = s->j;
+  json_t *short_ = search_shortlist(sweep, SEARCH_SHORTLIST, SEARCH_MIN_GAIN), *id;
+  unsigned compares = 0;
+  size_t i;
+  int rc = 0;
+
+  *chosen = NULL;
+  *accepted = 0;
+  if (!json_array_size(short_)) {
+    const json_t *cnt = json_object_get(sweep, "counts"), *c;
+    const char *first_wrong = NULL;
+    json_array_foreach(json_object_get(sweep, "candidates"), i, c)
+      if (!first_wrong && !strcmp(json_string_value(json_object_get(c, "status")) ?: "", "wrong"))
+        first_wrong = json_string_value(json_object_get(c, "reason"));
+    if (first_wrong && json_integer_value(json_object_get(cnt, "ok")) == 0) {
+      snprintf(reject, rejlen, "incorrect: no candidate of the sweep was correct on the screen "
+               "case (%lld wrong); first: %.600s",
+               (long long)json_integer_value(json_object_get(cnt, "wrong")), first_wrong);
+      *val = json_pack("{s:b, s:{s:s, s:s}, s:s}", "passed", 0, "failure", "kind", "wrong-result",
+                       "message", first_wrong, "checked", "screen case of the sweep");
+      goto out;
+    }
+    snprintf(reject, rejlen,
+             "no candidate beat the incumbent in the sweep (%lld measured, %lld wrong, %lld "
+             "refused or failed to compile; incumbent %.4g ms on the screen case)",
+             (long long)json_integer_value(json_object_get(cnt, "ok")),
+             (long long)json_integer_value(json_object_get(cnt, "wrong")),
+             (long long)(json_integer_value(json_object_get(cnt, "refused")) +
+                         json_integer_value(json_object_get(cnt, "compile-failed")) +
+                         json_integer_value(json_object_get(cnt, "error")) +
+                         json_integer_value(json_object_get(cnt, "static-check"))),
+             json_number_value(json_object_get(json_object_get(sweep, "incumbent"), "time_ms")));
+    goto out;
+  }
+  json_array_foreach(short_, i, id) {
+    const json_t *c = search_candidate(sweep, json_string_value(id));
+    const char *src = json_string_value(json_object_get(c, "source"));
+    json_t *tun = json_object_get(c, "tunables"), *req;
+    if (!src)
+      continue;
+    json_decref(*val);
+    json_decref(*cmp);
+    *val = *cmp = NULL;
+    *chosen = c;
+    rounds_progress(s, round, level, "validate", NULL);
+    req = json_pack("{s:s, s:s, s:O}", "op", "validate", "candidate_source", src, "tunables",
+                    json_is_object(tun) ? tun : s->tunables);
+    rc = job_op(j, "validate", req, val);
+    json_decref(req);
+    if (rc == -EINTR)
+      goto out;
+    if (rc) {
+      snprintf(reject, rejlen, "candidate %s could not be validated: %s", json_string_value(id),
+               j->fail_msg);
+      j->fail_msg[0] = '\0';
+      *val = json_pack("{s:b, s:s}", "passed", 0, "error", reject);
+      rc = 0;
+      continue;
+    }
+    if (!json_is_true(json_object_get(*val, "passed"))) {
+      const char *m = json_string_value(json_object_get(json_object_get(*val, "failure"), "message"));
+      snprintf(reject, rejlen, "candidate %s incorrect: %s", json_string_value(id),
+               m ? m : "failed validation");
+      continue;
+    }
+    if (compares++ == ROUNDS_MAX_COMPARES)
+      break;
+    rounds_progress(s, round, level, "time", NULL);
+    req = json_pack("{s:s, s:s, s:O, s:s, s:O, s:b}", "op", "compare", "incumbent_source", s->src,
+                    "incumbent_tunables", s->tunables, "candidate_source", src,
+                    "candidate_tunables", json_is_object(tun) ? tun : s->tunables, "adaptive", 1);
+    rc = job_op(j, "compare", req, cmp);
+    json_decref(req);
+    if (rc == -EINTR)
+      goto out;
+    if (rc) {
+      snprintf(reject, rejlen, "candidate %s could not be timed: %s", json_string_value(id),
+               j->fail_msg);
+      j->fail_msg[0] = '\0';
+      rc = 0;
+      continue;
+    }
+    if (json_is_true(json_object_get(*cmp, "faster_beyond_noise"))) {
+      *accepted = 1;
+      break;
+    }
+    snprintf(reject, rejlen, "candidate %s not faster beyond noise: speedup %.4f, noise %.4f",
+             json_string_value(id), json_number_value(json_object_get(*cmp, "speedup")),
+             json_number_value(json_object_get(*cmp, "noise")));
+  }
+out:
+  json_decref(short_);
   return rc;
 }
 
-/* Commits one round (and, when accepted, the job's best) in one transaction, fenced by the
- * lease. 1 committed, 0 lease lost, -1 error. */
-static int rounds_commit(struct rounds_state *s, int round, json_t *rec, const char *cand_src,
-                         const char *cand_sha, int accepted, const char *best_json)
-{
-  struct job_ctx *j = s->j;
-  char err[512], rnd[16];
-  char *rectxt = json_dumps(rec, JSON_COMPACT);
-  PGresult *r;
-  int rc = -1;
+/* One round to commit: its record, its candidate (when there is one) and the job's new best
+ * (when accepted). All borrowed. */
+struct rounds_commit_tx {
+  int round;
+  const char *rec;            /* the record, secrets redacted */
+  const char *cand_src, *cand_sha;
+  int accepted;
+  const char *best_json;
+};
 
-  if (!rectxt || job_db(j->w))
-    goto out;
-  snprintf(rnd, sizeof(rnd), "%d", round);
-  PQclear(PQexec(j->w->db, "BEGIN"));
-  if (cand_src) {
-    const char *pk[2] = { cand_sha, cand_src };
+/* The transaction of rounds_commit: 1 committed, 0 lease lost, -1 error. */
+static int rounds_commit_once(struct job_ctx *j, void *arg)
+{
+  const struct rounds_commit_tx *tx = arg;
+  char err[512], rnd[16];
+  PGresult *r;
+
+  if (job_tx_begin(j->w))
+    return -1;
+  snprintf(rnd, sizeof(rnd), "%d", tx->round);
+  if (tx->cand_src) {
+    const char *pk[2] = { tx->cand_sha, tx->cand_src };
     r = db_exec(j->w->db, PGRES_COMMAND_OK, err, sizeof(err),
                 "INSERT INTO kernels (sha256, source) VALUES ($1, $2) ON CONFLICT DO NOTHING", 2,
                 pk);
@@ -415,7 +500,7 @@ static int rounds_commit(struct rounds_state *s, int round, json_t *rec, const c
   }
   {
     /* The record goes in only while we hold the lease (the SELECT guards the INSERT). */
-    const char *pr[4] = { j->id, rnd, rectxt, j->owner };
+    const char *pr[4] = { j->id, rnd, tx->rec, j->owner };
     r = db_exec(j->w->db, PGRES_COMMAND_OK, err, sizeof(err),
                 "INSERT INTO rounds (job_id, round, level_reached, escalation, evidence, hotspot,"
                 " hypothesis, rewrite_family, proposer, kernel_sha256, diff, correctness, timing,"
@@ -433,25 +518,43 @@ static int rounds_commit(struct rounds_state *s, int round, json_t *rec, const c
       goto fail;
     if (atoi(PQcmdTuples(r)) != 1) {
       PQclear(r);
-      PQclear(PQexec(j->w->db, "ROLLBACK"));
-      rc = 0;
-      goto out;
+      job_tx_end(j->w, 0);
+      return 0;
     }
     PQclear(r);
   }
-  if (accepted && best_json) {
-    const char *pb[1] = { best_json };
-    if (job_update(j, "best = $3::jsonb", 1, pb) != 1)
+  if (tx->accepted && tx->best_json) {
+    const char *pb[1] = { tx->best_json };
+    if (job_update(j, "best = $3::jsonb", 1, pb) != 1) {
+      snprintf(err, sizeof(err), "the job's best was not written");
       goto fail;
+    }
   }
-  r = PQexec(j->w->db, "COMMIT");
-  rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 1 : -1;
-  PQclear(r);
-  goto out;
+  return job_tx_end(j->w, 1) == 0 ? 1 : -1;
 fail:
-  log_error("round.commit_failed", "job=%s round=%d err=\"%.300s\"", j->id, round, err);
-  PQclear(PQexec(j->w->db, "ROLLBACK"));
-out:
+  log_error("round.commit_failed", "job=%s round=%d err=\"%.300s\"", j->id, tx->round, err);
+  job_tx_end(j->w, 0);
+  return -1;
+}
+
+/* Commits one round (and, when accepted, the job's best) in one transaction, fenced by the
+ * lease, again once the database is back if it went away under it. 1 committed, 0 lease
+ * lost, -1 error. */
+static int rounds_commit(struct rounds_state *s, int round, json_t *rec, const char *cand_src,
+                         const char *cand_sha, int accepted, const char *best_json)
+{
+  char *rectxt = json_dumps(rec, JSON_COMPACT);
+  int rc = -1;
+
+  if (rectxt && secret_found(rectxt)) { /* reasons and messages can quote a kernel */
+    char *clean = secret_redact(rectxt);
+    free(rectxt);
+    rectxt = clean;
+  }
+  if (rectxt) {
+    struct rounds_commit_tx tx = { round, rectxt, cand_src, cand_sha, accepted, best_json };
+    rc = job_commit(s->j, rounds_commit_once, &tx);
+  }
   free(rectxt);
   return rc;
 }
@@ -478,11 +581,69 @@ static json_t *rounds_best(struct rounds_state *s, double base_ms)
   for (int l = 1; l <= 4; l++)
     if (s->levels_seen[l])
       lv = l;
-  return json_pack("{s:i, s:s, s:O, s:f, s:f, s:i, s:[iiii], s:s?}", "round", s->best_round,
+  return json_pack("{s:i, s:s, s:O, s:f, s:f, s:i, s:[iiii], s:s?, s:i}", "round", s->best_round,
                    "kernel_sha256", s->sha, "tunables", s->tunables, "speedup", s->speedup,
                    "median_ms", base_ms > 0 ? base_ms / s->speedup : -1.0, "max_level", lv,
                    "levels", s->levels_seen[1], s->levels_seen[2], s->levels_seen[3],
-                   s->levels_seen[4], "stop_reason", s->stop_reason[0] ? s->stop_reason : NULL);
+                   s->levels_seen[4], "stop_reason", s->stop_reason[0] ? s->stop_reason : NULL,
+                   "pattern_index", s->ix.version);
+}
+
+/* The round record (new reference). */
+static json_t *rounds_record(struct rounds_state *s, int level, json_t *esc, struct ladder_diag *diags,
+                             const struct proposer_output *po, const char *words,
+                             const json_t *sweep, const json_t *chosen, const json_t *cand_tun,
+                             const char *cand_sha, const char *diff, json_t *val, json_t *cmp,
+                             int accepted, const char *reject)
+{
+  json_t *base = s->knobs ? search_knob_values(s->knobs) : NULL;
+  json_t *rec = json_pack(
+      "{s:i, s:o, s:{s:s?, s:s, s:O?, s:O?, s:o?, s:s?, s:s, s:o?}, s:s?, s:s?, s:s, s:s, s:s?, s:s?,"
+      " s:O?, s:O?, s:b, s:s?}",
+      "level_reached", level, "escalation", esc, "evidence", "signature",
+      po->signature[0] ? po->signature : NULL, "diagnosis", words, "tunables", cand_tun,
+      "l2_class", s->ev.profile ? json_object_get(s->ev.profile, "bound") : NULL, "sweep",
+      sweep ? search_record(sweep) : NULL, "chosen",
+      chosen ? json_string_value(json_object_get(chosen, "id")) : NULL, "structure",
+      s->search.structure, "base_config", base, "hotspot",
+      diags[level].hotspot[0] ? diags[level].hotspot : NULL, "hypothesis", po->hypothesis,
+      "rewrite_family", po->family, "proposer", s->proposer->name, "kernel_sha256",
+      cand_sha[0] ? cand_sha : NULL, "diff", diff, "correctness", val, "timing", cmp, "accepted",
+      accepted, "reject_reason", accepted ? NULL : reject);
+  if (rec && (po->prompt_tokens >= 0 || po->completion_tokens >= 0 || po->attempts > 0) &&
+      strcmp(s->proposer->name, "rules"))
+    json_object_set_new(rec, "tokens", json_pack("{s:I, s:I, s:i}", "prompt", (json_int_t)po->prompt_tokens,
+                                                 "completion", (json_int_t)po->completion_tokens,
+                                                 "attempts", po->attempts));
+  return rec;
+}
+
+/* The accepted candidate becomes the incumbent. A structural rewrite or a model's module
+ * starts a new structure (other knobs, a profile of its own); knob changes keep it. */
+static void rounds_promote(struct rounds_state *s, int round, const json_t *chosen,
+                           const char *src, const json_t *tun, const char *sha, double sp)
+{
+  int restructured = (json_object_get(chosen, "structural") &&
+                      !json_is_null(json_object_get(chosen, "structural"))) ||
+                     !strcmp(json_string_value(json_object_get(chosen, "origin")) ?: "", "model");
+  json_t *prof = s->ev.profile;
+  s->speedup *= sp > 0 ? sp : 1.0;
+  s->best_round = round;
+  free(s->src);
+  s->src = strdup(src);
+  memcpy(s->sha, sha, sizeof(s->sha));
+  json_decref(s->tunables);
+  s->tunables = json_deep_copy(tun);
+  json_decref(s->knobs);
+  s->knobs = NULL;
+  s->ev.profile = NULL;
+  evidence_clear(&s->ev); /* the IR described the old incumbent */
+  if (restructured) {
+    search_new_structure(&s->search, sha);
+    json_decref(prof);
+  } else {
+    s->ev.profile = prof;
+  }
 }
 
 /* One round, start to commit. Returns 1 to continue, 0 to stop (s->stop_reason says why),
@@ -492,17 +653,23 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
   struct job_ctx *j = s->j;
   struct ladder_diag diags[5];
   struct ladder_tests tests[5];
-  struct proposal p;
+  struct proposer_output po;
   json_t *esc = json_array(), *rec = NULL, *val = NULL, *cmp = NULL, *req = NULL, *best = NULL;
-  json_t *cand_tun = NULL;
-  char *sig = NULL, *diff = NULL, *besttxt = NULL, why[1200] = "", words[800];
-  char cand_sha[65] = "", reject[1400] = "";
-  int level, from = 0, idx, rc, accepted = 0, committed;
+  json_t *sweep = NULL, *cand_tun = NULL;
+  const json_t *chosen = NULL;
+  const char *cand_src = NULL;
+  char *diff = NULL, *besttxt = NULL, why[1200] = "", words[800];
+  char cand_sha[KOPT_SHA256_HEX_SIZE] = "", reject[1400] = "";
+  int level, from = 0, idx = -1, rc, accepted = 0, committed;
+  struct timespec t0, t1;
 
-  proposal_init(&p);
+  proposer_output_init(&po);
   memset(diags, 0, sizeof(diags));
+  j->round = round;
   rounds_progress(s, round, 1, "diagnose", NULL);
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   level = rounds_climb(s, round, diags, tests, esc);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
   if (level < 0) {
     rc = level;
     goto out;
@@ -514,6 +681,7 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
       snprintf(s->stop_reason, sizeof(s->stop_reason),
                "round %d: no rewrite family left that the evidence (levels 1-%d) justifies%s%.300s",
                round, level, why[0] ? "; last: " : "", why);
+      utf8_scrub(s->stop_reason); /* "%.300s" may cut a character of the proposer's text */
       s->levels_seen[level]--;
       {
         char *e = json_dumps(esc, JSON_COMPACT);
@@ -525,12 +693,11 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
       goto out;
     }
     rounds_progress(s, round, level, "propose", NULL);
-    rc = rounds_propose(s, diags, level, from, idx, &p, &sig, why, sizeof(why));
+    rc = rounds_propose(s, diags, level, from, idx, round, &po, why, sizeof(why));
     if (rc == -ENOENT) {
       /* The proposer has nothing for this family: the next justified family, if any. */
       rounds_exhaust(s, diags[from].family[idx]);
-      proposal_free(&p);
-      proposal_init(&p);
+      proposer_output_free(&po);
       continue;
     }
     break;
@@ -540,111 +707,99 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
   rounds_words(&diags[from], words, sizeof(words));
   if (rc == -EPROTO) {
     snprintf(reject, sizeof(reject), "%s", why);
-    snprintf(p.family, sizeof(p.family), "%s", diags[from].family[idx]);
+    snprintf(po.family, sizeof(po.family), "%s", diags[from].family[idx]);
   } else {
-    /* Correctness on every case, then ABBA timing against the incumbent. */
-    json_error_t je;
-    cand_tun = p.tunables_json ? json_loads(p.tunables_json, 0, &je) : json_deep_copy(s->tunables);
-    if (!json_is_object(cand_tun)) {
-      json_decref(cand_tun);
-      cand_tun = json_object();
-    }
-    hash_sha256_hex(p.source, strlen(p.source), cand_sha);
-    rounds_progress(s, round, level, "validate", NULL);
-    req = json_pack("{s:s, s:s, s:O}", "op", "validate", "candidate_source", p.source,
-                    "tunables", cand_tun);
-    rc = job_op(j, "validate", req, &val);
-    json_decref(req);
-    req = NULL;
+    /* The family's candidates, screened and timed in one sweep; the best few checked on every
+     * case and decided against the incumbent (ABBA). */
+    rounds_progress(s, round, level, "sweep", NULL);
+    json_t *declared = json_object_get(j->spec, "tunables");
+    req = json_pack("{s:s, s:s, s:O, s:O, s:O?}", "op", "sweep", "base_source", s->src,
+                    "base_tunables", s->tunables, "candidates", po.candidates, "declared",
+                    json_is_object(declared) ? declared : NULL);
+    rc = job_op(j, "sweep", req, &sweep);
     if (rc == -EINTR)
       goto out;
     if (rc) {
-      snprintf(reject, sizeof(reject), "candidate could not be validated: %s", j->fail_msg);
-      val = json_pack("{s:b, s:s}", "passed", 0, "error", j->fail_msg);
+      snprintf(reject, sizeof(reject), "the sweep failed: %s", j->fail_msg);
       j->fail_msg[0] = '\0';
-    } else if (!json_is_true(json_object_get(val, "passed"))) {
-      const char *m = json_string_value(json_object_get(json_object_get(val, "failure"), "message"));
-      snprintf(reject, sizeof(reject), "incorrect: %s", m ? m : "failed validation");
     } else {
-      rounds_progress(s, round, level, "time", NULL);
-      req = json_pack("{s:s, s:s, s:O, s:s, s:O}", "op", "compare", "incumbent_source", s->src,
-                      "incumbent_tunables", s->tunables, "candidate_source", p.source,
-                      "candidate_tunables", cand_tun);
-      rc = job_op(j, "compare", req, &cmp);
-      json_decref(req);
-      req = NULL;
+      search_remember(&s->search, s->knobs, sweep, round);
+      rc = rounds_decide(s, round, level, sweep, &chosen, &val, &cmp, &accepted, reject,
+                         sizeof(reject));
       if (rc == -EINTR)
         goto out;
-      if (rc) {
-        snprintf(reject, sizeof(reject), "candidate could not be timed: %s", j->fail_msg);
-        j->fail_msg[0] = '\0';
-      } else if (!json_is_true(json_object_get(cmp, "faster_beyond_noise"))) {
-        snprintf(reject, sizeof(reject),
-                 "not faster beyond noise: speedup %.4f, noise %.4f",
-                 json_number_value(json_object_get(cmp, "speedup")),
-                 json_number_value(json_object_get(cmp, "noise")));
-      } else {
-        accepted = 1;
-      }
     }
   }
-  diff = p.source ? diff_render(s->src, p.source, s->tunables, cand_tun) : NULL;
-  rec = json_pack("{s:i, s:o, s:{s:s?, s:s, s:O?, s:O?}, s:s?, s:s?, s:s, s:s, s:s?, s:s?,"
-                  " s:O?, s:O?, s:b, s:s?}",
-                  "level_reached", level, "escalation", esc, "evidence", "signature", sig,
-                  "diagnosis", words, "tunables", cand_tun, "l2_class",
-                  s->ev.profile ? json_object_get(s->ev.profile, "bound") : NULL,
-                  "hotspot", diags[level].hotspot[0] ? diags[level].hotspot : NULL,
-                  "hypothesis", p.hypothesis, "rewrite_family", p.family, "proposer",
-                  s->proposer, "kernel_sha256", cand_sha[0] ? cand_sha : NULL, "diff", diff,
-                  "correctness", val, "timing", cmp, "accepted", accepted, "reject_reason",
-                  accepted ? NULL : reject);
+  if (chosen) {
+    const json_t *t = json_object_get(chosen, "tunables");
+    cand_src = json_string_value(json_object_get(chosen, "source"));
+    cand_tun = json_is_object(t) ? json_incref((json_t *)t) : json_deep_copy(s->tunables);
+  } else if (json_is_string(json_object_get(json_array_get(po.candidates, 0), "source"))) {
+    /* Nothing was decided on, but a model wrote a module: it is the round's kernel. */
+    const json_t *c0 = json_array_get(po.candidates, 0), *t = json_object_get(c0, "tunables");
+    cand_src = json_string_value(json_object_get(c0, "source"));
+    cand_tun = json_is_object(t) ? json_incref((json_t *)t) : json_deep_copy(s->tunables);
+  }
+  if (cand_src) {
+    hash_sha256_hex(cand_src, strlen(cand_src), cand_sha);
+    diff = diff_render(s->src, cand_src, s->tunables, cand_tun);
+  }
+  /* Reasons and hypotheses quote proposers and the harness, cut to fit: one byte that is not
+   * UTF-8 would make json_pack fail and the round go unrecorded. */
+  utf8_scrub(reject);
+  utf8_scrub(words);
+  if (po.hypothesis)
+    utf8_scrub(po.hypothesis);
+  rec = rounds_record(s, level, esc, diags, &po, words, sweep, chosen, cand_tun, cand_sha, diff,
+                      val, cmp, accepted, reject);
   esc = NULL; /* rec owns it */
-  if (rec && (p.prompt_tokens >= 0 || p.completion_tokens >= 0 || p.attempts > 0) &&
-      strcmp(s->proposer, "rules"))
-    json_object_set_new(rec, "tokens", json_pack("{s:I, s:I, s:i}", "prompt", (json_int_t)p.prompt_tokens,
-                                                 "completion", (json_int_t)p.completion_tokens,
-                                                 "attempts", p.attempts));
+  {
+    /* The pattern record (L1 features, matches, what settled or guided the round) and the
+     * seconds the climb took: what synthesis reads back. */
+    const char *fam = idx >= 0 ? diags[from].family[idx] : NULL;
+    const json_t *m = pindex_for_family(s->pr.matches, fam);
+    json_t *ev = json_object_get(rec, "evidence");
+    pindex_record(&s->ix, &s->pr, level, json_string_value(json_object_get(m, "name")),
+                  idx >= 0 ? diags[from].direction[idx] : "",
+                  json_array_get(json_object_get(rec, "escalation"), 0), ev);
+    json_object_set_new(ev, "seconds", json_pack("{s:f}", "diagnose",
+                                                 (double)(t1.tv_sec - t0.tv_sec) +
+                                                     (double)(t1.tv_nsec - t0.tv_nsec) / 1e9));
+  }
   if (accepted) {
-    double sp = json_number_value(json_object_get(cmp, "speedup"));
-    s->speedup *= sp > 0 ? sp : 1.0;
-    s->best_round = round;
-    free(s->src);
-    s->src = strdup(p.source);
-    memcpy(s->sha, cand_sha, sizeof(s->sha));
-    json_decref(s->tunables);
-    s->tunables = json_incref(cand_tun);
+    rounds_promote(s, round, chosen, cand_src, cand_tun, cand_sha,
+                   json_number_value(json_object_get(cmp, "speedup")));
+    json_object_set_new(json_object_get(rec, "evidence"), "structure_after",
+                        json_string(s->search.structure));
     best = rounds_best(s, base_ms);
     besttxt = json_dumps(best, JSON_COMPACT);
   }
-  committed = rounds_commit(s, round, rec, p.source, cand_sha[0] ? cand_sha : NULL, accepted,
-                            besttxt);
+  committed = rounds_commit(s, round, rec, cand_src, cand_src ? cand_sha : NULL, accepted, besttxt);
   if (committed != 1) {
     rc = committed == 0 ? -ESTALE : -EIO;
     goto out;
   }
-  if (accepted)
-    evidence_clear(&s->ev); /* evidence described the old incumbent */
-  if (sig)
-    json_array_append_new(s->tried, json_string(sig));
+  if (po.signature[0])
+    json_array_append_new(s->tried, json_string(po.signature));
   json_array_append_new(s->history,
                         json_pack("{s:i, s:i, s:s, s:s?, s:s}", "round", round, "level", level,
-                                  "family", p.family, "hypothesis", p.hypothesis, "outcome",
+                                  "family", po.family, "hypothesis", po.hypothesis, "outcome",
                                   accepted ? "accepted" : reject));
-  log_info("round.committed", "job=%s round=%d level=%d family=%s accepted=%d speedup=%.4f", j->id,
-           round, level, p.family, accepted, s->speedup);
+  log_info("round.committed", "job=%s round=%d level=%d family=%s candidates=%zu accepted=%d speedup=%.4f",
+           j->id, round, level, po.family, json_array_size(po.candidates), accepted, s->speedup);
   rounds_progress(s, round, level, "round", accepted ? "accepted" : reject);
   rc = 1;
 out:
-  proposal_free(&p);
+  proposer_output_free(&po);
   json_decref(esc);
   json_decref(rec);
   json_decref(val);
   json_decref(cmp);
+  json_decref(req);
+  json_decref(sweep);
   json_decref(cand_tun);
   json_decref(best);
   free(besttxt);
-  free(sig);
   free(diff);
   return rc;
 }
@@ -652,7 +807,7 @@ out:
 const char *rounds_run(struct job_ctx *j)
 {
   struct rounds_state s;
-  const char *outcome = "failed";
+  const char *outcome = KOPT_OUTCOME_FAILED;
   json_t *best = NULL;
   char *besttxt = NULL;
   double base_ms = job_baseline_ms(j->baseline);
@@ -666,14 +821,24 @@ const char *rounds_run(struct job_ctx *j)
   s.speedup = 1.0;
   s.tried = json_array();
   s.history = json_array();
-  s.proposer = json_string_value(json_object_get(j->spec, "proposer"));
+  s.proposer = proposer_find(json_string_value(json_object_get(j->spec, "proposer")));
   if (!s.proposer)
-    s.proposer = "rules";
+    s.proposer = &proposer_rules;
+  s.max_candidates = (unsigned)json_integer_value(json_object_get(j->spec, "max_candidates"));
+  if (s.max_candidates < 1 || s.max_candidates > SPEC_MAX_CANDIDATES)
+    s.max_candidates = SPEC_DEFAULT_CANDIDATES;
+  search_init(&s.search, j->ksha);
   if (ladder_policy_parse(json_string_value(json_object_get(j->spec, "policy")), &s.policy))
     s.policy = LADDER_HIERARCHY;
   evidence_init(&s.ev);
-  if (rounds_resume(&s, &next)) {
-    outcome = "aborted";
+  rc = rounds_resume(&s, &next);
+  if (rc == -ENOENT) { /* a pattern_index version that does not exist: the job's fault */
+    rc = job_finish(j, KOPT_STATE_FAILED, j->fail_msg, NULL);
+    outcome = rc == 1 ? KOPT_OUTCOME_FAILED : KOPT_OUTCOME_LOST;
+    goto out;
+  }
+  if (rc) {
+    outcome = rc == -ESTALE ? KOPT_OUTCOME_LOST : KOPT_OUTCOME_ABORTED;
     goto out;
   }
   s.last_round = next - 1;
@@ -681,29 +846,29 @@ const char *rounds_run(struct job_ctx *j)
     log_info("job.resumed", "job=%s from_round=%d best_round=%d", j->id, next, s.best_round);
   for (int r = next; r <= j->rounds; r++) {
     if (j->w->stop) {
-      outcome = "aborted";
+      outcome = KOPT_OUTCOME_ABORTED;
       goto out;
     }
     if (rounds_cancelled(j)) {
       best = rounds_best(&s, base_ms);
       besttxt = json_dumps(best, JSON_COMPACT);
-      job_finish(j, "cancelled", "cancelled by request", besttxt);
-      outcome = "cancelled";
+      job_finish(j, KOPT_STATE_CANCELLED, "cancelled by request", besttxt);
+      outcome = KOPT_OUTCOME_CANCELLED;
       goto out;
     }
     rc = rounds_one(&s, r, base_ms);
     if (rc == 1)
       s.last_round = r;
     if (rc == -EINTR) {
-      outcome = "aborted";
+      outcome = KOPT_OUTCOME_ABORTED;
       goto out;
     }
     if (rc == -ESTALE) {
-      outcome = "lost";
+      outcome = KOPT_OUTCOME_LOST;
       goto out;
     }
     if (rc < 0) {
-      outcome = "aborted";
+      outcome = KOPT_OUTCOME_ABORTED;
       goto out;
     }
     if (rc == 0)
@@ -714,8 +879,8 @@ const char *rounds_run(struct job_ctx *j)
   rounds_progress(&s, s.last_round, 0, "done", NULL);
   best = rounds_best(&s, base_ms);
   besttxt = json_dumps(best, JSON_COMPACT);
-  rc = job_finish(j, "succeeded", NULL, besttxt);
-  outcome = rc == 1 ? "succeeded" : "lost";
+  rc = job_finish(j, KOPT_STATE_SUCCEEDED, NULL, besttxt);
+  outcome = rc == 1 ? KOPT_OUTCOME_SUCCEEDED : KOPT_OUTCOME_LOST;
 out:
   evidence_clear(&s.ev);
   free(s.src);
@@ -724,6 +889,8 @@ out:
   json_decref(s.tunables);
   json_decref(s.tried);
   json_decref(s.history);
-  json_decref(s.patterns);
+  pindex_round_clear(&s.pr);
+  json_decref(s.knobs);
+  search_free(&s.search);
   return outcome;
 }

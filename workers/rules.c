@@ -1,439 +1,821 @@
-#include <ctype.h>
+#include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "proposal.h"
+#include "proposer.h"
 #include "rules.h"
+#include "search.h"
 
-#define RULES_SRC_CAP (1u << 20)
+/* Which knobs a family sweeps first (primary) and which come along (partners), and the
+ * structural rewrite (harness/kharness/structural/) that implements it when one applies.
+ * Selectors match a knob's kind ("block", "num_warps", "num_stages", "group", "split") or
+ * its role ("block_m", "block_n", "block_k"). */
+struct rules_family {
+  const char *family;
+  const char *primary[4];
+  const char *partner[3];
+  const char *structural;
+};
 
-static int rules_ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+static const struct rules_family rules_families[] = {
+  { "block_size", { "block" }, { "num_warps" }, NULL },
+  { "vectorize_access", { "block" }, { "num_warps" }, "elementwise_vector" },
+  { "coalesce_access", { "block" }, { "num_warps" }, "strided_reduction_tiles" },
+  { "num_warps", { "num_warps" }, { "block" }, NULL },
+  { "num_stages", { "num_stages" }, { "num_warps", "block_k" }, NULL },
+  { "pipeline_loads", { "num_stages" }, { "num_warps", "block_k" }, NULL },
+  { "use_tensor_cores", { "block_m", "block_n", "block_k" }, { "num_warps", "num_stages" }, "tile_grid" },
+  { "grid_shape", { "block_m", "block_n", "group" }, { "num_warps" }, "tile_grid" },
+  { "tile_grid", { "block_m", "block_n", "block_k", "group" }, { "num_warps", "num_stages" }, "tile_grid" },
+  { "row_in_registers", { NULL }, { NULL }, "row_single_block" },
+  { "persistent_grid", { NULL }, { NULL }, "persistent_grid" },
+};
 
-static struct rules_knob *rules_find(struct rules_knobs *ks, const char *name)
+/* Window half-widths, in steps of a knob's domain. */
+#define RULES_PRIMARY_AHEAD 5   /* in the evidence's direction */
+#define RULES_PRIMARY_BACK 1
+#define RULES_PRIMARY_EVEN 3    /* no direction */
+#define RULES_PARTNER_HALF 2
+#define RULES_PARTNER_WEIGHT 1.5
+#define RULES_PREFER_WEIGHT 0.5 /* per step away from a pattern's preferred value */
+
+static const struct rules_family *rules_family_find(const char *family)
 {
-  for (unsigned i = 0; i < ks->n; i++)
-    if (strcmp(ks->k[i].name, name) == 0)
-      return &ks->k[i];
+  for (size_t i = 0; i < sizeof(rules_families) / sizeof(rules_families[0]); i++)
+    if (strcmp(rules_families[i].family, family) == 0)
+      return &rules_families[i];
   return NULL;
 }
 
-static struct rules_knob *rules_add(struct rules_knobs *ks, const char *name, size_t len,
-                                    long value, enum rules_via via)
+const char *rules_structural_for(const char *family)
 {
-  struct rules_knob *k;
-  char nm[64];
-  if (len >= sizeof(nm))
-    return NULL;
-  memcpy(nm, name, len);
-  nm[len] = '\0';
-  k = rules_find(ks, nm);
-  if (k)
-    return k;
-  if (ks->n == RULES_MAX_KNOBS)
-    return NULL;
-  k = &ks->k[ks->n++];
-  memset(k, 0, sizeof(*k));
-  snprintf(k->name, sizeof(k->name), "%s", nm);
-  k->value = value;
-  k->via = via;
-  return k;
+  const struct rules_family *f = family ? rules_family_find(family) : NULL;
+  return f ? f->structural : NULL;
 }
 
-/* Index of the ')' closing the '(' at open, skipping strings; -1 if unbalanced. */
-static long rules_close_paren(const char *s, long open)
+static long rules_int(const json_t *o, const char *key, long def)
 {
-  int depth = 0;
-  char q = 0;
-  for (long i = open; s[i]; i++) {
-    char c = s[i];
-    if (q) {
-      if (c == '\\' && s[i + 1])
-        i++;
-      else if (c == q)
-        q = 0;
-      continue;
-    }
-    if (c == '"' || c == '\'')
-      q = c;
-    else if (c == '(' || c == '[' || c == '{')
-      depth++;
-    else if (c == ')' || c == ']' || c == '}') {
-      if (--depth == 0)
-        return i;
-    }
-  }
-  return -1;
+  const json_t *v = json_object_get(o, key);
+  return json_is_integer(v) ? (long)json_integer_value(v) : def;
 }
 
-/* Scans NAME=INT (or NAME: int = INT) pairs at depth 1 of the span (open, close). */
-static void rules_scan_kwargs(const char *s, long open, long close, struct rules_knobs *ks,
-                              enum rules_via via, int only_launch_names)
+static int rules_cmp_long(const void *a, const void *b)
 {
-  int depth = 0;
-  for (long i = open + 1; i < close; i++) {
-    char c = s[i];
-    if (c == '(' || c == '[' || c == '{')
-      depth++;
-    else if (c == ')' || c == ']' || c == '}')
-      depth--;
-    if (depth != 0 || !(isalpha((unsigned char)c) || c == '_') || rules_ident_char(s[i - 1]))
-      continue;
-    {
-      long j = i, k;
-      char *end;
-      long v;
-      while (rules_ident_char(s[j]))
-        j++;
-      k = j;
-      while (s[k] == ' ')
-        k++;
-      if (s[k] == ':') { /* annotation: NAME: int = 128 */
-        k++;
-        while (s[k] == ' ' || rules_ident_char(s[k]))
-          k++;
-      }
-      while (s[k] == ' ')
-        k++;
-      if (s[k] != '=' || s[k + 1] == '=')
-        continue;
-      k++;
-      while (s[k] == ' ')
-        k++;
-      v = strtol(s + k, &end, 10);
-      if (end == s + k || rules_ident_char(*end) || *end == '.')
-        continue;
-      if (only_launch_names) {
-        size_t n = (size_t)(j - i);
-        int ok = (n >= 5 && strncmp(s + i, "BLOCK", 5) == 0) ||
-                 (n == 9 && strncmp(s + i, "num_warps", 9) == 0) ||
-                 (n == 10 && strncmp(s + i, "num_stages", 10) == 0) ||
-                 (n > 5 && strncmp(s + j - 5, "BLOCK", 5) == 0) ||
-                 (n > 5 && strncmp(s + j - 5, "_SIZE", 5) == 0);
-        if (!ok)
-          continue;
-      }
-      rules_add(ks, s + i, (size_t)(j - i), v, via);
-      i = (long)(end - s) - 1;
-    }
-  }
+  long x = *(const long *)a, y = *(const long *)b;
+  return (x > y) - (x < y);
 }
 
-void rules_discover(const char *source, const json_t *declared, const json_t *current,
-                    struct rules_knobs *out)
+/* The values a knob may take: declared choices, else its kind's standard range within the
+ * harness's bounds (powers of two for block sizes, capped where the block would only cover
+ * padding). The current value is always in the domain. */
+static void rules_domain(const json_t *k, struct rules_knob *r)
 {
-  const char *cls = strstr(source, "class ModelNew"), *init, *fwd;
-  const char *key;
-  json_t *v;
-
-  memset(out, 0, sizeof(*out));
-  if (cls && (init = strstr(cls, "def __init__(")) != NULL) {
-    long open = (long)(init - source) + 12;
-    long close = rules_close_paren(source, open);
-    if (close > open)
-      rules_scan_kwargs(source, open, close, out, RULES_CTOR, 0);
-  }
-  /* Launch sites: kernel[grid](...) inside forward. */
-  if (cls && (fwd = strstr(cls, "def forward(")) != NULL) {
-    const char *p = fwd;
-    while ((p = strstr(p, "](")) != NULL) {
-      long open = (long)(p - source) + 1;
-      long close = rules_close_paren(source, open);
-      if (close < 0)
-        break;
-      rules_scan_kwargs(source, open, close, out, RULES_LAUNCH, 1);
-      p = source + close;
-    }
-  }
-  json_object_foreach((json_t *)declared, key, v) {
-    struct rules_knob *k = rules_find(out, key);
-    size_t i;
-    json_t *x;
-    if (!k)
-      k = rules_add(out, key, strlen(key), -1, RULES_CTOR);
-    if (!k)
-      continue;
-    k->nchoices = 0;
-    json_array_foreach(v, i, x)
-      if (json_is_integer(x) && k->nchoices < 32)
-        k->choices[k->nchoices++] = (long)json_integer_value(x);
-    if (k->value < 0 && k->nchoices)
-      k->value = k->choices[0];
-  }
-  json_object_foreach((json_t *)current, key, v) {
-    struct rules_knob *k = rules_find(out, key);
-    if (k && json_is_integer(v))
-      k->value = (long)json_integer_value(v);
-  }
-}
-
-char *rules_set_launch_kwarg(const char *source, const char *name, long value)
-{
-  const char *cls = strstr(source, "class ModelNew");
-  const char *fwd = cls ? strstr(cls, "def forward(") : NULL;
-  struct buf b;
-  size_t nl = strlen(name);
-  long pos = 0, found = 0;
-  const char *p;
-
-  if (!fwd)
-    return NULL;
-  buf_init(&b, RULES_SRC_CAP);
-  p = fwd;
-  while ((p = strstr(p, "](")) != NULL) {
-    long open = (long)(p - source) + 1, close = rules_close_paren(source, open), hit = -1;
-    if (close < 0)
-      break;
-    for (long i = open + 1; i + (long)nl < close; i++) {
-      long k = i + (long)nl;
-      if (strncmp(source + i, name, nl) == 0 && !rules_ident_char(source[i - 1]) &&
-          !rules_ident_char(source[k])) {
-        while (source[k] == ' ')
-          k++;
-        if (source[k] == '=' && source[k + 1] != '=') {
-          hit = k + 1;
-          break;
-        }
-      }
-    }
-    if (hit >= 0) {
-      long e = hit;
-      while (source[e] == ' ')
-        e++;
-      if (isdigit((unsigned char)source[e])) {
-        long d = e;
-        while (isdigit((unsigned char)source[d]))
-          d++;
-        buf_append(&b, source + pos, (size_t)(e - pos));
-        buf_appendf(&b, "%ld", value);
-        pos = d;
-        found++;
-      }
-      /* A keyword bound to a name (self.X) is set through the constructor instead. */
-    } else {
-      long e = close;
-      while (e > open && (source[e - 1] == ' ' || source[e - 1] == '\n'))
-        e--;
-      buf_append(&b, source + pos, (size_t)(e - pos));
-      buf_appendf(&b, "%s%s=%ld", source[e - 1] == ',' || source[e - 1] == '(' ? " " : ", ",
-                  name, value);
-      pos = e;
-      found++;
-    }
-    p = source + close;
-  }
-  if (!found) {
-    buf_free(&b);
-    return NULL;
-  }
-  buf_appends(&b, source + pos);
-  return buf_take(&b, NULL);
-}
-
-char *rules_add_contiguity_hints(const char *source)
-{
-  struct buf b;
-  const char *line = source;
-  int changed = 0;
-  if (strstr(source, "tl.max_contiguous"))
-    return NULL;
-  buf_init(&b, RULES_SRC_CAP);
-  while (*line) {
-    const char *eol = strchr(line, '\n');
-    size_t len = eol ? (size_t)(eol - line + 1) : strlen(line);
-    char var[64], blk[64];
-    const char *ar = memmem(line, len, "tl.arange(0, ", 13);
-    buf_append(&b, line, len);
-    if (ar && sscanf(line, " %63[A-Za-z0-9_] =", var) == 1 &&
-        sscanf(ar + 13, "%63[A-Za-z0-9_]", blk) == 1 && !strchr(var, '[')) {
-      int indent = 0;
-      while (line[indent] == ' ')
-        indent++;
-      if (!eol)
-        buf_appends(&b, "\n");
-      buf_appendf(&b, "%*s%s = tl.max_contiguous(tl.multiple_of(%s, %s), %s)\n", indent, "",
-                  var, var, blk, blk);
-      changed = 1;
-    }
-    line += len;
-  }
-  if (!changed) {
-    buf_free(&b);
-    return NULL;
-  }
-  return buf_take(&b, NULL);
-}
-
-static int rules_tried(const json_t *tried, const char *sig)
-{
+  const json_t *choices = json_object_get(k, "choices");
+  long lo = rules_int(k, "min", 1), hi = rules_int(k, "max", 1L << 16);
+  long useful = rules_int(json_object_get(k, "bound"), "max_useful", -1);
   size_t i;
-  json_t *v;
-  json_array_foreach((json_t *)tried, i, v)
-    if (json_is_string(v) && strcmp(json_string_value(v), sig) == 0)
+  json_t *c;
+
+  r->ndom = 0;
+  if (json_is_array(choices) && json_array_size(choices)) {
+    json_array_foreach(choices, i, c)
+      if (json_is_integer(c) && r->ndom < RULES_MAX_VALUES)
+        r->dom[r->ndom++] = (long)json_integer_value(c);
+  } else if (!strcmp(r->kind, "num_warps")) {
+    for (long w = 1; w <= 16; w *= 2)
+      if (w >= lo && w <= hi)
+        r->dom[r->ndom++] = w;
+  } else if (!strcmp(r->kind, "num_stages")) {
+    for (long s = 1; s <= 5; s++)
+      if (s >= lo && s <= hi)
+        r->dom[r->ndom++] = s;
+  } else if (!strcmp(r->kind, "block") || !strcmp(r->kind, "group") || !strcmp(r->kind, "split")) {
+    if (useful > 0 && useful < hi)
+      hi = useful;
+    if (lo < 1)
+      lo = 1;
+    for (long v = 1; v <= hi && r->ndom < RULES_MAX_VALUES; v *= 2)
+      if (v >= lo)
+        r->dom[r->ndom++] = v;
+  }
+  for (i = 0; i < r->ndom; i++)
+    if (r->dom[i] == r->value)
+      break;
+  if (i == r->ndom && r->ndom < RULES_MAX_VALUES)
+    r->dom[r->ndom++] = r->value;
+  qsort(r->dom, r->ndom, sizeof(long), rules_cmp_long);
+  for (i = 0; i < r->ndom; i++)
+    if (r->dom[i] == r->value)
+      r->cur = (unsigned)i;
+}
+
+unsigned rules_parse_knobs(const json_t *knobs, struct rules_knob *ks)
+{
+  unsigned n = 0;
+  size_t i;
+  json_t *k;
+  json_array_foreach(json_object_get(knobs, "knobs"), i, k) {
+    const char *id = json_string_value(json_object_get(k, "id"));
+    const json_t *v = json_object_get(k, "value");
+    struct rules_knob *r;
+    if (!id || !json_is_integer(v) || n == RULES_MAX_KNOBS || strlen(id) >= sizeof(ks->id))
+      continue;
+    r = &ks[n++];
+    memset(r, 0, sizeof(*r));
+    snprintf(r->id, sizeof(r->id), "%s", id);
+    snprintf(r->kind, sizeof(r->kind), "%s", json_string_value(json_object_get(k, "kind")) ?: "int");
+    snprintf(r->role, sizeof(r->role), "%s", json_string_value(json_object_get(k, "role")) ?: "");
+    r->value = (long)json_integer_value(v);
+    rules_domain(k, r);
+  }
+  return n;
+}
+
+static int rules_selects(const char *sel, const struct rules_knob *k)
+{
+  return sel && (!strcmp(sel, k->kind) || !strcmp(sel, k->role));
+}
+
+/* A knob's window: [lo, hi] indices into its domain. */
+struct rules_axis {
+  const struct rules_knob *k;
+  int primary;
+  unsigned lo, hi, center;
+  int pref;                 /* domain index of the pattern's preferred value, -1: none */
+};
+
+static unsigned rules_index_of(const struct rules_knob *k, long v)
+{
+  for (unsigned i = 0; i < k->ndom; i++)
+    if (k->dom[i] == v)
+      return i;
+  return k->cur;
+}
+
+/* The best configuration measured so far on this structure (status ok or the incumbent),
+ * borrowed from memory; NULL when nothing was measured. */
+static const json_t *rules_best_measured(const json_t *memory, const char *structure)
+{
+  const json_t *best = NULL, *m;
+  double bt = INFINITY;
+  size_t i;
+  json_array_foreach(memory, i, m) {
+    const char *st = json_string_value(json_object_get(m, "status")) ?: "";
+    double t = json_number_value(json_object_get(m, "time_ms"));
+    if (strcmp(json_string_value(json_object_get(m, "structure")) ?: "", structure) != 0)
+      continue;
+    if ((strcmp(st, "ok") && strcmp(st, "incumbent")) || t <= 0)
+      continue;
+    if (t < bt) {
+      bt = t;
+      best = json_object_get(m, "config");
+    }
+  }
+  return best;
+}
+
+/* 1 when v (an integer) is prefer's value for key, or in its list. */
+static int rules_prefers(const json_t *prefer, const char *key, const json_t *v)
+{
+  const json_t *p = key && *key ? json_object_get(prefer, key) : NULL, *x;
+  size_t i;
+  if (json_is_integer(p))
+    return json_equal(p, (json_t *)v);
+  json_array_foreach(p, i, x)
+    if (json_equal(x, (json_t *)v))
       return 1;
   return 0;
 }
 
-/* Next value for a knob in a direction: declared choices in order, else powers of two
- * within [lo, hi]. Skips values whose signature was tried. -1 when none. */
-static long rules_next(const struct rules_knob *k, int up, long lo, long hi, const json_t *tried)
+/* The domain index of a knob's preferred value: prefer[id], else [role], else [kind] (a
+ * value or a list, the first listed value in the domain wins); -1 when there is none. */
+static int rules_preferred(const json_t *prefer, const struct rules_knob *k)
 {
-  char sig[96];
-  if (k->nchoices) {
-    long best = -1;
-    for (unsigned i = 0; i < k->nchoices; i++) {
-      long c = k->choices[i];
-      snprintf(sig, sizeof(sig), "%s=%ld", k->name, c);
-      if ((up ? c > k->value : c < k->value) && !rules_tried(tried, sig) &&
-          (best < 0 || (up ? c < best : c > best)))
-        best = c;
+  const char *keys[3] = { k->id, k->role, k->kind };
+  for (unsigned i = 0; i < 3 && prefer; i++) {
+    const json_t *p = keys[i][0] ? json_object_get(prefer, keys[i]) : NULL;
+    size_t n = json_is_array(p) ? json_array_size(p) : json_is_integer(p) ? 1 : 0;
+    for (size_t j = 0; j < n; j++) {
+      const json_t *x = json_is_array(p) ? json_array_get(p, j) : p;
+      for (unsigned d = 0; json_is_integer(x) && d < k->ndom; d++)
+        if (k->dom[d] == json_integer_value(x))
+          return (int)d;
     }
-    return best;
-  }
-  for (long c = up ? k->value * 2 : k->value / 2; c >= lo && c <= hi; c = up ? c * 2 : c / 2) {
-    snprintf(sig, sizeof(sig), "%s=%ld", k->name, c);
-    if (!rules_tried(tried, sig))
-      return c;
   }
   return -1;
 }
 
-static struct rules_knob *rules_block_knob(struct rules_knobs *ks)
-{
-  for (unsigned i = 0; i < ks->n; i++)
-    if (strstr(ks->k[i].name, "BLOCK") && ks->k[i].value > 0)
-      return &ks->k[i];
-  for (unsigned i = 0; i < ks->n; i++) {
-    size_t n = strlen(ks->k[i].name);
-    if (n > 5 && !strcmp(ks->k[i].name + n - 5, "_SIZE") && ks->k[i].value > 0)
-      return &ks->k[i];
-  }
-  return NULL;
-}
+static unsigned rules_clamp(long v, unsigned n) { return v < 0 ? 0 : v >= (long)n ? n - 1 : (unsigned)v; }
 
-/* Applies knob := value to the candidate: a constructor tunable or a launch literal. */
-static int rules_apply(const char *source, const json_t *current, const struct rules_knob *k,
-                       long value, struct proposal *p)
+static void rules_axis_window(struct rules_axis *a, const char *direction)
 {
-  json_t *t = current ? json_deep_copy(current) : json_object();
-  if (k->via == RULES_LAUNCH) {
-    p->source = rules_set_launch_kwarg(source, k->name, value);
-    if (!p->source) {
-      json_decref(t);
-      return -ENOENT;
+  const struct rules_knob *k = a->k;
+  long c = a->center, lo, hi;
+  if (a->primary) {
+    if (direction && !strcmp(direction, "up")) {
+      lo = c - RULES_PRIMARY_BACK;
+      hi = c + RULES_PRIMARY_AHEAD;
+    } else if (direction && !strcmp(direction, "down")) {
+      lo = c - RULES_PRIMARY_AHEAD;
+      hi = c + RULES_PRIMARY_BACK;
+    } else {
+      lo = c - RULES_PRIMARY_EVEN;
+      hi = c + RULES_PRIMARY_EVEN;
     }
   } else {
-    p->source = strdup(source);
-    json_object_set_new(t, k->name, json_integer(value));
+    lo = c - RULES_PARTNER_HALF;
+    hi = c + RULES_PARTNER_HALF;
   }
-  p->tunables_json = json_dumps(t, JSON_COMPACT | JSON_SORT_KEYS);
-  json_decref(t);
-  return p->source && p->tunables_json ? 0 : -ENOMEM;
+  a->lo = rules_clamp(lo, k->ndom);
+  a->hi = rules_clamp(hi, k->ndom);
 }
 
-int rules_propose(const char *family, const char *direction, const char *source,
-                  const json_t *declared, const json_t *current, const json_t *tried,
-                  const char *evidence_words, int level, struct proposal *p, char **signature,
-                  char *why, size_t whylen)
+/* 1 when cfg needs at least the resources of a configuration that spilled or ran out of
+ * shared memory: every block/stage knob at least as large, every num_warps at most. */
+static int rules_dominates_failure(const json_t *memory, const char *structure,
+                                   const struct rules_axis *ax, unsigned nax, const long *vals)
 {
-  struct rules_knobs ks;
-  struct rules_knob *k = NULL, launch_warps;
-  int up = !direction || strcmp(direction, "down") != 0;
-  long nv = -1, lo = 1, hi = 1 << 16;
-  char sig[128], hyp[1200];
+  const json_t *m;
+  size_t i;
+  json_array_foreach(memory, i, m) {
+    const json_t *cfg = json_object_get(m, "config"), *facts = json_object_get(m, "facts"), *f;
+    const char *reason = json_string_value(json_object_get(m, "reason")) ?: "";
+    const char *fk;
+    int failed = strstr(reason, "out of resource") || strstr(reason, "OutOfResources") ||
+                 strstr(reason, "shared memory") || strstr(reason, "Insufficient registers");
+    int dom = 1;
+    json_object_foreach((json_t *)facts, fk, f)
+      if (rules_int(f, "spills", 0) > 0)
+        failed = 1;
+    if (!failed || strcmp(json_string_value(json_object_get(m, "structure")) ?: "", structure))
+      continue;
+    for (unsigned a = 0; a < nax && dom; a++) {
+      const json_t *v = json_object_get(cfg, ax[a].k->id);
+      if (!json_is_integer(v))
+        continue;
+      if (!strcmp(ax[a].k->kind, "num_warps"))
+        dom = vals[a] <= json_integer_value(v);
+      else if (!strcmp(ax[a].k->kind, "block") || !strcmp(ax[a].k->kind, "num_stages"))
+        dom = vals[a] >= json_integer_value(v);
+    }
+    if (dom)
+      return 1;
+  }
+  return 0;
+}
+
+/* The device's shared-memory limit, once a configuration has failed on it: Triton says
+ * "out of resource: shared memory, Required: N, Hardware limit: L". 0 when not known. */
+static long rules_smem_limit(const json_t *memory)
+{
+  const json_t *m;
+  size_t i;
+  json_array_foreach(memory, i, m) {
+    const char *r = json_string_value(json_object_get(m, "reason")), *h;
+    long v;
+    if (r && (h = strstr(r, "Hardware limit: ")) && (v = strtol(h + 16, NULL, 10)) > 0)
+      return v;
+  }
+  return 0;
+}
+
+/* A tile knob's value in a configuration: the swept value when the knob is an axis, else
+ * its current value; -1 when the kernel has no knob of that role. */
+static long rules_role_value(const char *role, const struct rules_knob *ks, unsigned nk,
+                             const struct rules_axis *ax, unsigned nax, const long *vals)
+{
+  for (unsigned a = 0; a < nax; a++)
+    if (!strcmp(ax[a].k->role, role) || !strcmp(ax[a].k->kind, role))
+      return vals[a];
+  for (unsigned i = 0; i < nk; i++)
+    if (!strcmp(ks[i].role, role) || !strcmp(ks[i].kind, role))
+      return ks[i].value;
+  return -1;
+}
+
+/* 1 when a tile configuration cannot fit the device's shared memory: a pipelined tl.dot
+ * kernel buffers num_stages tiles of A (BLOCK_M x BLOCK_K) and B (BLOCK_K x BLOCK_N), so its
+ * need scales as (BM*BK + BK*BN) * stages from a measured configuration's shared bytes. Only
+ * once the limit is known from a failure (nothing is assumed about the device). */
+static int rules_smem_exceeds(const json_t *memory, const char *structure, const struct rules_knob *ks,
+                              unsigned nk, const struct rules_axis *ax, unsigned nax, const long *vals)
+{
+  long limit = rules_smem_limit(memory);
+  long bm = rules_role_value("block_m", ks, nk, ax, nax, vals);
+  long bn = rules_role_value("block_n", ks, nk, ax, nax, vals);
+  long bk = rules_role_value("block_k", ks, nk, ax, nax, vals);
+  long st = rules_role_value("num_stages", ks, nk, ax, nax, vals);
+  const json_t *m;
+  size_t i;
+  if (limit <= 0 || bm <= 0 || bn <= 0 || bk <= 0 || st <= 0)
+    return 0;
+  json_array_foreach(memory, i, m) {
+    const json_t *cfg = json_object_get(m, "config"), *f;
+    const char *fk;
+    long bm0 = -1, bn0 = -1, bk0 = -1, st0 = -1, sh = 0;
+    if (strcmp(json_string_value(json_object_get(m, "structure")) ?: "", structure))
+      continue;
+    json_object_foreach((json_t *)json_object_get(m, "facts"), fk, f)
+      sh = rules_int(f, "shared_bytes", 0) > sh ? rules_int(f, "shared_bytes", 0) : sh;
+    for (unsigned k = 0; k < nk && sh > 0; k++) {
+      long v = rules_int(cfg, ks[k].id, -1);
+      if (!strcmp(ks[k].role, "block_m")) bm0 = v;
+      else if (!strcmp(ks[k].role, "block_n")) bn0 = v;
+      else if (!strcmp(ks[k].role, "block_k")) bk0 = v;
+      else if (!strcmp(ks[k].kind, "num_stages")) st0 = v;
+    }
+    if (sh > 0 && bm0 > 0 && bn0 > 0 && bk0 > 0 && st0 > 0) {
+      double est = (double)sh * (double)((bm * bk + bk * bn) * st) /
+                   (double)((bm0 * bk0 + bk0 * bn0) * st0);
+      return est > (double)limit;
+    }
+  }
+  return 0;
+}
+
+/* Fewer block elements than threads: every thread past the block's size idles. */
+static int rules_idle_threads(const struct rules_axis *ax, unsigned nax, const long *vals)
+{
+  long elems = 1, warps = -1;
+  int blocks = 0;
+  for (unsigned a = 0; a < nax; a++) {
+    if (!strcmp(ax[a].k->kind, "block")) {
+      elems *= vals[a];
+      blocks++;
+    } else if (!strcmp(ax[a].k->kind, "num_warps")) {
+      warps = vals[a];
+    }
+  }
+  return blocks && warps > 0 && elems < 32 * warps;
+}
+
+struct rules_scored {
+  double score;
+  long vals[RULES_MAX_KNOBS];
+};
+
+static int rules_cmp_scored(const void *a, const void *b)
+{
+  const struct rules_scored *x = a, *y = b;
+  if (x->score != y->score)
+    return x->score < y->score ? -1 : 1;
+  for (unsigned i = 0; i < RULES_MAX_KNOBS; i++)
+    if (x->vals[i] != y->vals[i])
+      return x->vals[i] < y->vals[i] ? -1 : 1;
+  return 0;
+}
+
+/* The full configuration (every knob) with the swept axes set to vals. */
+static json_t *rules_config(const struct rules_knob *ks, unsigned nk, const struct rules_axis *ax,
+                            unsigned nax, const long *vals)
+{
+  json_t *cfg = json_object();
+  for (unsigned i = 0; i < nk; i++)
+    json_object_set_new(cfg, ks[i].id, json_integer(ks[i].value));
+  for (unsigned a = 0; a < nax; a++)
+    json_object_set_new(cfg, ax[a].k->id, json_integer(vals[a]));
+  return cfg;
+}
+
+static int rules_was_measured(const json_t *memory, const char *structure, const json_t *cfg)
+{
+  const json_t *m;
+  size_t i;
+  json_array_foreach(memory, i, m)
+    if (!strcmp(json_string_value(json_object_get(m, "structure")) ?: "", structure) &&
+        json_equal(json_object_get(m, "config"), (json_t *)cfg))
+      return 1;
+  return 0;
+}
+
+/* Picks the swept axes for a family: primary selectors, then partners. */
+static unsigned rules_axes(const struct rules_family *f, const struct rules_knob *ks, unsigned nk,
+                           int no_gpu_partners, struct rules_axis *ax)
+{
+  unsigned n = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    const char *const *sel = pass == 0 ? f->primary : f->partner;
+    unsigned nsel = pass == 0 ? 4 : 3;
+    for (unsigned i = 0; i < nk; i++) {
+      int hit = 0, dup = 0;
+      for (unsigned s = 0; s < nsel && !hit; s++)
+        hit = rules_selects(sel[s], &ks[i]);
+      if (pass == 1 && no_gpu_partners &&
+          (!strcmp(ks[i].kind, "num_warps") || !strcmp(ks[i].kind, "num_stages")))
+        hit = 0;
+      for (unsigned a = 0; a < n && !dup; a++)
+        dup = ax[a].k == &ks[i];
+      if (hit && !dup && ks[i].ndom > 1 && n < RULES_MAX_KNOBS) {
+        ax[n].k = &ks[i];
+        ax[n].primary = pass == 0;
+        n++;
+      }
+    }
+  }
+  return n;
+}
+
+/* Enumerates the windows' product, drops what is measured or doomed, ranks by distance
+ * from the centre. Fills out->candidates. */
+static int rules_neighbourhood(const struct rules_plan_in *in, const struct rules_knob *ks,
+                               unsigned nk, struct rules_axis *ax, unsigned nax,
+                               struct rules_plan_out *out, unsigned *pruned)
+{
+  struct rules_scored *cands;
+  unsigned long total = 1;
+  unsigned n = 0, idx[RULES_MAX_KNOBS] = { 0 };
+  int rc = 0;
+
+  for (unsigned a = 0; a < nax; a++)
+    total *= ax[a].hi - ax[a].lo + 1;
+  /* Narrow partner windows first, then primary, until the product is enumerable. */
+  for (int shrink = 0; total > RULES_ENUM_MAX && shrink < 8; shrink++) {
+    total = 1;
+    for (unsigned a = 0; a < nax; a++) {
+      if (!ax[a].primary || shrink >= 4) {
+        if (ax[a].hi > ax[a].center)
+          ax[a].hi--;
+        if (ax[a].lo < ax[a].center)
+          ax[a].lo++;
+      }
+      total *= ax[a].hi - ax[a].lo + 1;
+    }
+  }
+  cands = calloc(total, sizeof(*cands));
+  if (!cands)
+    return -ENOMEM;
+  for (unsigned a = 0; a < nax; a++)
+    idx[a] = ax[a].lo;
+  *pruned = 0;
+  for (unsigned long t = 0; t < total; t++) {
+    struct rules_scored *s = &cands[n];
+    double score = 0;
+    int same = 1;
+    json_t *cfg;
+    memset(s, 0, sizeof(*s));
+    for (unsigned a = 0; a < nax; a++) {
+      s->vals[a] = ax[a].k->dom[idx[a]];
+      same = same && idx[a] == ax[a].k->cur;
+      score += (ax[a].primary ? 1.0 : RULES_PARTNER_WEIGHT) *
+               fabs((double)idx[a] - (double)ax[a].center);
+      if (ax[a].pref >= 0)
+        score += RULES_PREFER_WEIGHT * fabs((double)idx[a] - (double)ax[a].pref);
+    }
+    cfg = rules_config(ks, nk, ax, nax, s->vals);
+    if (same || rules_was_measured(in->memory, in->structure, cfg)) {
+      /* the incumbent or already measured: never twice */
+    } else if (rules_dominates_failure(in->memory, in->structure, ax, nax, s->vals) ||
+               rules_idle_threads(ax, nax, s->vals) ||
+               rules_smem_exceeds(in->memory, in->structure, ks, nk, ax, nax, s->vals)) {
+      (*pruned)++;
+    } else {
+      s->score = score;
+      n++;
+    }
+    json_decref(cfg);
+    for (unsigned a = 0; a < nax; a++) { /* next index (mixed radix) */
+      if (idx[a] < ax[a].hi) {
+        idx[a]++;
+        break;
+      }
+      idx[a] = ax[a].lo;
+    }
+  }
+  qsort(cands, n, sizeof(*cands), rules_cmp_scored);
+  out->candidates = json_array();
+  for (unsigned i = 0; i < n && i < in->max_candidates; i++) {
+    json_t *ch = json_object();
+    char id[32];
+    for (unsigned a = 0; a < nax; a++)
+      if (cands[i].vals[a] != ax[a].k->value)
+        json_object_set_new(ch, ax[a].k->id, json_integer(cands[i].vals[a]));
+    snprintf(id, sizeof(id), "r%dk%u", in->round, i);
+    json_array_append_new(out->candidates, json_pack("{s:s, s:o}", "id", id, "changes", ch));
+  }
+  if (!json_array_size(out->candidates)) {
+    json_decref(out->candidates); /* nothing to propose: the caller owns nothing */
+    out->candidates = NULL;
+    rc = -ENOENT;
+  }
+  free(cands);
+  return rc;
+}
+
+static int rules_tried(const json_t *tried, const char *sig)
+{
+  const json_t *t;
+  size_t i;
+  json_array_foreach(tried, i, t)
+    if (json_is_string(t) && !strcmp(json_string_value(t), sig))
+      return 1;
+  return 0;
+}
+
+/* A parameter point of a structural rewrite: the survey's defaults overlaid with values. */
+struct rules_point {
+  double score;
+  unsigned idx[RULES_MAX_KNOBS];
+};
+
+static int rules_cmp_point(const void *a, const void *b)
+{
+  const struct rules_point *x = a, *y = b;
+  if (x->score != y->score)
+    return x->score < y->score ? -1 : 1;
+  return memcmp(x->idx, y->idx, sizeof(x->idx));
+}
+
+/* The points of a domain {param: [values]} nearest the defaults (in steps), at most max.
+ * Appends {id, structural: {name, params}} to out. */
+static void rules_domain_points(const struct rules_plan_in *in, const char *name,
+                                const json_t *defaults, const json_t *domain, json_t *out)
+{
+  const char *keys[RULES_MAX_KNOBS];
+  const json_t *vals[RULES_MAX_KNOBS];
+  unsigned nk = 0, def[RULES_MAX_KNOBS] = { 0 }, idx[RULES_MAX_KNOBS] = { 0 };
+  unsigned long total = 1, n = 0;
+  struct rules_point *pts;
+  const char *k;
+  json_t *v;
+
+  json_object_foreach((json_t *)domain, k, v) {
+    if (!json_is_array(v) || !json_array_size(v) || nk == RULES_MAX_KNOBS)
+      continue;
+    keys[nk] = k;
+    vals[nk] = v;
+    for (unsigned i = 0; i < json_array_size(v); i++)
+      if (json_equal(json_array_get(v, i), json_object_get(defaults, k)))
+        def[nk] = i;
+    total *= json_array_size(v);
+    nk++;
+  }
+  if (total > RULES_ENUM_MAX || !(pts = calloc(total, sizeof(*pts))))
+    return;
+  for (unsigned long t = 0; t < total; t++, n++) {
+    for (unsigned a = 0; a < nk; a++) {
+      pts[n].idx[a] = idx[a];
+      pts[n].score += fabs((double)idx[a] - (double)def[a]);
+    }
+    for (unsigned a = 0; a < nk; a++) {
+      if (++idx[a] < json_array_size(vals[a]))
+        break;
+      idx[a] = 0;
+    }
+  }
+  qsort(pts, n, sizeof(*pts), rules_cmp_point);
+  for (unsigned long i = 0; i < n && json_array_size(out) < in->max_candidates; i++) {
+    json_t *params = json_deep_copy(defaults);
+    char id[32];
+    for (unsigned a = 0; a < nk; a++)
+      json_object_set(params, keys[a], json_array_get(vals[a], pts[i].idx[a]));
+    snprintf(id, sizeof(id), "r%ds%zu", in->round, json_array_size(out));
+    json_array_append_new(out, json_pack("{s:s, s:{s:s, s:o}}", "id", id, "structural", "name",
+                                         name, "params", params));
+  }
+  free(pts);
+}
+
+/* Orders structural candidates by how many of their parameters the pattern prefers (most
+ * first, otherwise as they came) and numbers them again. */
+static void rules_prefer_order(const struct rules_plan_in *in, json_t *cands)
+{
+  size_t n = json_array_size(cands), i;
+  json_t *sorted;
+  if (!in->prefer || n < 2)
+    return;
+  sorted = json_array();
+  for (long want = json_object_size(in->prefer); want >= 0; want--) {
+    json_t *c;
+    json_array_foreach(cands, i, c) {
+      const json_t *params = json_object_get(json_object_get(c, "structural"), "params"), *v;
+      const char *k;
+      long hits = 0;
+      json_object_foreach((json_t *)params, k, v)
+        hits += rules_prefers(in->prefer, k, v);
+      if (hits == want)
+        json_array_append(sorted, c);
+    }
+  }
+  json_array_clear(cands);
+  for (i = 0; i < json_array_size(sorted); i++) {
+    json_t *c = json_array_get(sorted, i);
+    char id[32];
+    snprintf(id, sizeof(id), "r%ds%zu", in->round, i);
+    json_object_set_new(c, "id", json_string(id));
+    json_array_append(cands, c);
+  }
+  json_decref(sorted);
+}
+
+/* Overlays the pattern's preferred values on a rewrite's defaults where its domain has them:
+ * the points nearest the preferred region come first. */
+static void rules_prefer_defaults(const struct rules_plan_in *in, json_t *defaults, const json_t *domain)
+{
+  const char *k;
+  json_t *vals;
+  json_object_foreach((json_t *)domain, k, vals) {
+    const json_t *x;
+    size_t i;
+    json_array_foreach(vals, i, x)
+      if (rules_prefers(in->prefer, k, x)) {
+        json_object_set(defaults, k, (json_t *)x);
+        break;
+      }
+  }
+}
+
+/* Structural candidates: the survey's defaults, then its domain's points — whole parameter
+ * sets when the domain lists `configs` (tile configurations go together), else the points of
+ * the parameters' product nearest the defaults — capped at the budget. */
+static int rules_structural(const struct rules_plan_in *in, const char *name,
+                            struct rules_plan_out *out, char *why, size_t whylen)
+{
+  const json_t *fit = NULL, *s, *defaults, *domain, *configs;
+  size_t i;
+  json_array_foreach(json_object_get(in->knobs, "structural"), i, s)
+    if (!strcmp(json_string_value(json_object_get(s, "name")) ?: "", name))
+      fit = s;
+  if (!fit || !json_is_true(json_object_get(fit, "fits"))) {
+    snprintf(why, whylen, "rules: the structural rewrite %s does not fit this kernel: %s", name,
+             fit ? json_string_value(json_object_get(fit, "why")) ?: "(no reason given)"
+                 : "the harness did not survey it");
+    return -ENOENT;
+  }
+  snprintf(out->signature, sizeof(out->signature), "structural:%s@%s", name, in->structure);
+  if (rules_tried(in->tried, out->signature)) {
+    snprintf(why, whylen, "rules: %s was already tried on this kernel structure", name);
+    return -ENOENT;
+  }
+  defaults = json_object_get(fit, "params");
+  domain = json_object_get(fit, "domain");
+  configs = json_object_get(domain, "configs");
+  out->candidates = json_array();
+  if (json_is_array(defaults)) { /* a list of whole parameter sets */
+    json_t *p;
+    json_array_foreach(defaults, i, p) {
+      char id[32];
+      if (i >= in->max_candidates)
+        break;
+      snprintf(id, sizeof(id), "r%ds%zu", in->round, i);
+      json_array_append_new(out->candidates, json_pack("{s:s, s:{s:s, s:O}}", "id", id,
+                                                       "structural", "name", name, "params", p));
+    }
+  } else if (json_is_array(configs)) {
+    json_t *c;
+    json_array_foreach(configs, i, c) {
+      json_t *params;
+      char id[32];
+      if (i >= in->max_candidates) /* before the copy: a copy past the budget would leak */
+        break;
+      params = json_is_object(defaults) ? json_deep_copy(defaults) : json_object();
+      json_object_update(params, c);
+      snprintf(id, sizeof(id), "r%ds%zu", in->round, i);
+      json_array_append_new(out->candidates, json_pack("{s:s, s:{s:s, s:o}}", "id", id,
+                                                       "structural", "name", name, "params", params));
+    }
+  } else {
+    json_t *d = json_is_object(defaults) ? json_deep_copy(defaults) : json_object();
+    if (in->prefer && json_is_object(domain))
+      rules_prefer_defaults(in, d, domain);
+    rules_domain_points(in, name, d, json_is_object(domain) ? domain : NULL, out->candidates);
+    if (!json_array_size(out->candidates)) {
+      char id[32];
+      snprintf(id, sizeof(id), "r%ds0", in->round);
+      json_array_append_new(out->candidates, json_pack("{s:s, s:{s:s, s:O}}", "id", id,
+                                                       "structural", "name", name, "params", d));
+    }
+    json_decref(d);
+  }
+  rules_prefer_order(in, out->candidates);
+  snprintf(out->summary, sizeof(out->summary), "Precondition met: %s So the structural rewrite %s, "
+           "%zu parameter point(s)%s%s%s.",
+           json_string_value(json_object_get(fit, "why")) ?: "(the harness's survey)", name,
+           json_array_size(out->candidates), in->prefer ? ", those pattern " : "",
+           in->prefer ? (in->pattern ? in->pattern : "?") : "", in->prefer ? " prefers first" : "");
+  if (!json_array_size(out->candidates)) {
+    json_decref(out->candidates);
+    out->candidates = NULL;
+    return -ENOENT;
+  }
+  return 0;
+}
+
+static void rules_describe(const struct rules_axis *ax, unsigned nax, const json_t *center,
+                           unsigned n, unsigned pruned, char *out, size_t cap)
+{
+  size_t len = 0;
+  len += (size_t)snprintf(out + len, cap - len, "So the round sweeps");
+  for (unsigned a = 0; a < nax && len < cap; a++)
+    len += (size_t)snprintf(out + len, cap - len, "%s %s %ld..%ld%s", a ? "," : "", ax[a].k->id,
+                            ax[a].k->dom[ax[a].lo], ax[a].k->dom[ax[a].hi],
+                            ax[a].primary ? "" : " (partner)");
+  if (len < cap)
+    len += (size_t)snprintf(out + len, cap - len,
+                            ": %u configurations nearest the %s", n,
+                            center ? "best measured so far" : "incumbent");
+  if (pruned && len < cap)
+    snprintf(out + len, cap - len, ", %u pruned (they need at least the registers or shared "
+             "memory of one that spilled or failed)", pruned);
+}
+
+int rules_plan(const struct rules_plan_in *in, struct rules_plan_out *out, char *why,
+               size_t whylen)
+{
+  const struct rules_family *f = in->family ? rules_family_find(in->family) : NULL;
+  struct rules_knob ks[RULES_MAX_KNOBS];
+  struct rules_axis ax[RULES_MAX_KNOBS];
+  const json_t *center;
+  unsigned nk, nax, pruned = 0;
   int rc;
 
-  *signature = NULL;
-  rules_discover(source, declared, current, &ks);
-  if (!strcmp(family, "block_size")) {
-    k = rules_block_knob(&ks);
-    lo = 16;
-    hi = 16384;
-  } else if (!strcmp(family, "num_warps") || !strcmp(family, "num_stages")) {
-    k = rules_find(&ks, family);
-    lo = 1;
-    hi = !strcmp(family, "num_warps") ? 16 : 6;
-    if (!k) {
-      /* Not set anywhere: Triton's default (4 warps, 3 stages on cuda) applies, and the rules
-       * add the keyword to the launch. */
-      memset(&launch_warps, 0, sizeof(launch_warps));
-      snprintf(launch_warps.name, sizeof(launch_warps.name), "%s", family);
-      launch_warps.value = !strcmp(family, "num_warps") ? 4 : 3;
-      launch_warps.via = RULES_LAUNCH;
-      k = &launch_warps;
-    }
-    if (!strcmp(family, "num_stages") && up) {
-      /* +1, not x2, for stages. */
-      for (long c = k->value + 1; c <= hi; c++) {
-        snprintf(sig, sizeof(sig), "%s=%ld", k->name, c);
-        if (!rules_tried(tried, sig)) {
-          nv = c;
-          break;
-        }
-      }
-    }
-  } else if (!strcmp(family, "vectorize_access")) {
-    struct rules_knob *w = rules_find(&ks, "num_warps");
-    long warps = w ? w->value : 4;
-    k = rules_block_knob(&ks);
-    if (k) {
-      /* Four 32-bit elements per thread make 128-bit accesses possible. */
-      long want = 4 * 32 * warps;
-      nv = k->value;
-      while (nv < want)
-        nv *= 2;
-      snprintf(sig, sizeof(sig), "%s=%ld", k->name, nv);
-      if (nv == k->value || rules_tried(tried, sig))
-        nv = rules_next(k, 1, 16, 16384, tried);
-    }
-    if (!k || nv < 0) {
-      char *hinted = rules_add_contiguity_hints(source);
-      if (!hinted || rules_tried(tried, "contiguity_hints")) {
-        free(hinted);
-        snprintf(why, whylen, "rules: no BLOCK tunable left to widen and no offsets line to hint");
-        return -ENOENT;
-      }
-      p->source = hinted;
-      p->tunables_json = current ? json_dumps(current, JSON_COMPACT | JSON_SORT_KEYS) : strdup("{}");
-      snprintf(p->family, sizeof(p->family), "%s", family);
-      snprintf(hyp, sizeof(hyp),
-               "L%d: %s Contiguity hints (tl.multiple_of, tl.max_contiguous) on the offsets let "
-               "the compiler emit 128-bit accesses (vectorize_access).",
-               level, evidence_words);
-      p->hypothesis = strdup(hyp);
-      *signature = strdup("contiguity_hints");
-      return 0;
-    }
-  } else {
-    snprintf(why, whylen, "rules: no mechanical rewrite for family %s (an llm or agent proposer can)",
-             family);
+  memset(out, 0, sizeof(*out));
+  if (!f) {
+    snprintf(why, whylen, "rules: no rewrite for family %s (an llm or agent proposer can)",
+             in->family ? in->family : "(none)");
     return -ENOENT;
   }
-  if (!k) {
-    snprintf(why, whylen, "rules: no tunable for %s in the kernel (declare tunables, or expose "
-                          "BLOCK*/num_warps/num_stages at the launch or in ModelNew.__init__)",
-             family);
+  if (f->structural) {
+    rc = rules_structural(in, f->structural, out, why, whylen);
+    if (rc != -ENOENT || !f->primary[0])
+      return rc;
+    json_decref(out->candidates);
+    out->candidates = NULL;
+  }
+  if (!f->primary[0])
+    return -ENOENT;
+  nk = rules_parse_knobs(in->knobs, ks);
+  nax = rules_axes(f, ks, nk, in->no_gpu_partners, ax);
+  if (!nax || !ax[0].primary) {
+    snprintf(why, whylen, "rules: the kernel has no knob for %s (declare tunables, or use a "
+             "block constexpr / num_warps / num_stages the harness can find)", f->family);
     return -ENOENT;
   }
-  if (nv < 0)
-    nv = rules_next(k, up, lo, hi, tried);
-  if (nv < 0 || nv == k->value) {
-    snprintf(why, whylen, "rules: every %s value %s of %ld has been tried", k->name,
-             up ? "above" : "below", k->value);
-    return -ENOENT;
+  center = rules_best_measured(in->memory, in->structure);
+  for (unsigned a = 0; a < nax; a++) {
+    const json_t *v = json_object_get(center, ax[a].k->id);
+    ax[a].center = json_is_integer(v) ? rules_index_of(ax[a].k, (long)json_integer_value(v))
+                                      : ax[a].k->cur;
+    /* A pattern's region: where the first sweep of a structure starts, and a pull after. */
+    ax[a].pref = rules_preferred(in->prefer, ax[a].k);
+    if (ax[a].pref >= 0 && !center)
+      ax[a].center = (unsigned)ax[a].pref;
+    rules_axis_window(&ax[a], in->direction);
+    if (ax[a].pref >= 0 && (unsigned)ax[a].pref < ax[a].lo)
+      ax[a].lo = (unsigned)ax[a].pref;
+    if (ax[a].pref >= 0 && (unsigned)ax[a].pref > ax[a].hi)
+      ax[a].hi = (unsigned)ax[a].pref;
   }
-  rc = rules_apply(source, current, k, nv, p);
-  if (rc) {
-    snprintf(why, whylen, "rules: cannot apply %s=%ld", k->name, nv);
+  rc = rules_neighbourhood(in, ks, nk, ax, nax, out, &pruned);
+  if (rc == -ENOENT)
+    snprintf(why, whylen, "rules: every configuration of %s near the best measured one has been "
+             "measured%s", f->family, pruned ? " or pruned" : "");
+  if (rc)
     return rc;
-  }
-  snprintf(p->family, sizeof(p->family), "%s", family);
-  snprintf(hyp, sizeof(hyp), "L%d: %s So %s %ld -> %ld (%s, %s).", level, evidence_words,
-           k->name, k->value, nv, family,
-           k->via == RULES_LAUNCH ? "launch keyword" : "constructor tunable");
-  p->hypothesis = strdup(hyp);
-  snprintf(sig, sizeof(sig), "%s=%ld", k->name, nv);
-  *signature = strdup(sig);
-  return p->hypothesis && *signature ? 0 : -ENOMEM;
+  rules_describe(ax, nax, center, (unsigned)json_array_size(out->candidates), pruned, out->summary,
+                 sizeof(out->summary));
+  for (unsigned a = 0; a < nax; a++)
+    if (ax[a].pref >= 0) {
+      size_t len = strlen(out->summary);
+      snprintf(out->summary + len, sizeof(out->summary) - len,
+               "; ranked towards the values pattern %s prefers", in->pattern ? in->pattern : "?");
+      break;
+    }
+  snprintf(out->signature, sizeof(out->signature), "sweep:%s@%s#%d", f->family, in->structure,
+           in->round);
+  return 0;
 }
+
+/* ------------------------------------------------------------------ the proposer */
+
+static int rules_propose(const struct proposer_input *in, struct proposer_output *out, char *why,
+                         size_t whylen)
+{
+  struct rules_plan_in pi = { in->knobs, in->family, in->direction, in->memory, in->structure,
+                              NULL, in->max_candidates, in->round, proposer_ascend_ir(in),
+                              in->prefer, in->pattern };
+  struct rules_plan_out po;
+  char hyp[PROPOSAL_MAX_HYPOTHESIS];
+  int rc;
+
+  if (!in->knobs) {
+    snprintf(why, whylen, "rules: the kernel's knobs are unknown (the harness's knobs op failed)");
+    return -ENOENT;
+  }
+  pi.tried = in->tried;
+  rc = rules_plan(&pi, &po, why, whylen);
+  if (rc)
+    return rc;
+  snprintf(hyp, sizeof(hyp), "L%d: %s %s (%s).", in->from_level, in->diagnosis, po.summary,
+           in->family);
+  out->candidates = po.candidates;
+  out->hypothesis = strdup(hyp);
+  snprintf(out->family, sizeof(out->family), "%s", in->family);
+  snprintf(out->signature, sizeof(out->signature), "%s", po.signature);
+  return out->hypothesis ? 0 : -ENOMEM;
+}
+
+const struct proposer proposer_rules = { "rules", rules_propose };

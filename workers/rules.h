@@ -1,53 +1,66 @@
-/* rules: the built-in proposer. Deterministic for given evidence: it maps the family the
- * ladder chose (and its direction) to a change of a tunable — a ModelNew constructor
- * parameter, a declared tunable, or a literal at a kernel launch site in ModelNew.forward —
- * or to a mechanical rewrite (contiguity hints). Needs no model; it is also the baseline an
- * LLM must beat. */
+/* rules: the built-in proposer. It needs no model: the ladder's family (and direction)
+ * becomes a bounded sweep over the kernel's knobs as the harness discovered them from the
+ * syntax tree (docs/SEARCH.md), or a structural rewrite whose syntactic precondition the
+ * harness confirmed and whose evidence the ladder found.
+ *
+ * The sweep is a neighbourhood: the family's knobs (primary) and their natural partners
+ * (block sizes with num_warps; tile sizes with num_warps and num_stages), each over a window
+ * of its domain around the best configuration measured so far, widened in the direction the
+ * evidence points; configurations already measured are skipped, and so are those that
+ * dominate one that spilled registers or ran out of shared memory (larger tiles, more
+ * stages, fewer warps can only need more). The nearest configurations are kept, up to the
+ * job's candidate budget. Deterministic for given knobs, evidence and memory. */
 #ifndef KOPT_RULES_H
 #define KOPT_RULES_H
 #include <jansson.h>
+#include <stddef.h>
 
-#include "proposal.h"
+#define RULES_MAX_KNOBS 24
+#define RULES_MAX_VALUES 24
+#define RULES_ENUM_MAX 20000    /* configurations enumerated before ranking */
 
-#define RULES_MAX_KNOBS 16
-
-enum rules_via { RULES_CTOR = 0, RULES_LAUNCH = 1 };
-
+/* One knob of the incumbent, with the values the search may give it. */
 struct rules_knob {
-  char name[64];
-  long value;
-  enum rules_via via;
-  long choices[32];   /* declared values (spec.tunables), else empty = defaults */
-  unsigned nchoices;
+  char id[64];
+  char kind[16];            /* block, num_warps, num_stages, group, split, int */
+  char role[16];            /* block_m, block_n, block_k, block, or "" */
+  long value;               /* current */
+  long dom[RULES_MAX_VALUES];
+  unsigned ndom;
+  unsigned cur;             /* index of value in dom */
 };
 
-struct rules_knobs {
-  struct rules_knob k[RULES_MAX_KNOBS];
-  unsigned n;
+struct rules_plan_in {
+  const json_t *knobs;      /* the harness's knobs result */
+  const char *family, *direction;
+  const json_t *memory;     /* search memory (search.h); may be NULL */
+  const char *structure;    /* the incumbent's structure id */
+  const json_t *tried;      /* signatures tried this job (array of strings); may be NULL */
+  unsigned max_candidates;
+  int round;
+  int no_gpu_partners;      /* the IR is triton-ascend's: it ignores num_warps/num_stages outside
+                             * its SIMT mode, so they are not swept as partners */
+  const json_t *prefer;     /* a matched pattern's preferred values ({knob id, role or kind, or a
+                             * structural parameter: value or [values]}), or NULL: the first
+                             * sweep of a structure is centred there, later ones rank by it
+                             * after the distance from the best measured; structural points
+                             * are ordered by it */
+  const char *pattern;      /* that pattern's name, for the summary */
 };
 
-/* Finds the tunables of a ModelNew module: constructor parameters with integer defaults
- * (overridden by current, the incumbent's tunables object), declared spec tunables
- * ({"NAME": [values]}), and integer literals of BLOCK..., num_warps, num_stages keywords at the
- * kernel launches in forward. */
-void rules_discover(const char *source, const json_t *declared, const json_t *current,
-                    struct rules_knobs *out);
+struct rules_plan_out {
+  json_t *candidates;       /* owned */
+  char summary[600];        /* what is swept, for the hypothesis */
+  char signature[128];
+};
 
-/* Proposes one change for family (direction "up"/"down"/""). tried: array of change
- * signatures already tried this job ("BLOCK_SIZE=512"); evidence_words: the diagnosis in
- * words, quoted in the hypothesis. On success fills p (source = the candidate module,
- * tunables_json = the candidate's constructor tunables) and *signature (caller frees) and
- * returns 0; -ENOENT when the rules have nothing for this family (why says so). */
-int rules_propose(const char *family, const char *direction, const char *source,
-                  const json_t *declared, const json_t *current, const json_t *tried,
-                  const char *evidence_words, int level, struct proposal *p, char **signature,
-                  char *why, size_t whylen);
-
-/* Sets NAME=value at the launch sites of forward (replacing an integer literal, or adding
- * the keyword to each launch). Returns a new string (caller frees) or NULL if no launch. */
-char *rules_set_launch_kwarg(const char *source, const char *name, long value);
-/* Adds tl.max_contiguous(tl.multiple_of(...)) hints to `offsets = ... tl.arange(0, BLOCK)`
- * lines; a new string, or NULL when no such line or already hinted. */
-char *rules_add_contiguity_hints(const char *source);
+/* Parses the knobs result into ks (at most RULES_MAX_KNOBS); returns how many. */
+unsigned rules_parse_knobs(const json_t *knobs, struct rules_knob *ks);
+/* Plans one round's candidates. 0 (out->candidates non-empty), -ENOENT (why says what is
+ * missing or exhausted), -ENOMEM. */
+int rules_plan(const struct rules_plan_in *in, struct rules_plan_out *out, char *why,
+               size_t whylen);
+/* The structural rewrite the harness implements for a family, or NULL. */
+const char *rules_structural_for(const char *family);
 
 #endif

@@ -45,7 +45,8 @@ $BIN/koptd migrate || exit 1
 KOPT_TOKEN=$($BIN/koptd token create --role admin | tail -1); export KOPT_TOKEN
 $BIN/koptd >"$OUT/koptd.log" 2>&1 &
 kpid=$!
-for _ in $(seq 1 100); do
+# /readyz waits for each worker's start-up check (harness start: torch import, device init)
+for _ in $(seq 1 900); do
   python3 -c 'import urllib.request,sys; urllib.request.urlopen(sys.argv[1]+"/readyz")' "$KOPT_URL" \
     2>/dev/null && break
   sleep 0.2

@@ -202,6 +202,17 @@ def to_device(v, device, dtype64=False):
     return v
 
 
+def map_float_tensors(v, fn):
+    """v with fn applied to every floating tensor (in lists and tuples); the rest as is."""
+    if isinstance(v, torch.Tensor):
+        return fn(v) if v.is_floating_point() or v.is_complex() else v
+    if isinstance(v, list):
+        return [map_float_tensors(x, fn) for x in v]
+    if isinstance(v, tuple):
+        return tuple(map_float_tensors(x, fn) for x in v)
+    return v
+
+
 def sample_indices(n, k, seed, salt):
     """k indices out of range(n), sampled with the recorded seed (sorted)."""
     if k is None or k == "all" or k >= n:

@@ -3,10 +3,8 @@ cuda:90), with the signature/constexprs recorded from a real launch of ModelNew.
 the first benchmark case. Outputs TTIR, TTGIR, LLIR, PTX, cubin, SASS (cuobjdump/nvdisasm)
 and, with per_pass, the IR before every MLIR pass (MLIR_ENABLE_DUMP=1).
 
-On the ascend backend, the IR comes from triton-ascend's TRITON_DEBUG=1 dumps
-(kernel.ttir.mlir, kernel.ttadapter.mlir, kernel.npuir.mlir) of a real run; per_pass runs
-bishengir-compile with --mlir-print-ir-after-all on the adapter IR. That path has not been
-run on Ascend hardware."""
+For an Ascend target ("ascend:<arch>", "npu:<arch>", and always on the ascend backend) the
+compile is triton-ascend's, offline: kharness/compile_ascend.py."""
 import json
 import os
 import re
@@ -123,8 +121,10 @@ def compile_op(worker, req):
         mod, src, path = worker._import_kernel(csrc, who)
     except UserCodeFailure as e:
         raise worker._fail(e)
-    if worker.backend == "ascend" or target.startswith("ascend") or target.startswith("npu"):
-        return _compile_ascend(worker, req, path, per_pass, timeout)
+    if worker.backend == "ascend" or target.startswith(("ascend", "npu")):
+        from .compile_ascend import compile_ascend
+        return compile_ascend(worker, req, mod, path, who, target if target.startswith(("ascend", "npu")) else "ascend",
+                              per_pass, timeout)
     kernels, probe_case = worker.probe_launches(mod, who, req)
     if not kernels:
         raise HarnessError("compile-failed", f"{who}'s forward launched no Triton kernel on case {probe_case}")
@@ -213,66 +213,3 @@ def compile_op(worker, req):
         results.append(entry)
     return {"target": target, "who": who, "probe_case": probe_case, "dir": base_dir, "per_pass": per_pass,
             "kernels": results}
-
-
-def _compile_ascend(worker, req, kernel_path, per_pass, timeout):
-    """triton-ascend: run the case once with TRITON_DEBUG=1 and collect the dumps. Untested
-    on hardware (no Ascend device was available when this was written)."""
-    from .state import write_state
-    p = worker.problem
-    stamp = time.strftime("%Y%m%dT%H%M%S")
-    out_dir = os.path.join(p.jobdir, "compile", f"ascend_{stamp}")
-    os.makedirs(out_dir, exist_ok=True)
-    state_path = os.path.join(out_dir, "state.json")
-    write_state(worker, state_path, source_path=kernel_path, tunables=worker._tunables(req))
-    env = dict(os.environ)
-    env.update({"TRITON_DEBUG": "1", "TRITON_ALWAYS_COMPILE": "1", "TRITON_DISABLE_LINE_INFO": "0",
-                "TRITON_CACHE_DIR": os.path.join(out_dir, "cache"), "HOME": out_dir})
-    env.pop("TRITON_INTERPRET", None)
-    try:
-        r = subprocess.run([sys.executable, os.path.join(HERE, "drivers", "run_case.py"), state_path],
-                           capture_output=True, text=True, env=env, timeout=timeout, cwd=out_dir)
-    except subprocess.TimeoutExpired:
-        raise HarnessError("timeout", f"the TRITON_DEBUG=1 run did not finish within {timeout:g} s")
-    log = r.stdout + r.stderr
-    open(os.path.join(out_dir, "run.log"), "w").write(log)
-    dumps = re.findall(r"Dumping intermediate results to (\S+)", log)
-    if r.returncode != 0 or not dumps:
-        raise HarnessError("compile-failed", "the TRITON_DEBUG=1 run produced no IR dump "
-                           f"(exit {r.returncode}); see {os.path.join(out_dir, 'run.log')}", detail=log[-3000:])
-    kernels = []
-    for d in dict.fromkeys(dumps):
-        files = {}
-        for fname, key in (("kernel.ttir.mlir", "ttir"), ("kernel.ttadapter.mlir", "ttadapter"),
-                           ("kernel.npuir.mlir", "npuir")):
-            src = os.path.join(d, fname)
-            if os.path.exists(src):
-                dst = os.path.join(out_dir, f"{os.path.basename(d)}.{fname}")
-                shutil.copyfile(src, dst)
-                files[key] = _file_entry(dst)
-        entry = {"dump_dir": d, "files": files}
-        if files.get("npuir"):
-            t = open(files["npuir"]["path"], errors="replace").read()
-            entry["hivm_stats"] = {k: len(re.findall(re.escape(k), t)) for k in (
-                "hivm.hir.set_flag", "hivm.hir.wait_flag", "hivm.hir.pipe_barrier", "hivm.hir.load",
-                "hivm.hir.store", "scf.for", "hivm.hir.load_scalar")}
-        if per_pass and files.get("ttadapter"):
-            bish = shutil.which("bishengir-compile")
-            if not bish:
-                entry["passes_unavailable"] = "bishengir-compile is not on PATH"
-            else:
-                arch = os.environ.get("KOPT_ASCEND_ARCH", "Ascend910B3")
-                pp = os.path.join(out_dir, f"{os.path.basename(d)}.passes.mlir")
-                with open(pp, "w") as f:
-                    subprocess.run([bish, files["ttadapter"]["path"], f"--target={arch}",
-                                    "--enable-hfusion-compile=true", "--enable-hivm-compile=true",
-                                    "--enable-triton-kernel-compile=true", "--mlir-print-ir-after-all",
-                                    "-o", os.path.join(out_dir, "kernel")],
-                                   stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
-                text = open(pp, errors="replace").read()
-                entry["passes"] = parse_pass_dump(text)
-                entry["pass_count"] = len(entry["passes"])
-                files["passes"] = _file_entry(pp)
-        kernels.append(entry)
-    return {"target": "ascend", "dir": out_dir, "per_pass": per_pass, "kernels": kernels,
-            "note": "Ascend path: written from triton-ascend documentation, not run on hardware"}

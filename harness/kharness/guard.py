@@ -180,6 +180,11 @@ def user_location(exc, user_dirs):
 
 
 def short_exc(exc, limit=400):
-    s = f"{type(exc).__name__}: {exc}".strip()
-    s = " ".join(s.split())
-    return s if len(s) <= limit else s[:limit] + "..."
+    """The exception's type and its message, the message capped at `limit` characters and
+    quoted (JSON escapes, whitespace collapsed), so that text a kernel chose can neither
+    pass for the harness's own words nor break a log line."""
+    import json
+    msg = " ".join(str(exc).split())
+    if len(msg) > limit:
+        msg = msg[:limit] + "..."
+    return f"{type(exc).__name__}: {json.dumps(msg, ensure_ascii=False)}"

@@ -3,6 +3,7 @@ TRITON_INTERPRET=1) to record which kernels a forward launched and with which ar
 that the kernel can be compiled offline with the same signature/constexprs, and so that the
 runtime part of the static check can ignore torch calls made by Triton itself."""
 import contextlib
+import inspect
 import threading
 
 _tls = threading.local()
@@ -42,6 +43,14 @@ def _describe(v):
     return {"kind": "unsupported", "repr": repr(v)[:120]}
 
 
+def _defaults(py_fn):
+    try:
+        sig = inspect.signature(py_fn)
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: p.default for p in sig.parameters.values() if p.default is not inspect.Parameter.empty}
+
+
 def _record(fn_obj, args, kwargs, grid):
     recs = getattr(_tls, "records", None)
     if recs is None:
@@ -52,7 +61,9 @@ def _record(fn_obj, args, kwargs, grid):
     try:
         g = grid
         if callable(grid):
-            bound = dict(zip(arg_names, args))
+            # what Triton passes a grid function: every argument by name, defaults included
+            bound = _defaults(py_fn)
+            bound.update(zip(arg_names, args))
             bound.update(kwargs)
             g = grid(bound)
         g = [int(x) for x in g]

@@ -1,21 +1,51 @@
 """JSON Lines framing shared by the supervisor and the worker: limits, errors, encoding."""
 import json
 import math
+from dataclasses import dataclass
 
+# Defaults, equal to koptd's (common/contract.h: KOPT_SOURCE_BYTES_DEFAULT,
+# KOPT_HARNESS_LINE_MIN). The C worker passes the daemon's settings as --max-source-bytes and
+# --max-line-bytes, so that whatever the API accepted can be loaded here.
 MAX_LINE_BYTES = 16 * 1024 * 1024      # one request line
-MAX_SOURCE_BYTES = 256 * 1024          # each of reference_source, kernel_source, candidate_source
-MAX_CASES = 1024                       # cases given inline in `load`
+MAX_SOURCE_BYTES = 256 * 1024          # each of reference_source, kernel_source, candidate_source, source
+SOURCE_BYTES_CAP = 16 * 1024 * 1024    # the most a koptd may allow (KOPT_SOURCE_BYTES_MAX)
+LINE_BYTES_CAP = 1 << 30               # sanity bound on --max-line-bytes
+MAX_CASES = 1024                       # cases given inline in `load` (KOPT_CASES_MAX)
 MAX_JSON_DEPTH = 32
 
-OPS = ("hello", "load", "validate", "bench", "compare", "compile", "profile", "shutdown")
+
+@dataclass
+class Limits:
+    """The limits in force in this process (set once at start-up by configure_limits)."""
+    source_bytes: int = MAX_SOURCE_BYTES
+    line_bytes: int = MAX_LINE_BYTES
+
+
+LIMITS = Limits()
+
+
+def configure_limits(source_bytes: int | None, line_bytes: int | None) -> None:
+    """Applies the limits the worker passed; raises ValueError naming the one out of range."""
+    if source_bytes is not None:
+        if not 64 <= source_bytes <= SOURCE_BYTES_CAP:
+            raise ValueError(f"--max-source-bytes {source_bytes} is outside 64..{SOURCE_BYTES_CAP}")
+        LIMITS.source_bytes = source_bytes
+    if line_bytes is not None:
+        if not MAX_LINE_BYTES <= line_bytes <= LINE_BYTES_CAP:
+            raise ValueError(f"--max-line-bytes {line_bytes} is outside {MAX_LINE_BYTES}..{LINE_BYTES_CAP}")
+        LIMITS.line_bytes = line_bytes
+
+
+OPS = ("hello", "load", "validate", "bench", "compare", "compile", "profile", "knobs", "rewrite", "sweep",
+       "shutdown")
 
 # Default wall-clock limits (seconds) for one request, enforced by the supervisor. A request
 # may lower or raise them with "timeout_s" (1..MAX_TIMEOUT_S).
 DEFAULT_TIMEOUTS = {
     "hello": 120, "load": 600, "validate": 600, "bench": 600, "compare": 900,
-    "compile": 600, "profile": 900, "shutdown": 30,
+    "compile": 600, "profile": 900, "knobs": 60, "rewrite": 60, "sweep": 1200, "shutdown": 30,
 }
-MAX_TIMEOUT_S = 7200
+MAX_TIMEOUT_S = 7200                   # the worker caps its limits to this (workers/deadline.h)
 
 
 class HarnessError(Exception):
@@ -83,8 +113,8 @@ def _depth(obj, limit, d=0):
 def parse_request(line):
     """Parse and check one request line. Returns the request dict or raises HarnessError
     (the id is attached as .extra['id'] when it could be read)."""
-    if len(line) > MAX_LINE_BYTES:
-        raise HarnessError("bad-request", f"request line is {len(line)} bytes; the limit is {MAX_LINE_BYTES}")
+    if len(line) > LIMITS.line_bytes:
+        raise HarnessError("bad-request", f"request line is {len(line)} bytes; the limit is {LIMITS.line_bytes}")
     try:
         req = json.loads(line)
     except ValueError as e:
@@ -99,15 +129,15 @@ def parse_request(line):
     op = req.get("op")
     if op not in OPS:
         raise HarnessError("unknown-op", f"unknown op {op!r}; known ops: {', '.join(OPS)}", id=req_id)
-    for field in ("reference_source", "kernel_source", "candidate_source", "incumbent_source"):
+    for field in ("reference_source", "kernel_source", "candidate_source", "incumbent_source", "source"):
         v = req.get(field)
         if v is None:
             continue
         if not isinstance(v, str):
             raise HarnessError("bad-request", f"{field} must be a string (Python source)", id=req_id)
         n = len(v.encode("utf-8", "surrogatepass"))
-        if n > MAX_SOURCE_BYTES:
-            raise HarnessError("bad-request", f"{field} is {n} bytes; the limit is {MAX_SOURCE_BYTES}", id=req_id)
+        if n > LIMITS.source_bytes:
+            raise HarnessError("bad-request", f"{field} is {n} bytes; the limit is {LIMITS.source_bytes}", id=req_id)
     cases = req.get("cases")
     if cases is not None and op == "load":
         if not isinstance(cases, list):

@@ -21,7 +21,15 @@ import sys
 import threading
 import time
 
-from .protocol import DEFAULT_TIMEOUTS, HarnessError, encode, error, parse_request
+from .protocol import (
+    DEFAULT_TIMEOUTS,
+    LIMITS,
+    HarnessError,
+    configure_limits,
+    encode,
+    error,
+    parse_request,
+)
 
 PROGRESS_PREFIX = "\x1ekopt-progress "
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -173,6 +181,7 @@ class Supervisor:
         self.args = args
         self.worker = None
         self.last_load = None
+        self.last_load_timeout = float(DEFAULT_TIMEOUTS["load"])   # the replay's limit: the load's own
         self.restarts = 0
         self.env = self._worker_env()
         self.limits = {
@@ -216,8 +225,10 @@ class Supervisor:
             w.kill()
             raise HarnessError("harness-start", f"the harness worker did not start within {self.args.start_timeout} s")
         except (EOFError, ValueError):
-            reason, _ = w.death_reason()
-            raise HarnessError("harness-start", f"the harness worker failed to start ({reason}): {w.tail()}")
+            reason, sig = w.death_reason()
+            extra = {"cause": "killed"} if sig == "SIGKILL" else {}
+            raise HarnessError("harness-start", f"the harness worker failed to start ({reason}): {w.tail()}",
+                               **extra)
         if not msg.get("ready"):
             w.kill()
             raise HarnessError("harness-start", f"the harness worker failed to start: {msg.get('error')}",
@@ -275,9 +286,11 @@ class Supervisor:
             replay["id"] = -1
             log("replaying the last load in the new worker")
             try:
-                resp = self._call(replay, DEFAULT_TIMEOUTS["load"])
+                resp = self._call(replay, self.last_load_timeout)
             except WorkerDied as e:
-                raise HarnessError("reload-failed", f"reloading the problem in a new harness worker failed: {e.message}")
+                # cause: the caller tells a kill -9 of the new worker from the kernel's fault
+                raise HarnessError("reload-failed", f"reloading the problem in a new harness worker failed: {e.message}",
+                                   cause=e.kind)
             if not resp.get("ok"):
                 raise HarnessError("reload-failed", "reloading the problem in a new harness worker failed: "
                                    f"{resp.get('error', {}).get('message')}")
@@ -326,6 +339,7 @@ class Supervisor:
         if op == "load":
             if resp.get("ok"):
                 self.last_load = {k: v for k, v in req.items() if k not in ("timeout_s",)}
+                self.last_load_timeout = timeout
             else:
                 self.last_load = None
         return resp
@@ -344,8 +358,16 @@ def main(argv=None):
     ap.add_argument("--nproc", type=int, default=0, help="RLIMIT_NPROC of the worker (0: inherited)")
     ap.add_argument("--fsize-mb", type=int, default=0, help="RLIMIT_FSIZE of the worker in MiB (0: inherited)")
     ap.add_argument("--start-timeout", type=float, default=300.0)
+    ap.add_argument("--max-source-bytes", type=int, default=None,
+                    help="largest source in a request (koptd's max_source_bytes; default 262144)")
+    ap.add_argument("--max-line-bytes", type=int, default=None,
+                    help="largest request line (the worker derives it from koptd's limits; default 16 MiB)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    try:
+        configure_limits(args.max_source_bytes, args.max_line_bytes)
+    except ValueError as e:
+        ap.error(str(e))
     if args.workdir:
         args.workdir = os.path.realpath(args.workdir)
     if args.mem_mb is None:
@@ -359,17 +381,18 @@ def main(argv=None):
     sys.stdout = sys.stderr
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sup = Supervisor(args)
-    log(f"ready (backend {args.backend}, workdir {args.workdir}, limits {sup.limits})")
+    log(f"ready (backend {args.backend}, workdir {args.workdir}, limits {sup.limits}, "
+        f"max source {LIMITS.source_bytes} B, max request line {LIMITS.line_bytes} B)")
     stdin = sys.stdin.buffer
     while True:
-        raw = stdin.readline(16 * 1024 * 1024 + 2)
+        raw = stdin.readline(LIMITS.line_bytes + 2)
         if not raw:
             break
-        if not raw.endswith(b"\n") and len(raw) > 16 * 1024 * 1024:
+        if not raw.endswith(b"\n") and len(raw) > LIMITS.line_bytes:
             # over-long line: drain it and answer
             while raw and not raw.endswith(b"\n"):
                 raw = stdin.readline(1 << 20)
-            out.write(encode(error(None, "bad-request", "request line exceeds 16 MiB")))
+            out.write(encode(error(None, "bad-request", f"request line exceeds {LIMITS.line_bytes} bytes")))
             continue
         line = raw.decode("utf-8", "replace").strip()
         if not line:

@@ -13,6 +13,8 @@ import os
 import sys
 import time
 import traceback
+from dataclasses import dataclass
+from typing import Any
 
 from . import backend as bk
 from .protocol import HarnessError, encode, error, ok
@@ -20,14 +22,19 @@ from .protocol import HarnessError, encode, error, ok
 PROGRESS_PREFIX = "\x1ekopt-progress "
 
 
+# The harness's own log stream: stderr until main() hands fds 1 and 2 to the capture of
+# user output (kout.KernelOutput), then a private copy of the original stderr.
+_LOG = sys.stderr
+
+
 def progress(text):
-    sys.stderr.write(f"{PROGRESS_PREFIX}{text}\n")
-    sys.stderr.flush()
+    _LOG.write(f"{PROGRESS_PREFIX}{text}\n")
+    _LOG.flush()
 
 
 def log(text):
-    sys.stderr.write(f"kopt-harness[worker {os.getpid()}]: {text}\n")
-    sys.stderr.flush()
+    _LOG.write(f"kopt-harness[worker {os.getpid()}]: {text}\n")
+    _LOG.flush()
 
 
 def _int_field(req, name, default, lo, hi):
@@ -48,6 +55,10 @@ def _num_field(req, name, default, lo, hi):
     return float(v)
 
 
+# Device memory the inputs of a problem's cases may keep between requests (per backend).
+CASE_CACHE_MAX_BYTES = {"cuda": 24 << 30, "ascend": 8 << 30, "interp": 1 << 30}
+
+
 class Problem:
     pass
 
@@ -63,6 +74,7 @@ class Worker:
         self.problem = None
         self.poisoned = False
         self._peak_bw = None
+        self._compile_pool = None
         from .timing import Timer
         self.timer = Timer(backend)
         launches.install()
@@ -134,8 +146,23 @@ class Worker:
         return t
 
     def _device_inputs(self, i, dtype64=False):
-        from .cases import to_device
-        return to_device(self.problem.cases.inputs(i), self.device, dtype64=dtype64)
+        """Fresh inputs of case i on the device (a private copy each call). The case's
+        tensors are generated once per problem and kept on the device up to
+        CASE_CACHE_MAX_BYTES: generating large random inputs on the CPU and copying them
+        over is what made each validation take seconds; a device-side clone takes
+        milliseconds."""
+        from .cases import clone_tree, to_device
+        from .correctness import storages
+        p = self.problem
+        base = p.case_cache.get(i)
+        if base is None:
+            base = to_device(p.cases.inputs(i), self.device)
+            nbytes = sum(b1 - b0 for (b0, b1, _) in storages(base))
+            if p.case_cache_bytes + nbytes > CASE_CACHE_MAX_BYTES.get(self.backend, 0):
+                return to_device(base, self.device, dtype64=dtype64)   # too big to keep: use it once
+            p.case_cache[i] = base
+            p.case_cache_bytes += nbytes
+        return to_device(clone_tree(base), self.device, dtype64=dtype64)
 
     # ------------------------------------------------------------------ ops
     def handle(self, req):
@@ -181,7 +208,7 @@ class Worker:
     def op_load(self, req):
         from . import launches
         from .cases import CaseSet, parse_jsonl_cases, sample_indices, case_seed, describe_value
-        from .correctness import Tolerances
+        from .judge import Tolerances
         from .static_check import check_source
         from .usercode import (UserCodeFailure, build_model, call_forward, forget_module, import_module,
                                run_user, write_source)
@@ -198,8 +225,8 @@ class Worker:
         if not (ncorr == "all" or (isinstance(ncorr, int) and not isinstance(ncorr, bool) and 1 <= ncorr <= 1024)):
             raise HarnessError("bad-request", 'correctness_cases must be "all" or an integer in [1, 1024]')
         try:
-            tol = Tolerances(req.get("tolerances"))
-        except ValueError as e:
+            tol = Tolerances.parse(req.get("tolerances"))
+        except (TypeError, ValueError) as e:
             raise HarnessError("bad-request", str(e))
         cases = req.get("cases")
         if cases is None and isinstance(req.get("cases_jsonl"), str):
@@ -217,6 +244,9 @@ class Worker:
         jobdir = self._resolve_workdir(req.get("workdir"))
         p = Problem()
         p.jobdir = jobdir
+        p.case_cache = {}
+        p.ref_cache = {}
+        p.case_cache_bytes = 0
         p.seed = seed
         p.tol = tol
         p.tunables = tunables
@@ -252,6 +282,7 @@ class Worker:
                                          "initial kernel")
             p.ref_model = None
             p.ref64_model = None
+            p.mag_model = None
             if p.ref_mod is not None:
                 p.ref_model = build_model(p.ref_mod, "Model", init, {}, self.device, seed, udirs, "reference")
             # probe run of the initial kernel on the first benchmark case: records launches
@@ -286,6 +317,10 @@ class Worker:
         except HarnessError:
             self.problem = None
             raise
+        if self.backend == "cuda":
+            why = self.compile_pool().warm()      # ready before the first sweep
+            if why:
+                log(why)
         static = dict(p.static)
         static["runtime"] = p.runtime_check
         static["ok"] = bool(p.static["ok"] and p.runtime_check["ok"])
@@ -305,7 +340,8 @@ class Worker:
     def op_validate(self, req):
         from . import launches
         from .cases import clone_tree
-        from .correctness import compare, flatten_outputs, inputs_mutated, overlaps, storages
+        from .correctness import flatten_outputs, inputs_mutated, overlaps, storages
+        from .judge import judge_output
         from .static_check import RuntimeTrace, check_source
         from .usercode import UserCodeFailure, build_model, call_forward, run_user
         torch = self.torch
@@ -340,16 +376,15 @@ class Worker:
         if not isinstance(cases, list) or not all(isinstance(i, int) for i in cases):
             raise HarnessError("bad-request", "cases must be a list of case indices")
         trace = RuntimeTrace(tuple(udirs))
-        worst = {"max_err_in_tol_units": 0.0, "f64_candidate_err": None, "f64_reference_err": None,
-                 "mismatches_within_budget": 0, "f64_checked_outputs": 0, "f64_unavailable": None}
+        per_output: dict[int, dict] = {}
+        unavailable = None
         all_recs = []
         from .cases import to_device
         for i in cases:
             progress(f"validate case {i} {who}")
             entry = {"case": i, "passed": False}
             res["cases"].append(entry)
-            cpu_inputs = p.cases.inputs(i)
-            cin = to_device(clone_tree(cpu_inputs), self.device)
+            cin = self._device_inputs(i)
             pristine = clone_tree(cin)
             # 1. candidate first
             try:
@@ -386,31 +421,18 @@ class Worker:
                                   "message": f"{who} mutated input {k} on case {i}: {body}; kernels must not write "
                                              f"to their inputs"}
                 break
-            # 2. reference (after the candidate), and its float64 evaluation
-            g64_leaves = None
+            # 2. the reference (after the candidate) and its float64 evaluations
             if p.has_reference:
-                rin = to_device(clone_tree(cpu_inputs), self.device)
-                try:
-                    out_g = run_user(f"reference on case {i}", lambda: _sync_ret(call_forward(p.ref_model, rin),
-                                                                                 self.backend), udirs)
-                except UserCodeFailure as e:
-                    raise HarnessError("reference-error", e.message)
-                try:
-                    if p.ref64_model is None:
-                        p.ref64_model = build_model(p.ref_mod, "Model", p.init_inputs, {}, self.device, p.seed,
-                                                    udirs, "reference (float64)", dtype=torch.float64)
-                    in64 = to_device(clone_tree(cpu_inputs), self.device, dtype64=True)
-                    out64 = run_user(f"float64 reference on case {i}",
-                                     lambda: _sync_ret(call_forward(p.ref64_model, in64), self.backend), udirs)
-                    g64_leaves = flatten_outputs(out64)
-                except UserCodeFailure as e:
-                    worst["f64_unavailable"] = e.message
-                    g64_leaves = None
+                out_g, extra = self._reference_outputs(i, udirs)
+                if extra.note and not unavailable:
+                    unavailable = extra.note
             else:
                 out_g = _to_device_tree(p.golden[i], self.device) if i in p.golden else None
                 if out_g is None:
                     raise HarnessError("bad-request", f"case {i} has no golden output (not a correctness case)")
-                worst["f64_unavailable"] = "no reference: the initial kernel's outputs are the golden"
+                extra = _Evaluations(note="no reference: the initial kernel's outputs are the golden",
+                                     truth_name="initial kernel outputs (no reference)")
+                unavailable = extra.note
             leaves_g = flatten_outputs(out_g)
             # 3. outputs must not alias the reference's outputs either
             g_ranges = storages(out_g)
@@ -427,20 +449,12 @@ class Worker:
             outs = []
             problem = None
             for k, (c, g) in enumerate(zip(leaves_c, leaves_g)):
-                g64 = g64_leaves[k] if g64_leaves is not None and k < len(g64_leaves) else None
-                d = compare(c, g, g64, p.tol)
+                d = judge_output(c, extra.truth(k, g), p.tol)
                 d["output"] = k
                 outs.append(d)
-                worst["max_err_in_tol_units"] = max(worst["max_err_in_tol_units"], d.get("max_err_in_tol_units") or 0.0)
-                worst["mismatches_within_budget"] += d.get("within_budget", 0) or 0
-                f = d.get("float64")
-                if f:
-                    worst["f64_checked_outputs"] += 1
-                    worst["f64_candidate_err"] = max(worst["f64_candidate_err"] or 0.0, f["candidate_err"])
-                    worst["f64_reference_err"] = max(worst["f64_reference_err"] or 0.0, f["reference_err"])
+                _summarize_output(per_output, k, i, d)
                 if not d["passed"] and problem is None:
-                    suffix = f" output {k}" if len(leaves_c) > 1 else ""
-                    problem = f"{who} wrong on case {i}{suffix}: {d['problem']}"
+                    problem = f"{who} wrong on case {i}: output {k} {d['problem']}"
             entry["outputs"] = outs
             if problem:
                 res["failure"] = {"kind": "wrong-result", "case": i, "message": problem}
@@ -449,10 +463,80 @@ class Worker:
             del cin, pristine, out_c, out_g
         res["runtime_check"] = {"violations": trace.violations, "warnings": trace.warnings, "calls": trace.calls}
         res["kernels"] = launches.summarize(all_recs)
-        res["summary"] = worst
+        res["summary"] = {"error_units": max((o["error_units"] for o in per_output.values()
+                                              if o["error_units"] is not None), default=None),
+                          "reference_error_units": max((o["reference_error_units"] for o in per_output.values()
+                                                        if o["reference_error_units"] is not None), default=None),
+                          "outputs": [per_output[k] for k in sorted(per_output)],
+                          "float64_unavailable": unavailable}
         res["cases_checked"] = len(res["cases"])
         res["passed"] = res["failure"] is None and all(c["passed"] for c in res["cases"])
         return res
+
+    def _reference_outputs(self, i, udirs):
+        """(outputs, evaluations) of the reference on case i: its outputs in its own dtypes,
+        then in float64 on the upcast inputs, and in float64 on |inputs| and on 2|inputs|
+        with |parameters| (the magnitudes of the judge's budget, kharness/judge.py). They
+        depend only on the case, so they are computed once per problem and kept (up to
+        CASE_CACHE_MAX_BYTES with the inputs): a sweep screens dozens of candidates on one
+        case."""
+        from .correctness import storages
+        hit = self.problem.ref_cache.get(i)
+        if hit is not None:
+            return hit
+        out = self._reference_outputs_uncached(i, udirs)
+        p = self.problem
+        ev = out[1]
+        nbytes = sum(b1 - b0 for leaves in ([out[0]], ev.float64, ev.magnitude, ev.magnitude2) if leaves
+                     for (b0, b1, _) in storages(leaves))
+        if p.case_cache_bytes + nbytes <= CASE_CACHE_MAX_BYTES.get(self.backend, 0):
+            p.ref_cache[i] = out
+            p.case_cache_bytes += nbytes
+        return out
+
+    def _reference_outputs_uncached(self, i, udirs):
+        from .cases import map_float_tensors
+        from .correctness import flatten_outputs
+        from .judge import Float64Mode
+        from .usercode import UserCodeFailure, build_model, call_forward, run_user
+        p = self.problem
+        torch = self.torch
+
+        def run(model, inputs, what):
+            def go():
+                if model is p.ref_model:
+                    return _sync_ret(call_forward(model, inputs), self.backend)
+                with Float64Mode():
+                    return _sync_ret(call_forward(model, inputs), self.backend)
+            return run_user(f"{what} on case {i}", go, udirs)
+
+        try:
+            out_g = run(p.ref_model, self._device_inputs(i), "reference")
+        except UserCodeFailure as e:
+            raise HarnessError("reference-error", e.message)
+        ev = _Evaluations()
+        try:
+            if p.ref64_model is None:
+                p.ref64_model = build_model(p.ref_mod, "Model", p.init_inputs, {}, self.device, p.seed, udirs,
+                                            "reference (float64)", dtype=torch.float64)
+            ev.float64 = flatten_outputs(run(p.ref64_model, self._device_inputs(i, dtype64=True),
+                                             "float64 reference"))
+        except UserCodeFailure as e:
+            ev.note = f"the float64 reference failed: {e.message}"
+            ev.truth_name = "reference in its own dtype (its float64 evaluation failed)"
+            return out_g, ev
+        try:
+            if p.mag_model is None:
+                p.mag_model = build_model(p.ref_mod, "Model", p.init_inputs, {}, self.device, p.seed, udirs,
+                                          "reference (float64, |parameters|)", dtype=torch.float64)
+                _abs_parameters(p.mag_model)
+            for scale, attr in ((1.0, "magnitude"), (2.0, "magnitude2")):
+                inputs = map_float_tensors(self._device_inputs(i, dtype64=True), lambda t, s=scale: t.abs() * s)
+                setattr(ev, attr, flatten_outputs(run(p.mag_model, inputs, "float64 reference on |inputs|")))
+        except UserCodeFailure as e:
+            ev.magnitude = ev.magnitude2 = None
+            ev.mag_note = f"the float64 reference on |inputs| failed: {e.message}"
+        return out_g, ev
 
     # ------------------------------------------------------------------ bench
     def _bench_fn(self, model, i, rotate=True):
@@ -621,9 +705,14 @@ class Worker:
                             per_case.append(sorted(t)[len(t) // 2])
                         slots[slot].append(math.exp(sum(math.log(max(x, 1e-9)) for x in per_case) / len(per_case)))
 
+            adaptive = bool(req.get("adaptive", False))
+            used = 0
             for r in range(rounds):
                 progress(f"compare round {r}")
                 run_user(f"compare round {r}", lambda: one_round(r), udirs)
+                used = r + 1
+                if adaptive and used >= min(rounds, ADAPTIVE_MIN_ROUNDS) and _decided(slots, min_imp):
+                    break
         except UserCodeFailure as e:
             raise self._fail(e)
         dec = abba_decision(slots["A1"], slots["B1"], slots["B2"], slots["A2"], min_imp)
@@ -633,7 +722,7 @@ class Worker:
             per_case.append({"case": i, "incumbent": sa, "candidate": sb,
                              "ratio": sb["median_ms"] / sa["median_ms"] if sa["median_ms"] > 0 else None})
         return {"clock": self.timer.clock, "l2_flush": self.timer.l2_flush, "order": "ABBA",
-                "rounds": rounds, "reps_per_slot": reps,
+                "rounds": used, "rounds_max": rounds, "adaptive": adaptive, "reps_per_slot": reps,
                 "incumbent_median_ms": statistics_median(slots["A1"] + slots["A2"]),
                 "candidate_median_ms": statistics_median(slots["B1"] + slots["B2"]),
                 "ratio": dec["ratio"], "speedup": dec["speedup"], "noise": dec["noise_ratio"],
@@ -659,6 +748,84 @@ class Worker:
             raise self._fail(e)
         return launches.summarize(recs), case
 
+    def op_sweep(self, req):
+        from .sweep import sweep_op
+        return sweep_op(self, req)
+
+    def compile_pool(self):
+        """The process pool that compiles sweep candidates in parallel (started lazily, kept
+        for this worker's life)."""
+        if self._compile_pool is None:
+            from .precompile import CompilePool
+            self._compile_pool = CompilePool()
+        return self._compile_pool
+
+    # ------------------------------------------------------------------ knobs / rewrite
+    def _source_launches(self, src, req):
+        """(source, launch summary, case) of `src` (None: the loaded kernel); the launches of a
+        source other than the loaded kernel are recorded on one forward of the first benchmark case."""
+        from .usercode import UserCodeFailure
+        p = self._need_problem()
+        if src is not None and (not isinstance(src, str) or not src.strip()):
+            raise HarnessError("bad-request", "source must be a non-empty string (a Python module with class ModelNew)")
+        who = "candidate" if src is not None and src != p.kernel_src else "initial kernel"
+        try:
+            mod, src, _ = self._import_kernel(src, who)
+        except UserCodeFailure as e:
+            raise self._fail(e)
+        launches_, case = self.probe_launches(mod, who, req)
+        return src, launches_, case
+
+    def op_knobs(self, req):
+        from .knobs import discover
+        from .srcedit import RewriteRefused
+        declared = _declared(req)
+        src, recs, case = self._source_launches(req.get("source"), req)
+        try:
+            d = discover(src, recs, self._tunables(req), declared)
+        except RewriteRefused as e:
+            raise HarnessError("rewrite-refused", str(e))
+        res = d.to_json()
+        res["structural"] = _structural_survey(src, recs)
+        res["probe_case"] = case
+        return res
+
+    def op_rewrite(self, req):
+        from .knobs import discover
+        from .rewrite import apply_changes
+        from .srcedit import RewriteRefused, check_parses
+        changes = req.get("changes")
+        structural = req.get("structural")
+        if changes is None and structural is None:
+            raise HarnessError("bad-request", "rewrite needs changes ({knob id: value}) and/or structural "
+                                              "({name, params})")
+        if structural is not None and (not isinstance(structural, dict) or not isinstance(structural.get("name"), str)
+                                       or not isinstance(structural.get("params", {}), dict)):
+            raise HarnessError("bad-request", "structural must be an object {name: string, params: object}")
+        declared = _declared(req)
+        src, recs, _ = self._source_launches(req.get("source"), req)
+        tunables = self._tunables(req)
+        res = {"source": src, "tunables": dict(tunables), "applied": []}
+        try:
+            if structural is not None:
+                mod = _structural_module()
+                if mod is None:
+                    raise RewriteRefused("structural rewrites are not available in this harness "
+                                         "(the package kharness.structural is not installed)")
+                name, params = structural["name"], structural.get("params") or {}
+                src = mod.apply(src, name, params, recs)
+                check_parses(src, f"structural rewrite {name}")
+                res["source"] = src
+                res["structural"] = {"name": name, "params": params}
+                if changes:
+                    src, recs, _ = self._source_launches(src, req)
+            if changes:
+                r = apply_changes(src, discover(src, recs, tunables, declared), changes)
+                res.update(r.to_json())
+        except RewriteRefused as e:
+            raise HarnessError("rewrite-refused", str(e))
+        return res
+
     def op_compile(self, req):
         from .compile import compile_op
         return compile_op(self, req)
@@ -666,6 +833,115 @@ class Worker:
     def op_profile(self, req):
         from .profile import profile_op
         return profile_op(self, req)
+
+
+# Adaptive ABBA: at least this many rounds, then stop as soon as the decision is clear.
+ADAPTIVE_MIN_ROUNDS = 6
+
+
+def _decided(slots, min_imp):
+    """True when more rounds would not change the decision: the median log ratio lies more
+    than two standard errors (of a median: 1.2533 sigma / sqrt(n)) away from the decision
+    threshold."""
+    import statistics
+
+    from .timing import abba_decision
+    a1, b1, b2, a2 = slots["A1"], slots["B1"], slots["B2"], slots["A2"]
+    dec = abba_decision(a1, b1, b2, a2, min_imp)
+    lr = [math.log(((b1[i] + b2[i]) / 2) / ((a1[i] + a2[i]) / 2)) for i in range(len(a1))
+          if a1[i] > 0 and a2[i] > 0 and b1[i] > 0 and b2[i] > 0]
+    if len(lr) < 3:
+        return False
+    se = 1.2533 * statistics.stdev(lr) / math.sqrt(len(lr))
+    return abs(-dec["log_ratio_median"] - dec["threshold"]) > 2 * se
+
+
+def _declared(req):
+    from .knobs import check_declared
+    try:
+        return check_declared(req.get("declared") or {})
+    except (TypeError, ValueError) as e:
+        raise HarnessError("bad-request", str(e))
+
+
+def _structural_module():
+    """kharness.structural when this harness has it (built separately), else None."""
+    import importlib
+    name = f"{__package__}.structural"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name != name:
+            raise           # the package exists but one of its imports is missing: a real error
+        return None
+
+
+def _structural_survey(src, recs):
+    import dataclasses
+    mod = _structural_module()
+    if mod is None:
+        return []
+    out = []
+    for fit in mod.survey(src, recs):
+        if dataclasses.is_dataclass(fit) and not isinstance(fit, type):
+            out.append(dataclasses.asdict(fit))
+        elif hasattr(fit, "to_json"):
+            out.append(fit.to_json())
+        else:
+            out.append(dict(fit))
+    return out
+
+
+@dataclass
+class _Evaluations:
+    """The reference's float64 evaluations on one case (output leaves), for the judge."""
+
+    float64: list | None = None
+    magnitude: list | None = None
+    magnitude2: list | None = None
+    truth_name: str = "float64 reference"
+    note: str | None = None         # why there is no float64 truth
+    mag_note: str | None = None     # why there are no magnitudes
+
+    def truth(self, k: int, g: Any) -> Any:
+        """The judge's Truth for output leaf k (g: the reference's or golden leaf)."""
+        from .judge import Truth
+
+        def leaf(v: list | None) -> Any:
+            return v[k] if v is not None and k < len(v) else None
+
+        return Truth(reference=g, float64=leaf(self.float64), magnitude=leaf(self.magnitude),
+                     magnitude2=leaf(self.magnitude2), truth_name=self.truth_name,
+                     note=self.mag_note or self.note)
+
+
+def _abs_parameters(model: Any) -> None:
+    """|.| of every floating parameter and buffer of an nn.Module, in place."""
+    import torch
+    if isinstance(model, torch.nn.Module):
+        with torch.no_grad():
+            for t in list(model.parameters()) + list(model.buffers()):
+                if t.is_floating_point() or t.is_complex():
+                    t.copy_(t.abs().to(t.dtype))
+
+
+def _summarize_output(per_output: dict[int, dict], k: int, case: int, d: dict) -> None:
+    """Fold output k's record on one case into the validate summary (worst over cases)."""
+    o = per_output.setdefault(k, {"output": k, "error_units": None, "worst_case": None, "max_abs_err": None,
+                                  "worst": None, "reference_error_units": None, "reference_max_abs_err": None,
+                                  "magnitude": None, "absolute_scale": 1.0, "relative_scale": 1.0, "passed": True})
+    o["passed"] = o["passed"] and bool(d["passed"])
+    eu = d.get("error_units")
+    if eu is not None and (o["error_units"] is None or eu > o["error_units"]):
+        o.update(error_units=eu, worst_case=case, max_abs_err=d.get("max_abs_err"), worst=d.get("worst"))
+    ru = d.get("reference_error_units")
+    if ru is not None and (o["reference_error_units"] is None or ru > o["reference_error_units"]):
+        o.update(reference_error_units=ru, reference_max_abs_err=d.get("reference_max_abs_err"))
+    b = d.get("budget")
+    if b:
+        o["magnitude"] = b["magnitude"]
+        o["absolute_scale"] = max(o["absolute_scale"], b["absolute_scale"])
+        o["relative_scale"] = max(o["relative_scale"], b["relative_scale"])
 
 
 def statistics_median(v):
@@ -710,10 +986,14 @@ def main(argv=None):
     ap.add_argument("--workdir", default=None)
     args, _ = ap.parse_known_args(argv)
     # the protocol stream is a private copy of fd 1; fd 1 itself goes to stderr
+    global _LOG
     proto = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    faulthandler.enable(file=sys.stderr, all_threads=True)
+    # fds 1 and 2 now belong to user code's output (captured, capped, returned per request
+    # as kernel_output); the harness logs on a private copy of stderr.
+    from .kout import KernelOutput
+    kout = KernelOutput()
+    _LOG = kout.log
+    faulthandler.enable(file=kout.log, all_threads=True)
     try:
         backend = bk.choose_backend(args.backend)
         root = os.path.realpath(args.workdir) if args.workdir else None
@@ -734,6 +1014,9 @@ def main(argv=None):
         except ValueError:
             continue
         resp = w.handle(req)
+        said = kout.take()
+        if said:
+            resp["kernel_output"] = said
         proto.write(encode(resp))
         proto.flush()
         if req.get("op") == "shutdown":

@@ -19,18 +19,19 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # The Makefile's flags, so that a test build fails exactly where `make` would.
 CFLAGS="-std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
-        -O1 -g -fno-omit-frame-pointer -D_GNU_SOURCE -Icli $SAN"
-LIBS="$(pkg-config --libs jansson libcurl) -lcmocka"
+        -O1 -g -fno-omit-frame-pointer -D_GNU_SOURCE -Icli -Icommon $SAN"
+LIBS="$(pkg-config --libs jansson libcurl) -lcmocka -lm"
 
 # test name -> the cli/ sources it needs
 declare -A srcs=(
   [test_ctl_sse]="cli/ctl_sse.c"
   [test_ctl_spec]="cli/ctl_spec.c"
   [test_ctl_format]="cli/ctl_format.c cli/ctl_http.c"
+  [test_ctl_suite]="cli/ctl_suite.c cli/ctl_spec.c"
 )
 
 pass=0; fail=0
-for t in test_ctl_sse test_ctl_spec test_ctl_format; do
+for t in test_ctl_sse test_ctl_spec test_ctl_format test_ctl_suite; do
   # shellcheck disable=SC2086 # flags are word lists on purpose
   if ! $CC $CFLAGS -o "$out/$t" "tests/cli/$t.c" ${srcs[$t]} $LIBS; then
     echo "FAIL: $t did not build" >&2

@@ -235,8 +235,8 @@ static void test_source_limit(void **state)
 			 -EFBIG);
 	assert_null(src);
 	assert_non_null(strstr(f->err, "kernel.py"));
-	assert_non_null(strstr(f->err, "256 KiB"));
-	assert_non_null(strstr(f->err, "262145 bytes"));
+	assert_non_null(strstr(f->err, "16 MiB"));
+	assert_non_null(strstr(f->err, "16777217 bytes"));
 	free(big);
 }
 
@@ -300,7 +300,7 @@ static void test_cases_file_limit(void **state)
 	assert_int_equal(ctl_spec_build(&o, &spec, f->err, sizeof(f->err)), -EFBIG);
 	assert_null(spec);
 	assert_non_null(strstr(f->err, "cases.jsonl"));
-	assert_non_null(strstr(f->err, "4 MiB"));
+	assert_non_null(strstr(f->err, "64 MiB"));
 	free(big);
 }
 

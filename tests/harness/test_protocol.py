@@ -1,7 +1,11 @@
 """Protocol round trips: framing, ids, errors, limits."""
 import json
+import os
+import subprocess
+import sys
 
-from conftest import vector_add
+import pytest
+from conftest import HARNESS_DIR, ROOT, vector_add
 
 
 def test_hello_reports_versions_and_backend(harness):
@@ -63,3 +67,45 @@ def test_not_loaded_and_load_errors(tmp_path):
         r = h.request("shutdown")
         assert r["ok"] and r["result"]["bye"]
         assert h.proc.wait(timeout=30) == 0
+
+
+def _contract_defines() -> dict[str, int]:
+    """The integer #defines of common/contract.h ("1024", "(256u << 10)"), as {name: int}."""
+    import re
+    out = {}
+    with open(os.path.join(ROOT, "common", "contract.h")) as f:
+        for m in re.finditer(r"^#define (KOPT_\w+) +\(?(\d+)u? *(?:<< *(\d+))?\)?\s", f.read(), re.MULTILINE):
+            out[m.group(1)] = int(m.group(2)) << int(m.group(3) or 0)
+    return out
+
+
+def test_limits_match_the_daemons_contract():
+    """The harness's defaults are koptd's (common/contract.h): a koptd left at its defaults
+    passes nothing and everything it accepted loads."""
+    from kharness import protocol
+    c = _contract_defines()
+    assert protocol.MAX_SOURCE_BYTES == c["KOPT_SOURCE_BYTES_DEFAULT"]
+    assert protocol.SOURCE_BYTES_CAP == c["KOPT_SOURCE_BYTES_MAX"]
+    assert protocol.MAX_LINE_BYTES == c["KOPT_HARNESS_LINE_MIN"]
+    assert protocol.MAX_CASES == c["KOPT_CASES_MAX"]
+
+
+def test_configured_source_limit():
+    """--max-source-bytes (what the worker passes from koptd's max_source_bytes) moves the
+    limit; out of range it is refused at start."""
+    from kharness import protocol
+    src = "x = 1\n" * (300 * 1024 // 6)            # 300 KiB
+    req = json.dumps({"id": 1, "op": "load", "kernel_source": src})
+    saved = (protocol.LIMITS.source_bytes, protocol.LIMITS.line_bytes)
+    try:
+        with pytest.raises(protocol.HarnessError, match="the limit is 262144"):
+            protocol.parse_request(req)
+        protocol.configure_limits(512 * 1024, None)
+        assert protocol.parse_request(req)["op"] == "load"
+        with pytest.raises(ValueError, match="--max-source-bytes"):
+            protocol.configure_limits(17 << 20, None)
+    finally:
+        protocol.LIMITS.source_bytes, protocol.LIMITS.line_bytes = saved
+    r = subprocess.run([sys.executable, os.path.join(HARNESS_DIR, "kopt_harness.py"), "--max-source-bytes", "10"],
+                       capture_output=True, text=True, timeout=60, check=False)
+    assert r.returncode == 2 and "--max-source-bytes 10 is outside" in r.stderr, r.stderr

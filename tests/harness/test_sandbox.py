@@ -2,6 +2,7 @@
 except the work directory, rlimits. Needs root and a working bubblewrap (checked, else
 skipped with the reason); the fallbacks are exercised with --isolation."""
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -129,3 +130,45 @@ def test_workdir_must_be_reachable():
         assert r.returncode != 0 and "not world-traversable" in r.stderr
     finally:
         shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture
+def host_secret_files():
+    """World-readable files outside the sandbox's allowlist, holding a random secret:
+    (their names, the secret)."""
+    secret = "kopt-host-secret-" + secrets.token_hex(8)
+    made = [f"/srv/kopt-test-secret-{secrets.token_hex(4)}", f"/etc/kopt-test-secret-{secrets.token_hex(4)}"]
+    for p in made:
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write(secret + "\n")
+        os.chmod(p, 0o644)
+    yield [os.path.basename(p) for p in made], secret
+    for p in made:
+        os.unlink(p)
+
+
+# What a sandboxed kernel finds in /etc: the allowlist and the generated passwd and group.
+SANDBOX_ETC = "etc=alternatives,group,ld.so.cache,ld.so.conf,ld.so.conf.d,localtime,passwd"
+
+
+def test_host_files_outside_the_allowlist_are_not_there(sbx, host_secret_files):
+    """A kernel that looks at host files outside the allowlist (readable by any user on the
+    host) finds nothing: no /srv or /home, no checkout beside the harness, no koptd
+    configuration, and in /etc only what the allowlist names."""
+    h, _ = sbx
+    names, secret = host_secret_files
+    r = h.request("load", reference_source=vector_add()[0], kernel_source=vector_add()[1], workdir="files",
+                  correctness_cases=1)
+    assert r["ok"], r
+    r = h.request("validate", candidate_source=bad("read_host_files.py"))
+    f = r["result"]["failure"]
+    assert f["kind"] == "exception", f
+    msg = f["message"]
+    for key in ("srv", "home", "repo", "conf"):
+        assert f"{key}=FileNotFoundError" in msg, msg
+    out = r["kernel_output"]["text"]
+    assert SANDBOX_ETC + "\n" in out, out[:2000]
+    assert secret not in msg + out and not any(n in msg + out for n in names)
+    # pid 1 of the sandbox's PID namespace is bwrap (root): its environment is not readable
+    assert "env1=PermissionError" in msg, msg

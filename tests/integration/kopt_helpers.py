@@ -22,6 +22,8 @@ TOKEN_RE = re.compile(r"^kopt_[A-Za-z0-9_-]{43}$")
 SANITIZER_RE = re.compile(r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|"
                           r"ERROR: UndefinedBehaviorSanitizer|WARNING: ThreadSanitizer")
 READY_TIMEOUT = float(os.environ.get("KOPT_TEST_READY_TIMEOUT", "20"))
+# With workers, /readyz waits for their start-up checks (a harness start: torch import).
+WORKER_READY_TIMEOUT = float(os.environ.get("KOPT_TEST_WORKER_READY_TIMEOUT", "180"))
 HTTP_TIMEOUT = 15
 PROBLEM = "urn:kopt:problem:"
 
@@ -520,7 +522,9 @@ class Koptd:
         except FileNotFoundError:
             return ""
 
-    def wait_ready(self, timeout=READY_TIMEOUT):
+    def wait_ready(self, timeout=None):
+        if timeout is None:
+            timeout = READY_TIMEOUT if self.env.get("KOPT_DEVICES", "none") == "none" else WORKER_READY_TIMEOUT
         deadline = time.monotonic() + timeout
         last = None
         while time.monotonic() < deadline:
@@ -529,7 +533,7 @@ class Koptd:
                 raise AssertionError(f"koptd exited {rc} before it was ready; log:\n{self.log()[-6000:]}")
             try:
                 r = requests.get(self.base + "/readyz", timeout=2)
-                last = r.status_code
+                last = f"{r.status_code} {r.text[:500]}"
                 if r.status_code == 200:
                     return
             except requests.RequestException as e:

@@ -165,6 +165,29 @@ def test_read_after_database_change_is_fresh(koptd, api, tokens):
         assert got == doc_now(koptd.db_url, job["id"])
 
 
+def test_read_after_batch_write_is_fresh(koptd, api, tokens):
+    """Batches write jobs rows too: a list cached before a batch is created shows its jobs
+    right after, and a batch job's document is current after a write to a column that only
+    newer migrations added (infra_retries)."""
+    from kopt_helpers import job_spec
+    view = tokens["viewer"]
+    before = api.get("/v1/jobs", params={"limit": 100}, token=view)
+    assert api.get("/v1/jobs", params={"limit": 100}, token=view).headers["ETag"] == before.headers["ETag"]
+    r = api.post("/v1/batches", {"jobs": [job_spec(name="cached-batch")]}, token=tokens["submitter"])
+    assert r.status_code == 201, describe(r)
+    jid = r.json()["jobs"][0]["id"]
+    after = api.get("/v1/jobs", params={"limit": 100}, token=view,
+                    headers={"If-None-Match": before.headers["ETag"]})
+    assert after.status_code == 200 and jid in {j["id"] for j in after.json()["jobs"]}, describe(after)
+    path = f"/v1/jobs/{jid}"
+    first = api.get(path, token=view)  # cached now
+    assert first.json()["infra_retries"] == 0 and first.json()["batch_id"] == r.json()["id"]
+    psql(koptd.db_url, f"UPDATE jobs SET infra_retries = 2 WHERE id = '{jid}'")
+    got = api.get(path, token=view, headers={"If-None-Match": first.headers["ETag"]})
+    assert got.status_code == 200 and got.json()["infra_retries"] == 2, describe(got)
+    assert got.json() == doc_now(koptd.db_url, jid)
+
+
 def test_read_after_change_fresh_under_concurrent_readers(koptd, api, tokens):
     """Readers hammer the job (so fills race the changes) while another session updates it:
     every read that starts after an update's commit sees that update or a later one."""

@@ -190,6 +190,7 @@ CASES = [
     ("tolerances", "tight", "tolerances"),
     ("pattern_index", "newest", "pattern_index"), ("pattern_index", -1, "pattern_index"),
     ("exclude_same_operator", "yes", "exclude_same_operator"),
+    ("ir_target", "npu", "ir_target"),
     ("operator", "", "operator"), ("operator", "o" * 129, "operator"),
     ("cases", "x", "cases"), ("cases", [{"inputs": []}] * 1025, "cases"),
     ("cases", [5], "cases"),

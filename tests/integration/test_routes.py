@@ -64,7 +64,7 @@ def test_create_job_full_spec_roundtrip(api):
                     tunables={"BLOCK_SIZE": [256, 512, 1024], "num_warps": [4, 8]},
                     tolerances={"float32": {"rtol": 0.0001, "atol": 1e-05}},
                     pattern_index=3, exclude_same_operator=True, operator="vector_add",
-                    cases=[{"inputs": [{"name": "x", "type": "tensor", "dtype": "float32",
+                    ir_target="ascend", cases=[{"inputs": [{"name": "x", "type": "tensor", "dtype": "float32",
                                         "shape": [1024]}]}])
     job = api.create(spec)
     assert job["backend"] == "interp" and job["rounds"] == 3 and job["priority"] == 7
@@ -92,7 +92,7 @@ def test_get_job_with_defaults(api):
     assert isinstance(spec, dict), "GET /v1/jobs/{id} must include spec" + describe(r)
     defaults = {"rounds": 15, "policy": "hierarchy", "proposer": "rules", "backend": "any",
                 "priority": 0, "benchmark_cases": 5, "correctness_cases": "all", "seed": 0,
-                "pattern_index": "latest", "exclude_same_operator": False}
+                "pattern_index": "latest", "exclude_same_operator": False, "ir_target": "auto"}
     for k, v in defaults.items():
         assert spec.get(k) == v, f"spec.{k} default: expected {v!r}, got {spec.get(k)!r}" + describe(r)
     assert got["rounds"] == 15 and got["policy"] == "hierarchy" and got["backend"] == "any"
@@ -291,15 +291,17 @@ def test_wrong_method_405(api):
 def test_every_api_md_route_is_served(koptd, api, tokens):
     """No route of docs/API.md answers 404/405/5xx when called right (as admin)."""
     job = api.create()
+    batch = api.post("/v1/batches", {"jobs": [job_spec()]}).json()
+    bodies = {"/v1/jobs": job_spec(), "/v1/batches": {"jobs": [job_spec()]}}
     for method, path in api_md_routes():
-        p = path.replace("{id}", job["id"])
+        p = path.replace("{id}", batch["id"] if path.startswith("/v1/batches/") else job["id"])
         if "{" in p:
-            continue  # needs a recorded artifact: test_rounds.py fetches one
+            continue  # needs a recorded artifact (test_rounds.py) or a version (test_patterns.py)
         if p.endswith("/events"):
             api.cancel(job["id"], token=tokens["admin"], expect=None)
         r = api.request(method, p, token=tokens["admin"],
                         headers={"Content-Type": "application/json"},
-                        data=json.dumps(job_spec()) if p == "/v1/jobs" and method == "POST" else None)
+                        data=json.dumps(bodies[p]) if p in bodies and method == "POST" else None)
         assert r.status_code < 300, f"{method} {path}" + describe(r)
 
 

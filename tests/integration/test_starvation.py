@@ -277,6 +277,13 @@ def test_streams_capped_per_token(launch, fresh_db):
     ("/v1/jobs/{id}/artifacts/2147483648/ttir", "round"),
     ("/v1/jobs/{id}/artifacts/99999999999/ttir", "round"),
     ("/v1/jobs/{id}/artifacts/101/ttir", "round"),
+    ("/v1/batches?cursor=b9999999999999999999", "cursor"),
+    ("/v1/batches?limit=2147483648", "limit"),
+    ("/v1/patterns/versions?cursor=v99999999999999999999", "cursor"),
+    ("/v1/patterns/versions?limit=101", "limit"),
+    ("/v1/patterns?version=10000000", "version"),
+    ("/v1/patterns?version=0", "version"),
+    ("/v1/patterns/versions/1/diff?against=99999999", "against"),
 ])
 def test_integer_out_of_range_400(api, path, field):
     job = api.create()

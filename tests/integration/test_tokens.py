@@ -208,6 +208,27 @@ def test_job_names_its_submitter(koptd, tokens, api):
         assert tok not in text and tok[:12] not in text, "the job document holds no secret"
 
 
+def test_batch_jobs_name_their_submitter_and_keep_to_it(koptd, tokens, api):
+    """A batch's jobs are submitted jobs like any other: the document names the token, and
+    a submitter reads only its own batches' jobs (the job routes, the list, the stream)."""
+    from kopt_helpers import job_spec
+    r = koptd.api(tokens["submitter2"]).post(
+        "/v1/batches", {"name": "tenancy", "jobs": [job_spec(name=f"bj{i}") for i in range(2)]})
+    assert r.status_code == 201, describe(r)
+    ids = [j["id"] for j in r.json()["jobs"]]
+    sid = token_id(koptd.db_url, "test-submitter-2")
+    for jid in ids:
+        for who in ("submitter2", "viewer", "admin"):
+            got = koptd.api(tokens[who]).job(jid)
+            assert got["submitted_by"] == {"token_id": sid, "token_name": "test-submitter-2"}, got
+        for route in ("", "/rounds", "/kernel", "/events"):
+            body = assert_problem(api.get(f"/v1/jobs/{jid}{route}"), 404, "not-found")
+            assert "sees only the jobs it submitted" in body["detail"], route
+        assert_problem(api.get(f"/v1/batches/{r.json()['id']}"), 404, "not-found")
+    assert not set(ids) & {j["id"] for j in api.list_all()}
+    assert set(ids) <= {j["id"] for j in koptd.api(tokens["submitter2"]).list_all()}
+
+
 def test_revoked_submitter_cannot_submit_at_once(koptd):
     """Submissions skip the NOTIFY barrier: the insert statement checks the token again."""
     from kopt_helpers import job_spec

@@ -11,6 +11,7 @@ import re
 import secrets
 import shutil
 import signal
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -43,6 +44,59 @@ def va_spec(kernel=None, backend="interp", rounds=0, fast=True, **over):
         spec.update(correctness_cases=1, benchmark_cases=1)
     spec.update(over)
     return spec
+
+
+# examples/vector_add's kernel with lines of its own at the end of forward (before the
+# return): for kernels that misbehave in one particular way.
+VA_SCAFFOLD = '''
+import os
+import sys
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(a_ptr, b_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    a = tl.load(a_ptr + offsets, mask=mask)
+    b = tl.load(b_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, a + b, mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, a, b):
+        out = torch.empty_like(a)
+        n = a.numel()
+        add_kernel[(triton.cdiv(n, 1024),)](a, b, out, n, BLOCK_SIZE=1024)
+{body}
+        return out
+'''
+
+
+def va_kernel_with(body):
+    """VA_SCAFFOLD with body (unindented Python lines) at the end of forward."""
+    return VA_SCAFFOLD.format(body="\n".join("        " + ln for ln in body.strip().splitlines()))
+
+
+@pytest.fixture
+def planted_host_files():
+    """World-readable files outside the sandbox's allowlist (in /srv and /etc) holding a
+    random secret, for kernels that go looking (tests/harness/bad/read_host_files.py):
+    (their names, the secret)."""
+    planted = "kopt-host-secret-" + secrets.token_hex(8)
+    made = [f"/srv/kopt-test-secret-{secrets.token_hex(4)}", f"/etc/kopt-test-secret-{secrets.token_hex(4)}"]
+    for p in made:
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write(planted + "\n")
+        os.chmod(p, 0o644)
+    yield [os.path.basename(p) for p in made], planted
+    for p in made:
+        os.unlink(p)
 
 
 def worker_env(work_dir, devices="interp:0", lease_s=6, eval_timeout_s=300, **extra):
@@ -134,6 +188,26 @@ def metric(k, name, **labels):
         if n == name and all(lab.get(a) == b for a, b in labels.items()):
             return v
     return None
+
+
+# ------------------------------------------------------------------------- PostgreSQL
+
+PG_DIR = Path(os.environ.get("KOPT_TEST_PG_DIR", ROOT / "var" / "test-pg"))
+
+
+def restart_pg(pg_dir=PG_DIR, down_s=0.0):
+    """Restarts the private cluster (fast shutdown: every connection is cut), staying down
+    down_s seconds in between; returns the seconds it was unavailable."""
+    pg = ["bash", str(ROOT / "scripts" / "pg.sh")]
+    t0 = time.monotonic()
+    p = subprocess.run(pg + ["stop", str(pg_dir)], capture_output=True, text=True, timeout=120,
+                       check=False)
+    assert p.returncode == 0, f"pg.sh stop: {p.stderr}"
+    time.sleep(down_s)
+    p = subprocess.run(pg + ["--fast", "start", str(pg_dir)], capture_output=True, text=True,
+                       timeout=120, check=False)
+    assert p.returncode == 0, f"pg.sh start: {p.stderr}"
+    return time.monotonic() - t0
 
 
 # ------------------------------------------------------------------------------ /proc
@@ -232,25 +306,25 @@ class WorkerDaemons:
         self.started = []
         self.work_dirs = []
 
-    def __call__(self, db_url, wait=True, drop_env=(), name="koptd-w", **env_over):
+    def __call__(self, db_url, wait=True, drop_env=(), name="koptd-w", args=None, **env_over):
         wd = env_over.pop("work_dir", None) or make_work_dir()
         self.work_dirs.append(wd)
         env = worker_env(wd, **env_over)
         if drop_env:
             # The launcher cannot delete variables: start a Koptd by hand, registered with it.
-            k = Koptd(db_url, self.launcher.logdir, env=env, name=name)
+            k = Koptd(db_url, self.launcher.logdir, env=env, name=name, args=args)
             for v in drop_env:
                 k.env.pop(v, None)
             self.launcher.procs.append(k)
             k.start(wait=wait)
         else:
-            k = self.launcher(db_url, env=env, wait=wait, name=name)
+            k = self.launcher(db_url, env=env, wait=wait, name=name, args=args)
         k.work_dir = wd
         self.started.append(k)
         return k
 
     def wait_workers_ready(self, k, n=1, timeout=60):
-        """Waits for n 'pool.worker_ready' lines (hello received) in k's log."""
+        """Waits for n 'pool.worker_ready' lines (start-up check passed) in k's log."""
         return wait_for(lambda: len(log_events(k.log(), "pool.worker_ready")) >= n, timeout,
                         what=f"{n} ready worker(s) in {k.log_path}")
 
@@ -305,9 +379,10 @@ def viewer_and_submitter(db_url):
     return create_token(db_url, "viewer", "t-view"), create_token(db_url, "submitter", "t-sub")
 
 
-__all__ = ["EXAMPLE", "BAD", "VA_KERNEL", "VA_REF", "TERMINAL", "JOB_TIMEOUT", "bad_source",
+__all__ = ["EXAMPLE", "BAD", "VA_KERNEL", "VA_REF", "TERMINAL", "JOB_TIMEOUT", "bad_source", "va_kernel_with",
            "va_spec", "worker_env", "make_work_dir", "wait_for", "wait_job", "job_row",
            "job_events_states", "metrics", "metric", "children", "descendants", "cmdline",
            "alive", "log_tail", "worker_pids", "harness_pid", "harness_python_pids", "kill9", "log_events",
            "WorkerDaemons", "wkoptd", "module_wkoptd", "submitter", "viewer_and_submitter",
-           "BIN_DIR", "psql"]
+           "PG_DIR", "restart_pg",
+           "BIN_DIR", "psql", "planted_host_files"]

@@ -386,6 +386,38 @@ static void test_exit_status_and_tail(void **state)
   agent_config_free(&c);
 }
 
+/* Found by tests/fuzz/fuzz_agent.c: an agent's output is any bytes, and its last line goes
+ * into the round's reject reason. A byte that is not UTF-8 there made jansson refuse the
+ * round record, so the round was never stored and the job aborted; now it becomes '?'. */
+static void test_output_not_utf8(void **state)
+{
+  struct agent_config c;
+  struct agent_result r;
+  struct proposal p;
+  json_t *reason;
+  (void)state;
+  /* Latin-1 "\xe9chec" (not UTF-8), then a line cut short inside a three-byte character. */
+  agent(&c, "latin1", "", "printf 'starting\\n\\351chec: no model \\342\\202\\n' >&2\nexit 3\n");
+  proposal_init(&p);
+  assert_int_equal(agent_run(&c, workdir, &input, &p, &r), -EPROTO);
+  assert_non_null(strstr(r.error, "status 3"));
+  assert_non_null(strstr(r.error, "?chec: no model ??"));
+  reason = json_string(r.error); /* what rounds.c stores */
+  assert_non_null(reason);
+  json_decref(reason);
+  agent_result_free(&r);
+  agent_config_free(&c);
+  /* An answer on stdout that is not UTF-8: refused, with a storable reason. */
+  agent(&c, "latin1_answer", "", "printf '```\\351son\\n{}\\n```\\n'\n");
+  assert_int_equal(agent_run(&c, workdir, &input, &p, &r), -EINVAL);
+  reason = json_string(r.error);
+  assert_non_null(reason);
+  json_decref(reason);
+  assert_null(p.source);
+  agent_result_free(&r);
+  agent_config_free(&c);
+}
+
 static void test_stop_and_unset(void **state)
 {
   struct agent_config c;
@@ -419,6 +451,7 @@ int main(void)
       cmocka_unit_test(test_stdout_answer),
       cmocka_unit_test(test_bad_files),
       cmocka_unit_test(test_exit_status_and_tail),
+      cmocka_unit_test(test_output_not_utf8),
       cmocka_unit_test(test_stop_and_unset),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,8 +1,8 @@
 /* Unit tests for workers/ir.c (L3) and workers/ir_passes.c (L4) on real Triton 3.6 output:
  * the fixtures under tests/unit/data/ir/ were compiled offline for cuda:90 by
  * tests/ir/gen_fixtures.py (see its meta.json files for the options and the source lines
- * marked in tests/ir/ir_kernels.py). The Ascend samples are hand-written from the documented
- * HIVM formats. Run from the repository root. */
+ * marked in tests/ir/ir_kernels.py). The Ascend readers are tested in test_ir_ascend.c. Run
+ * from the repository root. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -346,58 +346,6 @@ static void test_read_file(void **state)
   assert_null(t);
 }
 
-/* ---- L3: ascend (samples written from the documented formats) ---- */
-
-static void test_ascend_sample(void **state)
-{
-  char err[256] = "", *t = fx_read("ascend_sample", "kernel.npuir.mlir"), *m = fx_read("ascend_sample", "mix.npuir.mlir");
-  json_t *f, *g, *h;
-  (void)state;
-  assert_non_null(t);
-  assert_non_null(m);
-  f = ir_features_ascend(t, err, sizeof(err));
-  assert_non_null(f);
-  h = json_object_get(f, "hivm");
-  assert_int_equal(geti(h, "set_flag"), 5);
-  assert_int_equal(geti(h, "wait_flag"), 5);
-  assert_int_equal(geti(h, "pipe_barrier"), 2);
-  assert_int_equal(geti(h, "pipe_barrier_all"), 1);
-  assert_int_equal(geti(h, "load"), 3);
-  assert_int_equal(geti(h, "store"), 2);
-  assert_int_equal(geti(h, "vector_ops"), 1);
-  assert_int_equal(geti(f, "sync_pairs/PIPE_MTE2->PIPE_S"), 1);
-  assert_int_equal(geti(f, "sync_pairs/PIPE_V->PIPE_MTE3"), 1);
-  /* The i64 add lowered to a scalar loop: 2 memref.load + 1 memref.store + arith.addi i64,
-   * plus the i64 index_cast in the vector loop. Constants and index math do not count. */
-  assert_int_equal(geti(f, "scalar_mem"), 3);
-  assert_int_equal(geti(f, "scalar_arith"), 2);
-  assert_int_equal(geti(f, "scalar_i64"), 2);
-  assert_int_equal(geti(f, "scalar_ops"), 5);
-  assert_int_equal(geti(f, "loops"), 2);
-  assert_int_equal(geti(f, "scalar_loops"), 1);
-  assert_string_equal(json_string_value(json_object_get(f, "core_type")), "AIV");
-  assert_false(json_is_true(json_object_get(f, "verified_on_hardware")));
-  /* Locations: the scalar loop's ops are on `z = x + y` (line 13, through a NameLoc). */
-  assert_int_equal(geti(line_ops(f, 13), "scalar"), 4);
-  assert_int_equal(geti(line_ops(f, 16), "vector_ops"), 1);
-  g = ir_features_ascend(m, err, sizeof(err));
-  assert_non_null(g);
-  assert_string_equal(json_string_value(json_object_get(g, "core_type")), "MIX");
-  assert_int_equal(json_array_size(json_object_get(g, "functions")), 2);
-  assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(g, "functions"), 1), "core_type")),
-                      "AIV");
-  assert_int_equal(geti(g, "hivm/cube_ops"), 1);
-  assert_int_equal(geti(g, "hivm/sync_block_set"), 1);
-  assert_int_equal(geti(g, "hivm/sync_block_wait"), 1);
-  assert_int_equal(geti(g, "scalar_ops"), 0);
-  assert_null(json_object_get(g, "by_line"));
-  assert_null(ir_features_ascend(NULL, err, sizeof(err)));
-  json_decref(f);
-  json_decref(g);
-  free(t);
-  free(m);
-}
-
 /* ---- L4 ---- */
 
 struct trace_ctx {
@@ -703,7 +651,6 @@ int main(void)
     cmocka_unit_test(test_spills_and_local),
     cmocka_unit_test(test_op_name),
     cmocka_unit_test(test_read_file),
-    cmocka_unit_test(test_ascend_sample),
     cmocka_unit_test(test_pipeliner_introduces_async_copies),
     cmocka_unit_test(test_loads_persist_through_pipeliner),
     cmocka_unit_test(test_layout_conversion_passes),

@@ -130,6 +130,45 @@ static void test_l2_classes(void **state)
   json_decref(p);
 }
 
+/* Found by tests/fuzz/fuzz_profile.c: the hotspot quotes the profiled kernel's name, cut to
+ * 95 bytes, and the why quotes the profile's reason, cut to its buffer. A cut inside a
+ * multi-byte character (Python identifiers, and so Triton kernel names, may be non-ASCII)
+ * made the diagnosis unrenderable: ladder_diag_json returned NULL and the round record,
+ * which quotes the hotspot, could not be built. */
+static void test_l2_names_cut_inside_a_character(void **state)
+{
+  struct ladder_diag d;
+  struct ladder_tests t;
+  char name[200], reason[1400];
+  json_t *p, *j;
+  (void)state;
+  /* 94 ASCII bytes, then two-byte characters: the 95-byte cut splits the first one. */
+  memset(name, 'k', 94);
+  snprintf(name + 94, sizeof(name) - 94, "\xc3\xa9\xc3\xa9");
+  p = json_pack("{s:b, s:s, s:[{s:s, s:{s:f, s:f, s:f}}]}", "available", 1, "tool", "ncu",
+                "kernels", "kernel", name, "summary", "memory_throughput_pct", 75.0,
+                "sm_throughput_pct", 20.0, "duration_us", 80.0);
+  assert_non_null(p);
+  ladder_l2(p, &d);
+  assert_non_null(strstr(d.hotspot, "kkkk?"));
+  ladder_tests(&d, NULL, &t);
+  j = ladder_diag_json(&d, &t);
+  assert_non_null(j);
+  json_decref(j);
+  json_decref(p);
+  /* An unavailable profile whose reason is longer than why holds, in three-byte characters. */
+  reason[0] = '\0';
+  for (int i = 0; i < 400; i++)
+    strcat(reason, "\xe2\x82\xac");
+  p = json_pack("{s:b, s:s}", "available", 0, "reason", reason);
+  ladder_l2(p, &d);
+  ladder_tests(&d, NULL, &t);
+  j = ladder_diag_json(&d, &t);
+  assert_non_null(j);
+  json_decref(j);
+  json_decref(p);
+}
+
 static void test_l3_scalar_loads_suffice(void **state)
 {
   struct ladder_diag d;
@@ -190,6 +229,52 @@ static void test_l4_pipeliner(void **state)
   json_decref(f);
 }
 
+/* Structural rewrites: named at L1 (they need L3 evidence, so the ladder climbs), first at
+ * L3 when the IR shows the pathology, absent when the syntax does not fit. */
+static void test_structural_needs_ir_evidence(void **state)
+{
+  json_error_t e;
+  json_t *fits = json_loads("[{\"name\": \"row_single_block\", \"fits\": true, \"why\":"
+                            " \"row loop at line 12 over n_cols <= 8192\"},"
+                            " {\"name\": \"tile_grid\", \"fits\": false, \"why\": \"no tl.dot\"}]", 0, &e);
+  json_t *ir = json_loads("{\"ptx\": {\"ld.global.128\": 4}, \"ttgir\": {\"loops\":"
+                          " [{\"loads\": 1, \"async_copies\": 0}]}}", 0, &e);
+  json_t *ir_noloop = json_loads("{\"ptx\": {\"ld.global.128\": 4}, \"ttgir\": {}}", 0, &e);
+  struct ladder_diag d;
+  struct ladder_tests t;
+  (void)state;
+  memset(&d, 0, sizeof(d));
+  ladder_l1(vec_add, NULL, NULL, &d);
+  ladder_structural(&d, fits, NULL, NULL);
+  {
+    int found = 0;
+    for (unsigned i = 0; i < d.nfamilies; i++)
+      if (!strcmp(d.family[i], "row_in_registers")) {
+        found = 1;
+        assert_int_equal(d.needs_level[i], 3);
+      }
+    assert_true(found);
+    for (unsigned i = 0; i < d.nfamilies; i++)
+      assert_string_not_equal(d.family[i], "tile_grid");
+  }
+  ladder_tests(&d, NULL, &t);
+  assert_false(t.one_family && t.sufficient); /* climbs */
+  memset(&d, 0, sizeof(d));
+  ladder_l3(ir, "memory", NULL, &d);
+  ladder_structural(&d, fits, "memory", ir);
+  assert_true(d.nfamilies >= 1);
+  assert_string_equal(d.family[0], "row_in_registers");
+  assert_non_null(strstr(d.why, "row loop at line 12"));
+  memset(&d, 0, sizeof(d));
+  ladder_l3(ir_noloop, "memory", NULL, &d);
+  ladder_structural(&d, fits, "memory", ir_noloop);
+  for (unsigned i = 0; i < d.nfamilies; i++)
+    assert_string_not_equal(d.family[i], "row_in_registers");
+  json_decref(fits);
+  json_decref(ir);
+  json_decref(ir_noloop);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -197,9 +282,11 @@ int main(void)
     cmocka_unit_test(test_l1_small_block_climbs),
     cmocka_unit_test(test_l1_pattern_index_suffices),
     cmocka_unit_test(test_l2_classes),
+    cmocka_unit_test(test_l2_names_cut_inside_a_character),
     cmocka_unit_test(test_l3_scalar_loads_suffice),
     cmocka_unit_test(test_l3_unpipelined_loop_needs_l4),
     cmocka_unit_test(test_l4_pipeliner),
+    cmocka_unit_test(test_structural_needs_ir_evidence),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "llm.h"
 #include "proposal.h"
 
@@ -481,6 +483,35 @@ static void test_stop_flag(void **state)
   stub_stop(&s);
 }
 
+/* Found by tests/fuzz/fuzz_llm.c: an error body need not be UTF-8 (a proxy's Latin-1 HTML
+ * page) and is cut to 300 bytes, maybe inside a character; the text becomes the round's
+ * reject reason, a JSON string. It now comes out valid UTF-8, the key still redacted. */
+static void test_error_text_is_utf8(void **state)
+{
+  char msg[301], text[64], body[400];
+  json_t *j;
+  static const char latin1[] = "<h1>\xe9" "chec 502</h1>";
+  (void)state;
+  llm_server_message(latin1, sizeof(latin1) - 1, msg, sizeof(msg));
+  assert_string_equal(msg, "<h1>?chec 502</h1>");
+  /* 299 ASCII bytes, then a two-byte character across the 300-byte cut. */
+  snprintf(body, sizeof(body), "{\"error\": {\"message\": \"%0299d\u00e9\"}}", 0);
+  llm_server_message(body, strlen(body), msg, sizeof(msg));
+  assert_int_equal(strlen(msg), 300);
+  assert_int_equal(msg[299], '?');
+  j = json_string(msg);
+  assert_non_null(j);
+  json_decref(j);
+  /* Redaction that cuts the tail to fit never splits a character; bytes that are not UTF-8
+   * become '?' before the key is looked for, so none can complete the key afterwards. */
+  snprintf(text, sizeof(text), "key sk-1 then \xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac");
+  llm_redact(text, 28, "sk-1");
+  assert_string_equal(text, "key [redacted] then \xe2\x82\xac\xe2\x82\xac");
+  snprintf(text, sizeof(text), "ab\xff[ and ?[");
+  llm_redact(text, sizeof(text), "?[");
+  assert_string_equal(text, "ab[redacted] and [redacted]");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -495,6 +526,7 @@ int main(void)
       cmocka_unit_test(test_other_4xx_and_limits),
       cmocka_unit_test(test_connection_refused_retried),
       cmocka_unit_test(test_stop_flag),
+      cmocka_unit_test(test_error_text_is_utf8),
   };
   signal(SIGPIPE, SIG_IGN);
   return cmocka_run_group_tests(tests, NULL, NULL);

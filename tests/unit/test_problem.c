@@ -195,6 +195,48 @@ static void test_preset_detail_kept(void **state)
   problem_free(&p);
 }
 
+/* Found by tests/fuzz/fuzz_spec.c and fuzz_router.c: text that is not UTF-8 -- jansson's
+ * message for a malformed body quotes the byte it stopped at, a URL path is any bytes --
+ * made the rendered document drop its detail (jansson refuses such a string). Now what is
+ * not UTF-8 becomes '?', and the detail and every error stay. */
+static void test_text_not_utf8_kept(void **state)
+{
+  struct problem p;
+  json_t *doc = NULL, *e;
+  char msg[256];
+  /* An invalid escape right before a two-byte character: jansson's text ends in its lead byte. */
+  static const char body[] = "{\"a\": \"\\\xc3\xa9\"}";
+  (void)state;
+  assert_int_equal(jsonlim_parse_object(body, sizeof(body) - 1, &doc, msg, sizeof(msg)),
+                   JSONLIM_MALFORMED);
+  problem_init(&p, 400, "malformed-json", "Malformed JSON");
+  problem_detail(&p, "%s", msg);
+  doc = render_doc(&p);
+  assert_non_null(strstr(json_string_value(json_object_get(doc, "detail")), "invalid JSON"));
+  json_decref(doc);
+  problem_free(&p);
+
+  /* api_resp_simple_problem writes detail itself: "no route for %.200s" of a URL path. */
+  problem_init(&p, 404, "not-found", "Not found");
+  snprintf(p.detail, sizeof(p.detail), "no route for %s", "/v1/\xff\xfe/j\xc3\xb6" "bs");
+  doc = render_doc(&p);
+  assert_string_equal(json_string_value(json_object_get(doc, "detail")), "no route for /v1/?" "?/j\xc3\xb6" "bs");
+  json_decref(doc);
+
+  /* A field and a message cut inside a character ("%.5s" of "ab\u20ac"). */
+  problem_init(&p, 400, "validation", "Request failed validation");
+  problem_add(&p, "ab\xe2\x82", "unknown-field", -1, "is %.4s", "ab\xe2\x82\xac");
+  problem_add(&p, "ok", "enum", -1, "fine");
+  doc = render_doc(&p);
+  assert_int_equal(json_array_size(json_object_get(doc, "errors")), 2);
+  e = json_array_get(json_object_get(doc, "errors"), 0);
+  assert_string_equal(json_string_value(json_object_get(e, "field")), "ab??");
+  assert_string_equal(json_string_value(json_object_get(e, "detail")), "is ab??");
+  assert_string_equal(json_string_value(json_object_get(doc, "detail")), "ab??: is ab??");
+  json_decref(doc);
+  problem_free(&p);
+}
+
 static void test_errors_capped(void **state)
 {
   struct problem p;
@@ -427,6 +469,7 @@ int main(void)
     cmocka_unit_test(test_errors_array),
     cmocka_unit_test(test_preset_detail_kept),
     cmocka_unit_test(test_errors_capped),
+    cmocka_unit_test(test_text_not_utf8_kept),
     cmocka_unit_test(test_depth_counts),
     cmocka_unit_test(test_depth_ignores_strings),
     cmocka_unit_test(test_depth_stops_past_limit),

@@ -84,7 +84,8 @@ static void test_placeholders(void **state)
                               "rejected: 0.98x, within noise\n- round 2 (L3, vectorize_access)"));
   assert_non_null(strstr(out, "F=[block_size, num_warps, num_stages, vectorize_access, "
                               "coalesce_access, fuse_kernels, pipeline_loads, reduce_barriers, "
-                              "use_tensor_cores, grid_shape, reduce_scalar_work, algorithmic]"));
+                              "use_tensor_cores, grid_shape, reduce_scalar_work, algorithmic, row_in_registers, tile_grid, "
+                          "persistent_grid, structured_access, structured_mask]"));
   assert_non_null(strstr(out, "exactly ONE rewrite"));
   assert_non_null(strstr(out, "class ModelNew"));
   assert_non_null(strstr(out, "Keep ModelNew's interface"));
@@ -234,6 +235,7 @@ static void test_contract_modes(void **state)
   assert_true(n > 0 && n < sizeof(c));
   assert_non_null(strstr(c, "exactly one JSON object"));
   assert_non_null(strstr(c, "reduce_scalar_work"));
+  assert_non_null(strstr(c, "structured_access, structured_mask")); /* the Ascend families */
   assert_null(strstr(c, "new_kernel.py"));
   n = prompt_contract(PROMPT_AGENT, c, sizeof(c));
   assert_true(n > 0 && n < sizeof(c));

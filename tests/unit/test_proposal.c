@@ -66,6 +66,8 @@ static void test_family_known(void **state)
   assert_true(proposal_family_known("block_size"));
   assert_true(proposal_family_known("algorithmic"));
   assert_true(proposal_family_known("use_tensor_cores"));
+  assert_true(proposal_family_known("structured_access"));
+  assert_true(proposal_family_known("structured_mask"));
   assert_false(proposal_family_known("Block_Size"));
   assert_false(proposal_family_known(""));
   assert_false(proposal_family_known(NULL));
@@ -350,6 +352,32 @@ static void test_reject_keeps_previous(void **state)
   free(a);
 }
 
+/* Found by tests/fuzz/fuzz_proposal.c: the reason quotes the answer ("found \"%.*s\"",
+ * "got \"%.40s\"") and an agent's stdout need not be UTF-8, or the cut may split a
+ * character; the reason becomes the round's reject reason, a JSON string. */
+static void test_reason_is_utf8(void **state)
+{
+  static const char *const answers[] = {
+    "```\xbe\n/",                                  /* fence tag: a stray byte */
+    "```qqqqqqqqqqqqqqqqqqq\xc3\xa9\n{}\n```",       /* fence tag cut at 20 bytes, inside \u00e9 */
+    "{\"hypothesis\": \"h\", \"kernel\": \"k\", \"rewrite_family\": "
+    "\"qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq\u20ac\"}", /* family cut at 40 bytes */
+  };
+  struct proposal p;
+  char err[768];
+  (void)state;
+  proposal_init(&p);
+  for (size_t i = 0; i < sizeof(answers) / sizeof(answers[0]); i++) {
+    json_t *reason;
+    assert_int_equal(parse(answers[i], &p, err, sizeof(err)), -EINVAL);
+    reason = json_string(err);
+    if (!reason)
+      fail_msg("answer %zu: reason is not UTF-8: %s", i, err);
+    json_decref(reason);
+  }
+  proposal_free(&p);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -359,6 +387,7 @@ int main(void)
       cmocka_unit_test(test_prose_around),   cmocka_unit_test(test_unknown_family),
       cmocka_unit_test(test_missing_and_extra_keys), cmocka_unit_test(test_oversized),
       cmocka_unit_test(test_not_model_new),  cmocka_unit_test(test_reject_keeps_previous),
+      cmocka_unit_test(test_reason_is_utf8),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
-/* The rules proposer: tunable discovery in a plain kernel, the change each family maps to,
- * determinism, and that tried values are not proposed again. */
+/* The rules proposer's search (rules_plan): neighbourhoods over the harness's knobs, the
+ * family's partners, memory of what was measured (never twice; centre on the best), pruning
+ * by spills and shared memory, structural rewrites, determinism and the candidate budget. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,122 +18,369 @@ int64_t ctx_wall_ms(void);
 uint64_t ctx_now_ms(void) { return 0; }
 int64_t ctx_wall_ms(void) { return 0; }
 
-static const char *ctor_src =
-    "@triton.jit\ndef k(x, BLOCK_SIZE: tl.constexpr):\n"
-    "    offsets = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)\n"
-    "    tl.store(x + offsets, tl.load(x + offsets))\n"
-    "class ModelNew(nn.Module):\n"
-    "    def __init__(self, BLOCK_SIZE=128, num_warps=4):\n"
-    "        super().__init__()\n"
-    "    def forward(self, x):\n"
-    "        k[(1,)](x, BLOCK_SIZE=self.BLOCK_SIZE, num_warps=self.num_warps)\n"
-    "        return x\n";
+/* An elementwise kernel: BLOCK in a local of forward (block), num_warps missing (added). */
+static const char *elementwise_knobs =
+    "{\"knobs\": ["
+    " {\"id\": \"BLOCK\", \"name\": \"BLOCK\", \"kind\": \"block\", \"role\": \"block\", \"value\": 128,"
+    "  \"pow2\": true, \"min\": 16, \"max\": 65536, \"bound\": {\"max_useful\": 65536},"
+    "  \"kernels\": [\"gelu\"], \"where\": {\"via\": \"local_var\"}},"
+    " {\"id\": \"num_warps\", \"name\": \"num_warps\", \"kind\": \"num_warps\", \"value\": 4,"
+    "  \"min\": 1, \"max\": 16, \"kernels\": [\"gelu\"], \"where\": {\"via\": \"launch_missing\"}},"
+    " {\"id\": \"num_stages\", \"name\": \"num_stages\", \"kind\": \"num_stages\", \"value\": 3,"
+    "  \"min\": 1, \"max\": 5, \"kernels\": [\"gelu\"], \"where\": {\"via\": \"launch_missing\"}}],"
+    " \"structural\": [{\"name\": \"row_single_block\", \"fits\": false, \"why\": \"no loop\"},"
+    "   {\"name\": \"elementwise_vector\", \"fits\": true, \"why\": \"1-D block access at line 9\","
+    "    \"params\": {\"kernel\": \"gelu\", \"num_warps\": 4, \"m\": 1},"
+    "    \"domain\": {\"num_warps\": [2, 4, 8], \"m\": [1, 2]}},"
+    "   {\"name\": \"tile_grid\", \"fits\": true, \"why\": \"tl.dot\","
+    "    \"params\": {\"kernel\": \"mm\", \"BLOCK_M\": 128},"
+    "    \"domain\": {\"configs\": [{\"BLOCK_M\": 128}, {\"BLOCK_M\": 64}]}}]}";
 
-static const char *literal_src =
-    "@triton.jit\ndef k(x, BLOCK: tl.constexpr):\n"
-    "    offs = tl.arange(0, BLOCK)\n"
-    "class ModelNew(nn.Module):\n"
-    "    def forward(self, x):\n"
-    "        k[(1,)](x, BLOCK=256)\n"
-    "        return x\n";
-
-static void test_discover(void **state)
+static json_t *load(const char *text)
 {
-  struct rules_knobs ks;
-  json_t *declared = json_pack("{s:[i,i,i]}", "BLOCK_SIZE", 256, 1024, 4096);
-  (void)state;
-  rules_discover(ctor_src, NULL, NULL, &ks);
-  assert_int_equal(ks.n, 2);
-  assert_string_equal(ks.k[0].name, "BLOCK_SIZE");
-  assert_int_equal(ks.k[0].value, 128);
-  assert_int_equal(ks.k[0].via, RULES_CTOR);
-  rules_discover(literal_src, NULL, NULL, &ks);
-  assert_int_equal(ks.n, 1);
-  assert_string_equal(ks.k[0].name, "BLOCK");
-  assert_int_equal(ks.k[0].via, RULES_LAUNCH);
-  rules_discover(ctor_src, declared, NULL, &ks);
-  assert_int_equal(ks.k[0].nchoices, 3);
-  json_decref(declared);
+  json_error_t e;
+  json_t *j = json_loads(text, 0, &e);
+  assert_non_null(j);
+  return j;
 }
 
-static void test_vectorize_widens_block(void **state)
+static long change(const json_t *cand, const char *id, long def)
 {
-  struct proposal p;
-  char *sig = NULL, why[256];
-  json_t *tried = json_array();
+  const json_t *v = json_object_get(json_object_get(cand, "changes"), id);
+  return v ? (long)json_integer_value(v) : def;
+}
+
+static int plan(const json_t *knobs, const char *family, const char *dir, const json_t *memory,
+                const json_t *tried, unsigned max, struct rules_plan_out *out, char *why)
+{
+  struct rules_plan_in in = { knobs, family, dir, memory, "s0", tried, max, 1, 0, NULL, NULL };
+  return rules_plan(&in, out, why, 512);
+}
+
+static void test_block_neighbourhood_with_partner(void **state)
+{
+  json_t *k = load(elementwise_knobs), *c;
+  struct rules_plan_out out;
+  char why[512] = "";
+  int saw_warps = 0, saw_256 = 0;
+  size_t i;
   (void)state;
-  proposal_init(&p);
-  assert_int_equal(rules_propose("vectorize_access", "up", ctor_src, NULL, NULL, tried,
-                                 "scalar loads.", 3, &p, &sig, why, sizeof(why)), 0);
-  assert_string_equal(sig, "BLOCK_SIZE=512"); /* 4 fp32 per thread with 4 warps */
-  assert_non_null(strstr(p.tunables_json, "\"BLOCK_SIZE\":512"));
-  assert_string_equal(p.source, ctor_src); /* a constructor tunable: source unchanged */
-  assert_non_null(strstr(p.hypothesis, "L3"));
-  /* Deterministic: same evidence, same proposal. */
-  {
-    struct proposal q;
-    char *sig2 = NULL;
-    proposal_init(&q);
-    rules_propose("vectorize_access", "up", ctor_src, NULL, NULL, tried, "scalar loads.", 3, &q,
-                  &sig2, why, sizeof(why));
-    assert_string_equal(sig, sig2);
-    free(sig2);
-    proposal_free(&q);
+  assert_int_equal(plan(k, "block_size", "up", NULL, NULL, 32, &out, why), 0);
+  assert_true(json_array_size(out.candidates) > 8);
+  assert_true(json_array_size(out.candidates) <= 32);
+  json_array_foreach(out.candidates, i, c) {
+    long b = change(c, "BLOCK", 128), w = change(c, "num_warps", 4);
+    assert_false(b == 128 && w == 4);               /* never the incumbent */
+    assert_null(json_object_get(json_object_get(c, "changes"), "num_stages")); /* not a partner */
+    assert_true(b >= 64 && b <= 4096);              /* window: 1 back, 5 ahead ("up") */
+    assert_true(b >= 32 * w);                       /* no idle threads */
+    saw_warps |= w != 4;
+    saw_256 |= b == 256 && w == 4;
   }
-  /* Once tried, the next proposal differs. */
-  json_array_append_new(tried, json_string(sig));
-  free(sig);
-  proposal_free(&p);
-  proposal_init(&p);
-  assert_int_equal(rules_propose("vectorize_access", "up", ctor_src, NULL, NULL, tried, "x", 3,
-                                 &p, &sig, why, sizeof(why)), 0);
-  assert_string_not_equal(sig, "BLOCK_SIZE=512");
-  free(sig);
-  proposal_free(&p);
+  assert_true(saw_warps);
+  assert_true(saw_256);                             /* the nearest point is in */
+  assert_non_null(strstr(out.summary, "BLOCK 64..4096"));
+  assert_non_null(strstr(out.summary, "num_warps"));
+  json_decref(out.candidates);
+  json_decref(k);
+}
+
+/* On triton-ascend's IR, num_warps is not a partner (the compiler ignores it outside SIMT). */
+static void test_ascend_ir_sweeps_no_warps(void **state)
+{
+  json_t *k = load(elementwise_knobs), *c;
+  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 32, 1, 1, NULL, NULL };
+  struct rules_plan_out out;
+  char why[512] = "";
+  size_t i;
+  (void)state;
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_true(json_array_size(out.candidates) >= 4);
+  json_array_foreach(out.candidates, i, c) {
+    assert_null(json_object_get(json_object_get(c, "changes"), "num_warps"));
+    assert_true(change(c, "BLOCK", 128) != 128);
+  }
+  assert_null(strstr(out.summary, "num_warps"));
+  json_decref(out.candidates);
+  json_decref(k);
+}
+
+static void test_deterministic_and_budget(void **state)
+{
+  json_t *k = load(elementwise_knobs);
+  struct rules_plan_out a, b;
+  char why[512];
+  (void)state;
+  assert_int_equal(plan(k, "block_size", "up", NULL, NULL, 5, &a, why), 0);
+  assert_int_equal(plan(k, "block_size", "up", NULL, NULL, 5, &b, why), 0);
+  assert_int_equal(json_array_size(a.candidates), 5);
+  assert_true(json_equal(a.candidates, b.candidates));
+  json_decref(a.candidates);
+  json_decref(b.candidates);
+  json_decref(k);
+}
+
+static void test_memory_never_twice_and_recentres(void **state)
+{
+  json_t *k = load(elementwise_knobs), *mem = json_array(), *c;
+  struct rules_plan_out out;
+  char why[512];
+  size_t i;
+  int beyond = 0;
+  (void)state;
+  /* Measured: BLOCK=256 w4 (slower) and BLOCK=4096 w8 (the fastest so far). */
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i, s:i, s:i}, s:f, s:s}", "structure", "s0",
+                                       "config", "BLOCK", 256, "num_warps", 4, "num_stages", 3,
+                                       "time_ms", 2.0, "status", "ok"));
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i, s:i, s:i}, s:f, s:s}", "structure", "s0",
+                                       "config", "BLOCK", 4096, "num_warps", 8, "num_stages", 3,
+                                       "time_ms", 1.0, "status", "ok"));
+  assert_int_equal(plan(k, "block_size", "up", mem, NULL, 64, &out, why), 0);
+  json_array_foreach(out.candidates, i, c) {
+    long b = change(c, "BLOCK", 128), w = change(c, "num_warps", 4);
+    assert_false(b == 256 && w == 4);
+    assert_false(b == 4096 && w == 8);
+    beyond |= b > 4096;                             /* the window moved with the best point */
+  }
+  assert_true(beyond);
+  assert_non_null(strstr(out.summary, "best measured"));
+  json_decref(out.candidates);
+  json_decref(mem);
+  json_decref(k);
+}
+
+static void test_spills_prune_dominating(void **state)
+{
+  json_t *k = load(elementwise_knobs), *mem = json_array(), *c;
+  struct rules_plan_out out;
+  char why[512];
+  size_t i;
+  (void)state;
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i, s:i, s:i}, s:f, s:s, s:{s:{s:i}}}",
+                                       "structure", "s0", "config", "BLOCK", 1024, "num_warps", 4,
+                                       "num_stages", 3, "time_ms", 3.0, "status", "ok", "facts",
+                                       "gelu", "spills", 24));
+  assert_int_equal(plan(k, "block_size", "up", mem, NULL, 64, &out, why), 0);
+  json_array_foreach(out.candidates, i, c) {
+    long b = change(c, "BLOCK", 128), w = change(c, "num_warps", 4);
+    assert_false(b >= 1024 && w <= 4);
+  }
+  assert_non_null(strstr(out.summary, "pruned"));
+  json_decref(out.candidates);
+  json_decref(mem);
+  json_decref(k);
+}
+
+static void test_stages_family_partners(void **state)
+{
+  json_t *k = load(elementwise_knobs), *c;
+  struct rules_plan_out out;
+  char why[512];
+  size_t i;
+  (void)state;
+  assert_int_equal(plan(k, "num_stages", "up", NULL, NULL, 32, &out, why), 0);
+  json_array_foreach(out.candidates, i, c)
+    assert_null(json_object_get(json_object_get(c, "changes"), "BLOCK")); /* no block_k here */
+  json_decref(out.candidates);
+  json_decref(k);
+}
+
+static void test_structural(void **state)
+{
+  json_t *k = load(elementwise_knobs), *tried = json_array();
+  struct rules_plan_out out;
+  char why[512] = "";
+  (void)state;
+  /* vectorize_access: the fitting structural rewrite, one candidate per parameter point of
+   * its domain, the defaults first, the budget respected */
+  assert_int_equal(plan(k, "vectorize_access", "up", NULL, NULL, 32, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 6);
+  {
+    const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
+    const json_t *pa = json_object_get(st, "params");
+    assert_string_equal(json_string_value(json_object_get(st, "name")), "elementwise_vector");
+    assert_string_equal(json_string_value(json_object_get(pa, "kernel")), "gelu");
+    assert_int_equal(json_integer_value(json_object_get(pa, "num_warps")), 4);
+    assert_int_equal(json_integer_value(json_object_get(pa, "m")), 1);
+  }
+  json_decref(out.candidates);
+  assert_int_equal(plan(k, "vectorize_access", "up", NULL, NULL, 4, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 4);
+  json_decref(out.candidates);
+  /* tile configurations go together; the budget caps them (no leak past it: ASan) */
+  assert_int_equal(plan(k, "tile_grid", "", NULL, NULL, 1, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 1);
+  json_decref(out.candidates);
+  assert_int_equal(plan(k, "tile_grid", "", NULL, NULL, 32, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 2);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+                       json_array_get(out.candidates, 1), "structural"), "params"), "BLOCK_M")), 64);
+  assert_string_equal(json_string_value(json_object_get(json_object_get(json_object_get(
+                          json_array_get(out.candidates, 1), "structural"), "params"), "kernel")), "mm");
+  json_decref(out.candidates);
+  assert_int_equal(plan(k, "vectorize_access", "up", NULL, NULL, 32, &out, why), 0);
+  assert_non_null(strstr(out.summary, "1-D block access at line 9"));
+  json_array_append_new(tried, json_string(out.signature));
+  json_decref(out.candidates);
+  /* tried once on this structure: the family falls back to its knob sweep */
+  assert_int_equal(plan(k, "vectorize_access", "up", NULL, tried, 32, &out, why), 0);
+  assert_non_null(json_object_get(json_array_get(out.candidates, 0), "changes"));
+  json_decref(out.candidates);
+  /* row_in_registers does not fit: nothing, with the harness's reason */
+  assert_int_equal(plan(k, "row_in_registers", "", NULL, NULL, 32, &out, why), -ENOENT);
+  assert_non_null(strstr(why, "no loop"));
   json_decref(tried);
+  json_decref(k);
 }
 
-static void test_launch_literal_rewritten(void **state)
+static void test_nothing_for(void **state)
 {
-  struct proposal p;
-  char *sig = NULL, why[256];
+  json_t *k = load("{\"knobs\": []}");
+  struct rules_plan_out out;
+  char why[512] = "";
   (void)state;
-  proposal_init(&p);
-  assert_int_equal(rules_propose("block_size", "up", literal_src, NULL, NULL, NULL, "x", 2, &p,
-                                 &sig, why, sizeof(why)), 0);
-  assert_non_null(strstr(p.source, "BLOCK=512"));
-  assert_null(strstr(p.source, "BLOCK=256"));
-  free(sig);
-  proposal_free(&p);
-  /* num_warps absent everywhere: added to the launch. */
-  proposal_init(&p);
-  assert_int_equal(rules_propose("num_warps", "up", literal_src, NULL, NULL, NULL, "x", 2, &p,
-                                 &sig, why, sizeof(why)), 0);
-  assert_non_null(strstr(p.source, "num_warps=8"));
-  free(sig);
-  proposal_free(&p);
+  assert_int_equal(plan(k, "block_size", "up", NULL, NULL, 32, &out, why), -ENOENT);
+  assert_non_null(strstr(why, "no knob"));
+  assert_int_equal(plan(k, "fuse_kernels", "", NULL, NULL, 32, &out, why), -ENOENT);
+  assert_non_null(strstr(why, "no rewrite for family fuse_kernels"));
+  json_decref(k);
 }
 
-static void test_nothing_left(void **state)
+static void test_exhausted(void **state)
 {
-  struct proposal p;
-  char *sig = NULL, why[256] = "";
+  /* choices restrict the domain: once both are measured, the family is exhausted */
+  json_t *k = load("{\"knobs\": [{\"id\": \"B\", \"kind\": \"block\", \"value\": 64,"
+                   " \"choices\": [64, 128]}]}"),
+         *mem = json_array();
+  struct rules_plan_out out;
+  char why[512] = "";
   (void)state;
-  proposal_init(&p);
-  assert_int_equal(rules_propose("fuse_kernels", "", ctor_src, NULL, NULL, NULL, "x", 2, &p,
-                                 &sig, why, sizeof(why)), -ENOENT);
-  assert_non_null(strstr(why, "fuse_kernels"));
-  proposal_free(&p);
+  assert_int_equal(plan(k, "block_size", "up", mem, NULL, 32, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 1);
+  json_decref(out.candidates);
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i}, s:f, s:s}", "structure", "s0", "config",
+                                       "B", 128, "time_ms", 1.0, "status", "ok"));
+  assert_int_equal(plan(k, "block_size", "up", mem, NULL, 32, &out, why), -ENOENT);
+  assert_non_null(strstr(why, "has been measured"));
+  json_decref(mem);
+  json_decref(k);
 }
 
-static void test_contiguity_hints(void **state)
+/* A tile kernel: once a configuration failed for shared memory (Triton names the limit),
+ * configurations whose estimated need (scaled from a measured one) exceeds it are pruned. */
+static void test_shared_memory_prune(void **state)
 {
-  char *h = rules_add_contiguity_hints(ctor_src);
+  json_t *k = load("{\"knobs\": ["
+                   " {\"id\": \"BLOCK_M\", \"kind\": \"block\", \"role\": \"block_m\", \"value\": 128, \"min\": 16, \"max\": 256},"
+                   " {\"id\": \"BLOCK_N\", \"kind\": \"block\", \"role\": \"block_n\", \"value\": 256, \"min\": 16, \"max\": 256},"
+                   " {\"id\": \"BLOCK_K\", \"kind\": \"block\", \"role\": \"block_k\", \"value\": 64, \"min\": 16, \"max\": 256},"
+                   " {\"id\": \"num_warps\", \"kind\": \"num_warps\", \"value\": 8, \"min\": 1, \"max\": 16},"
+                   " {\"id\": \"num_stages\", \"kind\": \"num_stages\", \"value\": 3, \"min\": 1, \"max\": 5}]}");
+  json_t *mem = json_array(), *c;
+  struct rules_plan_out out;
+  char why[512];
+  size_t i;
+  int saw_small_k = 0;
   (void)state;
-  assert_non_null(h);
-  assert_non_null(strstr(h, "offsets = tl.max_contiguous(tl.multiple_of(offsets, BLOCK_SIZE), BLOCK_SIZE)"));
-  assert_null(rules_add_contiguity_hints(h)); /* already hinted */
-  free(h);
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i, s:i, s:i, s:i, s:i}, s:f, s:s, s:{s:{s:i}}}",
+                                       "structure", "s0", "config", "BLOCK_M", 128, "BLOCK_N", 256,
+                                       "BLOCK_K", 64, "num_warps", 8, "num_stages", 3, "time_ms", 0.2,
+                                       "status", "incumbent", "facts", "mm", "shared_bytes", 196608));
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i, s:i, s:i, s:i, s:i}, s:s, s:s}", "structure",
+                                       "s0", "config", "BLOCK_M", 64, "BLOCK_N", 64, "BLOCK_K", 256,
+                                       "num_warps", 8, "num_stages", 3, "status", "error", "reason",
+                                       "OutOfResources: out of resource: shared memory, Required: 294912,"
+                                       " Hardware limit: 232448."));
+  assert_int_equal(plan(k, "use_tensor_cores", "", mem, NULL, 64, &out, why), 0);
+  json_array_foreach(out.candidates, i, c) {
+    long bm = change(c, "BLOCK_M", 128), bn = change(c, "BLOCK_N", 256), bk = change(c, "BLOCK_K", 64);
+    long st = change(c, "num_stages", 3);
+    double est = 196608.0 * (double)((bm * bk + bk * bn) * st) / (double)((128 * 64 + 64 * 256) * 3);
+    assert_true(est <= 232448.0);
+    saw_small_k |= bk == 32;
+  }
+  assert_true(saw_small_k);
+  assert_non_null(strstr(out.summary, "pruned"));
+  json_decref(out.candidates);
+  json_decref(mem);
+  json_decref(k);
+}
+
+/* A matched pattern's region: the first sweep of a structure is centred on the values it
+ * prefers (by kind: "block", "num_warps"), the nearest candidates come from there; once a
+ * configuration was measured, the centre is the best measured and the preference only pulls. */
+static void test_pattern_prefer_centres_first_sweep(void **state)
+{
+  json_t *k = load(elementwise_knobs), *prefer = load("{\"block\": [4096], \"num_warps\": 8}");
+  json_t *mem = json_array();
+  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 4, 1, 0, prefer, "p.test" };
+  struct rules_plan_out out, plain;
+  char why[512] = "";
+  const json_t *c;
+  size_t i;
+  (void)state;
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_int_equal(json_array_size(out.candidates), 4);
+  /* the first candidate is the preferred point itself, every one is next to it */
+  assert_int_equal(change(json_array_get(out.candidates, 0), "BLOCK", 128), 4096);
+  assert_int_equal(change(json_array_get(out.candidates, 0), "num_warps", 4), 8);
+  json_array_foreach(out.candidates, i, c)
+    assert_true(change(c, "BLOCK", 128) >= 2048 && change(c, "BLOCK", 128) <= 8192);
+  assert_non_null(strstr(out.summary, "pattern p.test prefers"));
+  /* without the pattern the same call starts next to the incumbent */
+  assert_int_equal(plan(k, "block_size", "up", NULL, NULL, 4, &plain, why), 0);
+  assert_true(change(json_array_get(plain.candidates, 0), "BLOCK", 128) <= 256);
+  assert_null(strstr(plain.summary, "prefers"));
+  json_decref(plain.candidates);
+  json_decref(out.candidates);
+  /* measured: the centre is the best configuration, the preference breaks ties */
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i, s:i, s:i}, s:f, s:s}", "structure", "s0",
+                                       "config", "BLOCK", 256, "num_warps", 4, "num_stages", 3,
+                                       "time_ms", 1.0, "status", "ok"));
+  in.memory = mem;
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_true(change(json_array_get(out.candidates, 0), "BLOCK", 128) <= 1024);
+  json_decref(out.candidates);
+  json_decref(mem);
+  json_decref(prefer);
+  json_decref(k);
+}
+
+/* A pattern's preferred parameters order a structural rewrite's points: the configuration
+ * it names comes first (and the points are numbered again). */
+static void test_pattern_prefer_orders_structural(void **state)
+{
+  json_t *k = load(elementwise_knobs), *prefer = load("{\"BLOCK_M\": [64]}");
+  struct rules_plan_in in = { k, "tile_grid", "", NULL, "s0", NULL, 8, 2, 0, prefer, "p.tiles" };
+  struct rules_plan_out out;
+  char why[512] = "";
+  (void)state;
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_int_equal(json_array_size(out.candidates), 2);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+                       json_array_get(out.candidates, 0), "structural"), "params"), "BLOCK_M")), 64);
+  assert_string_equal(json_string_value(json_object_get(json_array_get(out.candidates, 0), "id")), "r2s0");
+  assert_non_null(strstr(out.summary, "pattern p.tiles prefers first"));
+  json_decref(out.candidates);
+  /* a budget below the configurations: cut, nothing left behind (the ASan run checks) */
+  in.max_candidates = 1;
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_int_equal(json_array_size(out.candidates), 1);
+  json_decref(out.candidates);
+  in.max_candidates = 8;
+  /* and a rewrite's domain points start from the preferred values */
+  json_decref(prefer);
+  prefer = load("{\"m\": [2], \"num_warps\": [8]}");
+  in.prefer = prefer;
+  in.family = "vectorize_access";
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+                       json_array_get(out.candidates, 0), "structural"), "params"), "m")), 2);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+                       json_array_get(out.candidates, 0), "structural"), "params"), "num_warps")), 8);
+  json_decref(out.candidates);
+  json_decref(prefer);
+  json_decref(k);
 }
 
 static void test_diff(void **state)
@@ -153,12 +401,19 @@ static void test_diff(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_discover),
-    cmocka_unit_test(test_vectorize_widens_block),
-    cmocka_unit_test(test_launch_literal_rewritten),
-    cmocka_unit_test(test_nothing_left),
-    cmocka_unit_test(test_contiguity_hints),
+    cmocka_unit_test(test_block_neighbourhood_with_partner),
+    cmocka_unit_test(test_ascend_ir_sweeps_no_warps),
+    cmocka_unit_test(test_deterministic_and_budget),
+    cmocka_unit_test(test_memory_never_twice_and_recentres),
+    cmocka_unit_test(test_spills_prune_dominating),
+    cmocka_unit_test(test_stages_family_partners),
+    cmocka_unit_test(test_structural),
+    cmocka_unit_test(test_nothing_for),
+    cmocka_unit_test(test_exhausted),
+    cmocka_unit_test(test_shared_memory_prune),
     cmocka_unit_test(test_diff),
+    cmocka_unit_test(test_pattern_prefer_centres_first_sweep),
+    cmocka_unit_test(test_pattern_prefer_orders_structural),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -204,9 +204,11 @@ static void test_minimal_gets_every_default(void **state)
   (void)state;
   run_text(&r, MIN_SPEC, NULL);
   assert_int_equal(r.rc, 0);
-  assert_int_equal(json_object_size(r.out), 17); /* every field present */
+  assert_int_equal(json_object_size(r.out), 19); /* every field present */
   assert_string_equal(str_of(r.out, "backend"), "any");
+  assert_string_equal(str_of(r.out, "ir_target"), "auto");
   assert_int_equal(int_of(r.out, "rounds"), 15);
+  assert_int_equal(int_of(r.out, "max_candidates"), SPEC_DEFAULT_CANDIDATES);
   assert_string_equal(str_of(r.out, "policy"), "hierarchy");
   assert_string_equal(str_of(r.out, "proposer"), "rules");
   assert_int_equal(int_of(r.out, "priority"), 0);
@@ -355,6 +357,9 @@ static void test_other_integer_limits(void **state)
   expect_only("\"benchmark_cases\": 65", "benchmark_cases", "maximum", 64);
   expect_only("\"seed\": 2147483648", "seed", "maximum", 2147483647LL);
   expect_only("\"seed\": -1", "seed", "minimum", 0);
+  expect_only("\"max_candidates\": 0", "max_candidates", "minimum", 1);
+  expect_only("\"max_candidates\": 65", "max_candidates", "maximum", SPEC_MAX_CANDIDATES);
+  expect_ok("\"max_candidates\": 64");
 }
 
 /* ------------------------------------------------------------------------------ enums */
@@ -372,6 +377,14 @@ static void test_enums(void **state)
   expect_ok("\"policy\": \"profile_only\"");
   expect_only("\"proposer\": \"human\"", "proposer", "enum", -1);
   expect_ok("\"proposer\": \"agent\"");
+  /* ir_target: another compiler's IR only where numerics run on the interpreter */
+  expect_only("\"ir_target\": \"npu\"", "ir_target", "enum", -1);
+  expect_ok("\"backend\": \"interp\", \"ir_target\": \"ascend\"");
+  expect_ok("\"backend\": \"any\", \"ir_target\": \"ascend\"");
+  expect_ok("\"backend\": \"ascend\", \"ir_target\": \"ascend\"");
+  expect_ok("\"backend\": \"cuda\", \"ir_target\": \"auto\"");
+  expect_only("\"backend\": \"cuda\", \"ir_target\": \"ascend\"", "ir_target", "enum", -1);
+  expect_only("\"backend\": \"ascend\", \"ir_target\": \"cuda\"", "ir_target", "enum", -1);
 }
 
 static void test_unknown_field(void **state)
@@ -392,6 +405,38 @@ static void test_unknown_field(void **state)
                         "unknown-field");
     assert_true(strlen(json_string_value(json_object_get(json_array_get(r.p.errors, 0),
                                                          "field"))) <= 64);
+    run_free(&r);
+  }
+}
+
+/* Found by tests/fuzz/fuzz_spec.c: a field name is cut to 64 bytes for the error, and a cut
+ * inside a multi-byte character made the error invalid UTF-8, which jansson refused -- the
+ * error went missing and a spec with an unknown field (or a bad tunable) was accepted. */
+static void test_unknown_field_cut_inside_a_character(void **state)
+{
+  static const char *const frags[] = {
+    /* 63 ASCII bytes, then a two-byte character across the 64-byte cut */
+    "\"qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq\u00e9\": 1",
+    /* a tunable name (not an identifier) cut the same way in "tunables.%.64s" */
+    "\"tunables\": {\"qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq\u20ac\": [1]}",
+    /* an unknown dtype in "tolerances.%.64s" */
+    "\"tolerances\": {\"qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq\u00e9\": 1}",
+  };
+  struct run r;
+  (void)state;
+  for (size_t i = 0; i < sizeof(frags) / sizeof(frags[0]); i++) {
+    json_t *e, *doc;
+    char *txt;
+    run_with(&r, frags[i]);
+    assert_int_equal(r.rc, -EINVAL);
+    assert_int_equal(nerrors(&r.p), 1);
+    e = json_array_get(r.p.errors, 0);
+    assert_non_null(strstr(json_string_value(json_object_get(e, "field")), "qqqq"));
+    txt = problem_render(&r.p);
+    doc = json_loads(txt, 0, NULL);
+    assert_true(json_is_string(json_object_get(doc, "detail")));
+    json_decref(doc);
+    free(txt);
     run_free(&r);
   }
 }
@@ -679,6 +724,8 @@ static void test_pattern_index(void **state)
   expect_only("\"pattern_index\": \"Latest\"", "pattern_index", "format", -1);
   expect_ok("\"pattern_index\": 1");
   expect_ok("\"pattern_index\": \"latest\"");
+  expect_ok("\"pattern_index\": \"frozen\"");
+  expect_only("\"pattern_index\": \"Frozen\"", "pattern_index", "format", -1);
 }
 
 static void test_exclude_same_operator(void **state)
@@ -786,6 +833,7 @@ int main(void)
     cmocka_unit_test(test_other_integer_limits),
     cmocka_unit_test(test_enums),
     cmocka_unit_test(test_unknown_field),
+    cmocka_unit_test(test_unknown_field_cut_inside_a_character),
     cmocka_unit_test(test_kernel_required),
     cmocka_unit_test(test_kernel_source_size),
     cmocka_unit_test(test_kernel_source_bytes_not_chars),

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The operator suite on a GPU machine (the device tool's H200s), like device_run.sh: the whole
+# stack from the carried binaries (bin/) and Debian runtime packages (.devdeps/), the harness
+# on the machine's own python3 (torch, Triton). Then, for the operators in OPS:
+#   kopt        bench/suite/run.py: RUNS jobs per operator, ROUNDS rounds, POLICY, rules
+#   baselines   bench/suite/baselines.py (koptd stopped first, so the GPU is free): the initial
+#               kernel, PyTorch eager, torch.compile and kopt's best kernels side by side,
+#               copy bandwidth, peak tensor throughput
+#   exhaustive  bench/suite/exhaustive.py, only when the harness has the knobs/rewrite/sweep
+#               ops: the optimum of each initial kernel's launch space (EXH_CAP points at most)
+# and bench/suite/report.py (Markdown; plots only where matplotlib is installed: otherwise
+# run report.py again on the development machine with the results).
+#
+#   OUT=/tmp/out OPS=gelu_tanh,softmax RUNS=3 ROUNDS=5 bash bench/gpu/suite_run.sh
+#
+# Environment: OPS (default all), RUNS (3), ROUNDS (5), POLICY (hierarchy), PROPOSER (rules),
+# FIRST_RUN (number of the first run; give it when results of several invocations of the same
+# operators are merged), PHASES (default "kopt baselines exhaustive report"), EXH_CAP (256),
+# JOB_TIMEOUT (s per job, 900), KOPT_DEVICES (auto: every GPU gets a worker).
+# One device-tool command may run 10 minutes: split the suite with OPS (and PHASES).
+# Everything is packed into $OUT/suite-results.tgz (the tool brings back 8 files at most), with
+# report.md and the logs' tails beside it.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+BIN=${BIN:-bin}
+OUT=${OUT:-/tmp/kopt-suite-out}
+OPS=${OPS:-all}
+RUNS=${RUNS:-3}
+ROUNDS=${ROUNDS:-5}
+POLICY=${POLICY:-hierarchy}
+PROPOSER=${PROPOSER:-rules}
+PHASES=${PHASES:-kopt baselines exhaustive report}
+EXH_CAP=${EXH_CAP:-256}
+JOB_TIMEOUT=${JOB_TIMEOUT:-900}
+RES=$OUT/results
+mkdir -p "$RES"
+log() { echo "suite_run: $*" >&2; }
+has_phase() { case " $PHASES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+first_run=(); [ -n "${FIRST_RUN:-}" ] && first_run=(--first-run "$FIRST_RUN")
+
+{
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm --format=csv
+  python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
+  echo "OPS=$OPS RUNS=$RUNS ROUNDS=$ROUNDS POLICY=$POLICY PROPOSER=$PROPOSER PHASES=$PHASES EXH_CAP=$EXH_CAP"
+  git log --oneline -1 2>/dev/null || true
+} >"$OUT/gpu.txt" 2>&1
+cat "$OUT/gpu.txt" >&2
+
+start_stack() {
+  mkdir -p /opt/deps
+  for f in .devdeps/*.deb; do dpkg -x "$f" /opt/deps; done
+  export LD_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu
+  if ldd "$BIN/koptd" "$BIN/kopt-worker" | grep "not found"; then log "missing libraries (above)"; return 1; fi
+  id kopt >/dev/null 2>&1 || useradd -r -M -s /usr/sbin/nologin kopt
+  PGBIN=/opt/deps/usr/lib/postgresql/15/bin
+  rm -rf /tmp/kpg && mkdir -p /tmp/kpg && chown kopt /tmp/kpg
+  runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/initdb" -D /tmp/kpg/data -U kopt \
+    --auth=trust >/dev/null || { log "initdb failed"; return 1; }
+  runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/pg_ctl" -D /tmp/kpg/data -w \
+    -o "-c listen_addresses='' -k /tmp/kpg -c jit=off" -l /tmp/kpg/log start >/dev/null \
+    || { cat /tmp/kpg/log >&2; return 1; }
+  export KOPT_DATABASE_URL="postgresql:///postgres?host=/tmp/kpg&user=kopt"
+  export KOPT_LISTEN=127.0.0.1:18470 KOPT_URL=http://127.0.0.1:18470
+  export KOPT_DEVICES=${KOPT_DEVICES:-auto} KOPT_HARNESS_PYTHON; KOPT_HARNESS_PYTHON=$(command -v python3)
+  export KOPT_HARNESS_DIR=$PWD/harness KOPT_WORK_DIR=/tmp/kopt-work KOPT_LEASE_S=30
+  "$BIN/koptd" migrate || return 1
+  KOPT_TOKEN=$("$BIN/koptd" token create --role admin | tail -1); export KOPT_TOKEN
+  "$BIN/koptd" >"$OUT/koptd.log" 2>&1 &
+  kpid=$!
+  # /readyz waits for each worker's start-up check (harness start, torch import, device
+  # init): up to 5 minutes
+  for _ in $(seq 1 1500); do
+    python3 -c 'import urllib.request,sys; urllib.request.urlopen(sys.argv[1]+"/readyz")' "$KOPT_URL" \
+      2>/dev/null && return 0
+    sleep 0.2
+  done
+  log "koptd did not become ready"; return 1
+}
+
+stop_stack() {
+  if [ -n "${kpid:-}" ]; then kill -TERM "$kpid"; wait "$kpid"; log "koptd exit $?"; kpid=; fi
+  [ -n "${PGBIN:-}" ] && runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/pg_ctl" \
+    -D /tmp/kpg/data stop >/dev/null 2>&1
+  return 0
+}
+trap stop_stack EXIT
+
+if has_phase kopt; then
+  if start_stack; then
+    python3 bench/suite/run.py --ops "$OPS" --runs "$RUNS" "${first_run[@]}" --rounds "$ROUNDS" \
+      --policy "$POLICY" --proposer "$PROPOSER" --backend cuda --out "$RES" --job-timeout "$JOB_TIMEOUT" \
+      2>"$OUT/run.log"
+    log "run.py exit $? ($(grep -c 'submitted job' "$OUT/run.log") jobs)"
+  else
+    log "the stack did not start: no kopt results"
+  fi
+  stop_stack
+fi
+
+if has_phase baselines; then
+  python3 bench/suite/baselines.py --ops "$OPS" --runs "$RUNS" --first-run "${FIRST_RUN:-1}" --kopt "$RES" \
+    --out "$RES" 2>"$OUT/baselines.log"
+  log "baselines.py exit $?"
+fi
+
+if has_phase exhaustive; then
+  if python3 -c 'import sys; sys.path.insert(0, "harness"); from kharness.protocol import OPS
+sys.exit(0 if {"knobs", "rewrite", "sweep"} <= set(OPS) else 1)'; then
+    python3 bench/suite/exhaustive.py --ops "$OPS" --backend cuda --cap "$EXH_CAP" --out "$RES" \
+      2>"$OUT/exhaustive.log"
+    log "exhaustive.py exit $?"
+  else
+    log "exhaustive skipped: this harness has no knobs/rewrite/sweep ops"
+  fi
+fi
+
+if has_phase report; then
+  python3 bench/suite/report.py "$RES" --out "$OUT/report" --title "kopt suite on $(nvidia-smi \
+    --query-gpu=name --format=csv,noheader | head -1), $POLICY, $PROPOSER, $ROUNDS rounds" 2>"$OUT/report.log"
+  log "report.py exit $?"
+fi
+
+# The device tool brings back at most 8 files: pack everything, keep the report beside it.
+if [ "${PACK:-1}" = 1 ]; then
+  tar -czf /tmp/kopt-suite-results.tgz -C "$OUT" . && find "$OUT" -mindepth 1 -delete &&
+    mv /tmp/kopt-suite-results.tgz "$OUT/suite-results.tgz" &&
+    tar -xzf "$OUT/suite-results.tgz" -C "$OUT" ./gpu.txt ./report/report.md 2>/dev/null
+fi
+exit 0

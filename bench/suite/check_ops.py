@@ -1,0 +1,135 @@
+"""Checks the suite's operators through the real harness (harness/kopt_harness.py, the same
+process the worker drives): for each operator `load` (the static check must pass), `validate`
+of the initial kernel against ref.py, and the shapes and dtypes of the inputs and outputs
+against op.json. Optionally compiles each kernel offline for a GPU target (`--compile cuda:90`,
+no GPU needed).
+
+    .venv/bin/python bench/suite/check_ops.py [--ops all|a,b] [--backend interp] [--compile cuda:90]
+
+On the CPU it runs the interpreter at the small sizes (every operator in about 2-4 minutes on
+2 cores); tests/harness/test_suite_ops.py runs the same check in `make test`.
+Ends with one line "N passed, N failed".
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from opspec import OpSpec, ops_arg
+
+ROOT = Path(__file__).resolve().parents[2]
+HARNESS_DIR = ROOT / "harness"
+LOAD_TIMEOUT_S = 300
+VALIDATE_TIMEOUT_S = 300
+COMPILE_TIMEOUT_S = 300
+
+
+@dataclass
+class OpCheck:
+    op: str
+    passed: bool = False
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def start_client(workdir: str, backend: str) -> Any:
+    """A harness process like the worker's (unsandboxed), its log in the work directory."""
+    sys.path.insert(0, str(HARNESS_DIR))
+    from kharness.client import HarnessClient
+    env = dict(os.environ)
+    if backend == "interp":
+        env["TRITON_INTERPRET"] = "1"
+    return HarnessClient(["--backend", backend, "--workdir", workdir], env=env,
+                         stderr_path=os.path.join(workdir, "harness.log"))
+
+
+def _error(resp: dict[str, Any]) -> str:
+    err = resp.get("error") or {}
+    return f"{err.get('kind')}: {str(err.get('message'))[:600]}"
+
+
+def _shapes_problems(op: OpSpec, scale: str, load: dict[str, Any], val: dict[str, Any]) -> list[str]:
+    problems = []
+    got_in = load.get("inputs_of_probe_case") or []
+    tensors_in = [d for d in got_in if isinstance(d, dict) and "tensor" in d]
+    want_in = [(list(op.shape(t, scale)), t.dtype) for t in op.inputs]
+    have_in = [(list(d["tensor"]), d.get("dtype")) for d in tensors_in]
+    if have_in != want_in:
+        problems.append(f"inputs {have_in} differ from op.json at scale {scale}: {want_in}")
+    cases = val.get("cases") or []
+    outs = cases[0].get("outputs", []) if cases else []
+    have_out = [(o.get("shape"), o.get("dtype")) for o in outs]
+    want_out = [(list(op.shape(t, scale)), t.dtype) for t in op.outputs]
+    if have_out != want_out:
+        problems.append(f"outputs {have_out} differ from op.json at scale {scale}: {want_out}")
+    return problems
+
+
+def check_op(client: Any, op: OpSpec, scale: str, correctness_cases: int = 2,
+             compile_target: str | None = None) -> OpCheck:
+    res = OpCheck(op.name)
+    t0 = time.monotonic()
+    r = client.request("load", reference_source=op.ref_source(), kernel_source=op.kernel_source(),
+                       workdir=f"suite-{op.name}", seed=0, correctness_cases=correctness_cases,
+                       benchmark_cases=1, timeout_s=LOAD_TIMEOUT_S)
+    if not r.get("ok"):
+        res.problems.append(f"load failed: {_error(r)}")
+        res.seconds = time.monotonic() - t0
+        return res
+    load = r["result"]
+    sc = load.get("static_check") or {}
+    if not sc.get("ok"):
+        res.problems.append(f"static check: {sc.get('violations')}")
+    v = client.request("validate", timeout_s=VALIDATE_TIMEOUT_S)
+    if not v.get("ok"):
+        res.problems.append(f"validate failed: {_error(v)}")
+    else:
+        val = v["result"]
+        if not val.get("passed"):
+            res.problems.append(f"initial kernel refused: {(val.get('failure') or {}).get('message')}")
+        res.problems += _shapes_problems(op, scale, load, val)
+    if compile_target:
+        c = client.request("compile", target=compile_target, timeout_s=COMPILE_TIMEOUT_S)
+        if not c.get("ok"):
+            res.problems.append(f"compile for {compile_target} failed: {_error(c)}")
+    res.passed = not res.problems
+    res.seconds = time.monotonic() - t0
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ops", default="all", type=ops_arg, help="all, or a comma-separated list of operators")
+    ap.add_argument("--backend", default="interp", choices=("interp", "cuda"))
+    ap.add_argument("--correctness-cases", type=int, default=2)
+    ap.add_argument("--compile", default=None, metavar="TARGET", help="also compile offline, e.g. cuda:90")
+    args = ap.parse_args(argv)
+    ops = args.ops
+    if args.backend == "interp":
+        os.environ.setdefault("KOPT_SUITE_SCALE", "small")
+    scale = os.environ.get("KOPT_SUITE_SCALE", "full")
+    passed = failed = 0
+    with tempfile.TemporaryDirectory(prefix="kopt-suite-check-") as wd:
+        client = start_client(wd, args.backend)
+        try:
+            for op in ops:
+                res = check_op(client, op, scale, args.correctness_cases, args.compile)
+                word = "ok  " if res.passed else "FAIL"
+                print(f"{word} {op.name:18s} {res.seconds:6.1f} s  {'; '.join(res.problems)}", flush=True)
+                passed += res.passed
+                failed += not res.passed
+        finally:
+            client.close()
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+"""Log-softmax over a vocabulary (bfloat16 logits, as for token log-probabilities).
+
+Sizes: 4096 x 32000 on a GPU; 8 x 3000 under TRITON_INTERPRET=1 or KOPT_SUITE_SCALE=small."""
+import os
+
+import torch
+from torch import nn
+
+SMALL = os.environ.get("KOPT_SUITE_SCALE", "small" if os.environ.get("TRITON_INTERPRET") == "1" else "full") == "small"
+M, V = (8, 3000) if SMALL else (4096, 32000)
+
+
+class Model(nn.Module):
+    def forward(self, logits):
+        return torch.log_softmax(logits, dim=-1)
+
+
+def get_inputs():
+    return [torch.randn(M, V, dtype=torch.bfloat16)]
+
+
+def get_init_inputs():
+    return []

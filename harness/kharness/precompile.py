@@ -1,0 +1,196 @@
+"""Parallel ahead-of-time compilation of the kernels a batch of candidates will launch.
+
+A sweep tries many variants of one kernel; compiling them one after another in the harness
+(Triton compiles at the first launch) would dominate a round. Instead, one forward of each
+candidate runs as a *dry run*: Triton's own `jit_cache_hook` is called with each launch's
+full specialization (signature, constexprs, alignment attributes, options) just before it
+would compile, and returns True, which makes Triton skip both the compile and the launch.
+The captured specializations are compiled in a pool of processes (the same
+`triton.compile(ASTSource(...))` call Triton makes itself, for the device's target), which
+writes them into the shared Triton cache directory. The real run that follows finds every
+binary in that cache and only loads it.
+
+Nothing here is needed for correctness: if a dry run or a pool compile fails, the real run
+compiles (or fails) in the harness as it always did, and says why."""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import importlib.util
+import json
+import multiprocessing
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+# At most this many compile processes; the pool is sized to the machine's cores, leaving one
+# for the harness itself.
+PRECOMPILE_MAX_WORKERS = 32
+PRECOMPILE_TIMEOUT_S = 300.0
+
+
+@dataclass(frozen=True)
+class CompileRequest:
+    """One kernel specialization to compile, as Triton's jit_cache_hook described it."""
+
+    module_path: str
+    module_name: str
+    qualname: str
+    specialization: str      # Triton's serialize_specialization_data JSON
+
+    def key(self) -> tuple[str, str, str]:
+        return (self.module_path, self.qualname, self.specialization)
+
+
+@dataclass
+class CompileOutcome:
+    ok: bool
+    seconds: float
+    error: str = ""
+
+
+@dataclass
+class Capture:
+    requests: list[CompileRequest] = field(default_factory=list)
+    error: str = ""
+
+
+def capture_compiles(run: Callable[[], Any]) -> Capture:
+    """Runs `run` (one forward) with Triton's compile step replaced by a recorder: every
+    kernel that would be compiled is recorded and neither compiled nor launched. Kernels
+    already compiled in this process launch as usual."""
+    from triton import knobs
+
+    cap = Capture()
+
+    def hook(*, key: Any, repr: str, fn: Any, compile: dict, is_manual_warmup: bool,
+             already_compiled: bool) -> bool:
+        jit = fn.jit_function
+        code = getattr(getattr(jit, "fn", None), "__code__", None)
+        path = getattr(code, "co_filename", None)
+        if not path or "<locals>" in fn.name:
+            return False            # cannot be re-imported elsewhere: compile here as usual
+        cap.requests.append(CompileRequest(path, fn.module, fn.name, compile["specialization_data"]))
+        return True
+
+    prev = knobs.runtime.jit_cache_hook
+    knobs.runtime.jit_cache_hook = hook
+    try:
+        run()
+    except Exception as e:  # noqa: BLE001 — a dry run of user code may fail any way; the real run will say how
+        cap.error = f"{type(e).__name__}: {e}"[:300]
+    finally:
+        knobs.runtime.jit_cache_hook = prev
+    return cap
+
+
+def _noop() -> None:
+    return None
+
+
+def _child_init() -> None:
+    import torch  # noqa: F401  (candidate modules import it; pay the import once per process)
+    import triton  # noqa: F401
+
+
+def _child_compile(req: CompileRequest, target: tuple[str, Any, int]) -> CompileOutcome:
+    """In a pool process: import the candidate module under the harness's name for it, and
+    compile one specialization exactly as JITFunction.preload would, for `target`."""
+    t0 = time.perf_counter()
+    try:
+        import triton
+        import triton.language as tl
+        from triton.backends.compiler import GPUTarget
+        from triton.compiler.compiler import ASTSource, make_backend
+        from triton.runtime.jit import JITFunction
+
+        mod = sys.modules.get(req.module_name)
+        if mod is None or getattr(mod, "__file__", None) != req.module_path:
+            spec = importlib.util.spec_from_file_location(req.module_name, req.module_path)
+            if spec is None or spec.loader is None:
+                return CompileOutcome(False, 0.0, f"cannot import {req.module_path}")
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[req.module_name] = mod
+            spec.loader.exec_module(mod)
+        obj: Any = mod
+        for part in req.qualname.split("."):
+            obj = getattr(obj, part)
+        while not isinstance(obj, JITFunction) and hasattr(obj, "fn"):
+            obj = obj.fn                      # autotune / heuristics wrappers
+        if not isinstance(obj, JITFunction):
+            return CompileOutcome(False, 0.0, f"{req.qualname} is not a @triton.jit function")
+        d = json.loads(req.specialization)
+        constexprs = {
+            tuple(k): (tl.dtype(v) if tl.dtype.is_dtype(v) else
+                       tl.constexpr(v["constexpr"]) if isinstance(v, dict) and "constexpr" in v else v)
+            for k, v in zip(d["constant_keys"], d["constant_vals"])
+        }
+        attrs = {tuple(k): v for k, v in zip(d["attrs_keys"], d["attrs_vals"])}
+        signature = {k: tuple(v) if isinstance(v, list) else v for k, v in d["signature"].items()}
+        options = {k: tuple(v) if isinstance(v, list) else v for k, v in d["options"].items()}
+        tgt = GPUTarget(*target)
+        opts = make_backend(tgt).parse_options(options)
+        src = ASTSource(obj, signature, constexprs, attrs)
+        triton.compile(src, target=tgt, options=opts.__dict__)
+        return CompileOutcome(True, time.perf_counter() - t0)
+    except Exception as e:  # noqa: BLE001 — reported per candidate; the real run compiles again and says why
+        return CompileOutcome(False, time.perf_counter() - t0, f"{type(e).__name__}: {e}"[:500])
+
+
+class CompilePool:
+    """A lazily started pool of compile processes, kept for the harness worker's life."""
+
+    def __init__(self, workers: Optional[int] = None) -> None:
+        n = workers or max(1, min(PRECOMPILE_MAX_WORKERS, (os.cpu_count() or 2) - 1))
+        self.workers = n
+        self._ex: Optional[cf.ProcessPoolExecutor] = None
+
+    def _pool(self) -> cf.ProcessPoolExecutor:
+        if self._ex is None:
+            ctx = multiprocessing.get_context("spawn")   # the harness holds a device context: never fork
+            self._ex = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_child_init)
+        return self._ex
+
+    def warm(self) -> str:
+        """Starts every process now, without waiting: each pays its torch/Triton import
+        (seconds) while the harness loads the problem and climbs the ladder, not inside the
+        first sweep. Returns "" or why the pool could not start."""
+        try:
+            ex = self._pool()
+            for _ in range(self.workers):
+                ex.submit(_noop)
+        except (OSError, RuntimeError) as e:
+            self.close()
+            return f"compile pool did not start: {e}"
+        return ""
+
+    def compile_all(self, reqs: list[CompileRequest], target: tuple[str, Any, int],
+                    timeout_s: float = PRECOMPILE_TIMEOUT_S) -> dict[tuple[str, str, str], CompileOutcome]:
+        """Compiles each distinct request once, in parallel; outcome per request key."""
+        uniq = {r.key(): r for r in reqs}
+        out: dict[tuple[str, str, str], CompileOutcome] = {}
+        if not uniq:
+            return out
+        try:
+            ex = self._pool()
+            futs = {ex.submit(_child_compile, r, target): k for k, r in uniq.items()}
+            done, pending = cf.wait(futs, timeout=timeout_s)
+            for f in done:
+                try:
+                    out[futs[f]] = f.result()
+                except Exception as e:  # noqa: BLE001 — a pool process died (e.g. killed): recorded, the real run compiles
+                    out[futs[f]] = CompileOutcome(False, 0.0, f"compile process failed: {type(e).__name__}: {e}"[:300])
+            for f in pending:
+                f.cancel()
+                out[futs[f]] = CompileOutcome(False, timeout_s, f"compile exceeded {timeout_s:.0f} s")
+        except (OSError, RuntimeError, cf.process.BrokenProcessPool) as e:
+            self.close()
+            for k in uniq:
+                out.setdefault(k, CompileOutcome(False, 0.0, f"compile pool unavailable: {e}"[:300]))
+        return out
+
+    def close(self) -> None:
+        if self._ex is not None:
+            self._ex.shutdown(wait=False, cancel_futures=True)
+            self._ex = None

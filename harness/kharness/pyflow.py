@@ -1,0 +1,763 @@
+"""Data flow of the launcher code of a kernel module, read from its syntax tree.
+
+The launcher is the Python around the Triton kernels: module constants, `ModelNew.__init__`,
+`ModelNew.forward` and the helper methods and module functions it calls. This module finds
+every launch `kernel[grid](...)` reachable from `forward` and, for every expression at a
+launch, answers two questions:
+
+- where does its value live (`origin`): an integer literal somewhere in the source (at the
+  launch, in a local variable, a module constant, an attribute set in `__init__`, a helper's
+  parameter default), a constructor parameter, or something computed at run time;
+- what is its value given the values the launch actually received (`evaluate`), so that a
+  grid expression can be recomputed and compared with the recorded grid.
+
+The analysis is deliberately small: straight-line assignments are followed in order; a name
+assigned in a branch or a loop, augmented, or bound by anything else is *unknown*. Helper
+calls are analysed once per call site with their parameters bound to the caller's argument
+expressions. Nothing here runs user code."""
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeGuard
+
+from .srcedit import LineIndex, parse_module
+
+MODEL_CLASS = "ModelNew"
+MAX_CALL_DEPTH = 6          # helper calls followed from forward
+MAX_RESOLVE_DEPTH = 32      # chained name -> expression resolutions
+TEXT_CAP = 120              # characters of source shown in a record
+
+CDIV_NAMES = ("triton.cdiv", "cdiv", "tl.cdiv", "triton.language.cdiv")
+CONSTEXPR_NAMES = ("tl.constexpr", "triton.language.constexpr", "constexpr")
+
+
+class Unevaluable(Exception):
+    """An expression whose value cannot be computed from the recorded launch."""
+
+
+# ---------------------------------------------------------------------------- bindings
+
+
+@dataclass(frozen=True, eq=False)
+class Bound:
+    """A name bound to an expression, evaluated in `env` (the environment just before it)."""
+
+    expr: ast.expr
+    env: Env
+    holder: ast.AST          # the statement, call or parameter that shows the binding
+    function: str            # where the binding is written
+    how: str                 # assign | argument | default | module
+
+
+@dataclass(frozen=True, eq=False)
+class Param:
+    """A parameter with no known value (forward inputs, __init__ parameters)."""
+
+    function: str
+    name: str
+    node: ast.arg
+    default: ast.expr | None
+
+
+@dataclass(frozen=True, eq=False)
+class Unknown:
+    why: str
+    line: int
+
+
+Binding = Bound | Param | Unknown
+
+
+@dataclass(eq=False)
+class Env:
+    vars: dict[str, Binding]
+    function: str
+    program: Program
+    in_model: bool                     # `self` is the ModelNew instance
+
+    def copy(self) -> Env:
+        return Env(dict(self.vars), self.function, self.program, self.in_model)
+
+    def lookup(self, name: str) -> Binding | None:
+        b = self.vars.get(name)
+        if b is None and self.function != "<module>":
+            b = self.program.module_env.vars.get(name)
+        return b
+
+
+# ---------------------------------------------------------------------------- origins
+
+
+@dataclass(frozen=True, eq=False)
+class Lit:
+    """An integer literal of the source that holds the value."""
+
+    node: ast.Constant
+    via: str                 # launch_literal | local_var | module_constant | attr_literal | call_literal | param_default
+    holder: ast.AST
+    function: str
+
+    @property
+    def key(self) -> tuple[str, int, int]:
+        return ("lit", self.node.lineno, self.node.col_offset)
+
+
+@dataclass(frozen=True, eq=False)
+class Ctor:
+    """A ModelNew constructor parameter, read at the launch as `self.<attr>`."""
+
+    param: str
+    attr: str
+    node: ast.arg
+    default: ast.expr | None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return ("ctor", self.param)
+
+
+@dataclass(frozen=True)
+class Computed:
+    why: str
+    line: int
+    text: str
+
+
+Origin = Lit | Ctor | Computed
+
+
+def is_int_constant(node: ast.AST | None) -> TypeGuard[ast.Constant]:
+    return (isinstance(node, ast.Constant) and isinstance(node.value, int)
+            and not isinstance(node.value, bool))
+
+
+def ival(node: ast.Constant) -> int:
+    """The value of a constant that is_int_constant accepted."""
+    v = node.value
+    assert isinstance(v, int)
+    return v
+
+
+def dotted(node: ast.AST) -> str | None:
+    """`a.b.c` for a chain of attributes over a name, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def short(text: str) -> str:
+    """Source text for a record: whitespace runs collapsed, at most TEXT_CAP characters."""
+    one = " ".join(text.split())
+    return one if len(one) <= TEXT_CAP else one[:TEXT_CAP].rstrip() + " ..."
+
+
+# ---------------------------------------------------------------------------- launches
+
+
+@dataclass(eq=False)
+class LaunchSite:
+    """One `kernel[grid](...)` call as reached from forward (one per call context)."""
+
+    call: ast.Call
+    kernel: str
+    grid: ast.expr
+    env: Env
+    function: str
+
+    @property
+    def line(self) -> int:
+        return self.call.lineno
+
+    def arg_for(self, params: list[str], name: str) -> ast.expr | None:
+        """The expression passed for kernel parameter `name`, or None when it is omitted."""
+        for kw in self.call.keywords:
+            if kw.arg == name:
+                return kw.value
+        if name in params:
+            i = params.index(name)
+            for j, a in enumerate(self.call.args):
+                if isinstance(a, ast.Starred):
+                    return None
+                if j == i:
+                    return a
+        return None
+
+    def keyword(self, name: str) -> ast.keyword | None:
+        for kw in self.call.keywords:
+            if kw.arg == name:
+                return kw
+        return None
+
+
+@dataclass
+class Program:
+    source: str
+    tree: ast.Module
+    index: LineIndex
+    jit: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    model: ast.ClassDef | None = None
+    methods: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    module_env: Env = field(init=False)
+    attrs: dict[str, Binding] = field(default_factory=dict)
+    sites: list[LaunchSite] = field(default_factory=list)
+    triton_alias: str | None = None     # the name the module binds to the triton package
+    cdiv_name: str | None = None        # how the module can call triton.cdiv
+
+    def text(self, node: ast.AST) -> str:
+        return self.index.text(node)
+
+
+def is_jit(fn: ast.FunctionDef) -> bool:
+    for dec in fn.decorator_list:
+        d = dec.func if isinstance(dec, ast.Call) else dec
+        name = dotted(d) or ""
+        if name.split(".")[-1] == "jit":
+            return True
+    return False
+
+
+def load_program(source: str) -> Program:
+    tree = parse_module(source)
+    prog = Program(source, tree, LineIndex(source))
+    prog.module_env = Env({}, "<module>", prog, False)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            (prog.jit if is_jit(node) else prog.functions)[node.name] = node
+        elif isinstance(node, ast.ClassDef) and node.name == MODEL_CLASS:
+            prog.model = node
+            for m in node.body:
+                if isinstance(m, ast.FunctionDef):
+                    prog.methods[m.name] = m
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == "triton":
+                    prog.triton_alias = a.asname or "triton"
+        elif isinstance(node, ast.ImportFrom) and node.module == "triton":
+            for a in node.names:
+                if a.name == "cdiv":
+                    prog.cdiv_name = a.asname or "cdiv"
+    if prog.cdiv_name is None and prog.triton_alias:
+        prog.cdiv_name = f"{prog.triton_alias}.cdiv"
+    _Walker(prog, set()).block(tree.body, prog.module_env, in_function=False)
+    _analyse_init(prog)
+    fwd = prog.methods.get("forward")
+    if fwd is not None:
+        env = Env({}, f"{MODEL_CLASS}.forward", prog, True)
+        _bind_params(fwd, env, None, None)
+        _Walker(prog, {id(fwd)}).block(fwd.body, env, in_function=True)
+    return prog
+
+
+def _param_list(fn: ast.FunctionDef) -> list[ast.arg]:
+    a = fn.args
+    return list(a.posonlyargs) + list(a.args) + list(a.kwonlyargs)
+
+
+def _defaults(fn: ast.FunctionDef) -> dict[str, ast.expr]:
+    a = fn.args
+    pos = list(a.posonlyargs) + list(a.args)
+    out: dict[str, ast.expr] = {}
+    for arg, d in zip(pos[len(pos) - len(a.defaults):], a.defaults):
+        out[arg.arg] = d
+    for arg, kd in zip(a.kwonlyargs, a.kw_defaults):
+        if kd is not None:
+            out[arg.arg] = kd
+    return out
+
+
+def _bind_params(fn: ast.FunctionDef, env: Env, call: ast.Call | None, caller: Env | None) -> None:
+    """Binds fn's parameters in env: to the caller's argument expressions when called from
+    a known site, to their defaults when not passed, else as unknown parameters."""
+    params = _param_list(fn)
+    defaults = _defaults(fn)
+    bound_self = env.in_model and params and params[0].arg == "self"
+    given: dict[str, ast.expr] = {}
+    starred = False
+    if call is not None:
+        pos_params = [p.arg for p in (list(fn.args.posonlyargs) + list(fn.args.args))]
+        if bound_self:
+            pos_params = pos_params[1:]
+        for i, a in enumerate(call.args):
+            if isinstance(a, ast.Starred):
+                starred = True
+                break
+            if i < len(pos_params):
+                given[pos_params[i]] = a
+        for kw in call.keywords:
+            if kw.arg is None:
+                starred = True
+            else:
+                given[kw.arg] = kw.value
+    for i, p in enumerate(params):
+        if i == 0 and bound_self:
+            continue
+        if call is not None and caller is not None and p.arg in given:
+            env.vars[p.arg] = Bound(given[p.arg], caller, call, caller.function, "argument")
+        elif call is not None and not starred and p.arg in defaults:
+            env.vars[p.arg] = Bound(defaults[p.arg], env.program.module_env, p, env.function, "default")
+        else:
+            env.vars[p.arg] = Param(env.function, p.arg, p, defaults.get(p.arg))
+
+
+def _analyse_init(prog: Program) -> None:
+    """self.X bindings made in __init__; attributes assigned in other methods are unknown."""
+    init = prog.methods.get("__init__")
+    if init is not None:
+        env = Env({}, f"{MODEL_CLASS}.__init__", prog, True)
+        _bind_params(init, env, None, None)
+        _Walker(prog, {id(init)}, attrs=prog.attrs).block(init.body, env, in_function=True)
+    for name, m in prog.methods.items():
+        if name == "__init__":
+            continue
+        for node in ast.walk(m):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = list(node.targets)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            for t in targets:
+                for sub in ast.walk(t):
+                    if (isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name)
+                            and sub.value.id == "self"):
+                        prog.attrs[sub.attr] = Unknown(f"self.{sub.attr} is assigned in {MODEL_CLASS}.{name}",
+                                                       sub.lineno)
+
+
+def _assigned_names(stmts: list[ast.stmt]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for s in stmts:
+        for node in ast.walk(s):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                out.setdefault(node.id, node.lineno)
+    return out
+
+
+class _Walker:
+    """Walks statements in order, keeping the environment, and records launch sites and
+    helper calls. `attrs` collects `self.X = ...` bindings (used for __init__)."""
+
+    def __init__(self, prog: Program, stack: set[int], attrs: dict[str, Binding] | None = None) -> None:
+        self.prog = prog
+        self.stack = stack
+        self.attrs = attrs
+
+    def block(self, stmts: list[ast.stmt], env: Env, in_function: bool) -> None:
+        for s in stmts:
+            self.stmt(s, env, in_function)
+
+    def _merge(self, env: Env, branches: list[Env], line: int) -> None:
+        names = set()
+        for b in branches:
+            names |= set(b.vars)
+        for n in names:
+            seen = [b.vars.get(n) for b in branches]
+            if all(x is seen[0] for x in seen):
+                if seen[0] is not None:
+                    env.vars[n] = seen[0]
+            else:
+                env.vars[n] = Unknown(f"{n} is assigned in a branch (line {line})", line)
+
+    def stmt(self, s: ast.stmt, env: Env, in_function: bool) -> None:
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if in_function:
+                env.vars[s.name] = Unknown(f"{s.name} is a nested definition", s.lineno)
+            return
+        if isinstance(s, ast.If):
+            self.scan(s.test, env)
+            a, b = env.copy(), env.copy()
+            self.block(s.body, a, in_function)
+            self.block(s.orelse, b, in_function)
+            self._merge(env, [a, b], s.lineno)
+            return
+        if isinstance(s, (ast.For, ast.AsyncFor, ast.While)):
+            if isinstance(s, (ast.For, ast.AsyncFor)):
+                self.scan(s.iter, env)
+            else:
+                self.scan(s.test, env)
+            changed = _assigned_names(list(s.body) + list(s.orelse))
+            if isinstance(s, (ast.For, ast.AsyncFor)):
+                for n in _assigned_names([ast.Expr(s.target)]):
+                    changed.setdefault(n, s.lineno)
+            for n, line in changed.items():
+                env.vars[n] = Unknown(f"{n} changes inside the loop at line {s.lineno}", line)
+            inner = env.copy()
+            self.block(s.body, inner, in_function)
+            self.block(s.orelse, inner, in_function)
+            for n, line in changed.items():
+                env.vars[n] = Unknown(f"{n} changes inside the loop at line {s.lineno}", line)
+            return
+        if isinstance(s, (ast.With, ast.AsyncWith)):
+            for item in s.items:
+                self.scan(item.context_expr, env)
+                if item.optional_vars is not None:
+                    for n in _assigned_names([ast.Expr(item.optional_vars)]):
+                        env.vars[n] = Unknown(f"{n} is bound by a with statement", s.lineno)
+            self.block(s.body, env, in_function)
+            return
+        if isinstance(s, ast.Try):
+            parts = [list(s.body)] + [list(h.body) for h in s.handlers] + [list(s.orelse), list(s.finalbody)]
+            envs = []
+            for p in parts:
+                e = env.copy()
+                self.block(p, e, in_function)
+                envs.append(e)
+            self._merge(env, envs, s.lineno)
+            return
+        if isinstance(s, ast.Assign):
+            self.scan(s.value, env)
+            for t in s.targets:
+                self.bind(t, s.value, s, env)
+            return
+        if isinstance(s, ast.AnnAssign):
+            if s.value is not None:
+                self.scan(s.value, env)
+                self.bind(s.target, s.value, s, env)
+            return
+        if isinstance(s, ast.AugAssign):
+            self.scan(s.value, env)
+            for n in _assigned_names([ast.Expr(s.target)]):
+                env.vars[n] = Unknown(f"{n} is changed in place at line {s.lineno}", s.lineno)
+            self._attr_unknown(s.target, s.lineno)
+            return
+        for child in ast.iter_child_nodes(s):
+            if isinstance(child, ast.expr):
+                self.scan(child, env)
+
+    def _attr_unknown(self, target: ast.expr, line: int) -> None:
+        if self.attrs is None:
+            return
+        for sub in ast.walk(target):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self":
+                self.attrs[sub.attr] = Unknown(f"self.{sub.attr} is changed in place at line {line}", line)
+
+    def bind(self, target: ast.expr, value: ast.expr, holder: ast.AST, env: Env) -> None:
+        before = env.copy()
+        how = "module" if env.function == "<module>" else "assign"
+        if isinstance(target, ast.Name):
+            env.vars[target.id] = Bound(value, before, holder, env.function, how)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            elts = target.elts
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(elts):
+                for t, v in zip(elts, value.elts):
+                    self.bind(t, v, holder, env)
+                return
+            for i, t in enumerate(elts):
+                if isinstance(t, ast.Starred):
+                    for n in _assigned_names([ast.Expr(t)]):
+                        env.vars[n] = Unknown(f"{n} is a starred target", getattr(holder, "lineno", 0))
+                    continue
+                sub = ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load())
+                self.bind(t, sub, holder, env)
+        elif (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+              and target.value.id == "self" and self.attrs is not None):
+            if target.attr in self.attrs:
+                self.attrs[target.attr] = Unknown(f"self.{target.attr} is assigned twice in __init__",
+                                                  target.lineno)
+            else:
+                self.attrs[target.attr] = Bound(value, before, holder, env.function, how)
+        else:
+            for n in _assigned_names([ast.Expr(target)]):
+                env.vars[n] = Unknown(f"{n} is bound by an unpacking the analysis does not follow",
+                                      getattr(holder, "lineno", 0))
+
+    def scan(self, expr: ast.expr, env: Env) -> None:
+        """Records launches and follows helper calls inside one expression."""
+        todo: list[ast.AST] = [expr]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, ast.Lambda):
+                continue        # runs later (a grid function); its calls are not followed
+            if isinstance(node, ast.Call):
+                self.call(node, env)
+            todo.extend(reversed(list(ast.iter_child_nodes(node))))
+
+    def call(self, node: ast.Call, env: Env) -> None:
+        prog = self.prog
+        f = node.func
+        if env.function == "<module>":
+            return              # code run at import is not a launch of forward
+        if (isinstance(f, ast.Subscript) and isinstance(f.value, ast.Name) and f.value.id in prog.jit
+                and f.value.id not in env.vars):
+            prog.sites.append(LaunchSite(node, f.value.id, f.slice, env.copy(), env.function))
+            return
+        callee: ast.FunctionDef | None = None
+        in_model = False
+        qual = ""
+        if isinstance(f, ast.Name) and f.id in prog.functions and f.id not in env.vars:
+            callee, qual = prog.functions[f.id], f.id
+        elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self"
+              and env.in_model and f.attr in prog.methods and f.attr not in ("__init__", "forward")):
+            callee, qual, in_model = prog.methods[f.attr], f"{MODEL_CLASS}.{f.attr}", True
+        if callee is None or id(callee) in self.stack or len(self.stack) >= MAX_CALL_DEPTH:
+            return
+        inner = Env({}, qual, prog, in_model)
+        _bind_params(callee, inner, node, env.copy())
+        _Walker(prog, self.stack | {id(callee)}).block(callee.body, inner, in_function=True)
+
+
+# ---------------------------------------------------------------------------- origin
+
+
+def origin(node: ast.expr, env: Env, depth: int = 0, holder: ast.AST | None = None) -> Origin:
+    """Where the value of `node` (an expression at a launch) lives."""
+    prog = env.program
+    if depth > MAX_RESOLVE_DEPTH:
+        return Computed("too many indirections", getattr(node, "lineno", 0), short(prog.text(node)))
+    if is_int_constant(node):
+        return Lit(node, "launch_literal", holder or node, env.function)
+    if isinstance(node, ast.Call) and dotted(node.func) in CONSTEXPR_NAMES and len(node.args) == 1:
+        return origin(node.args[0], env, depth + 1, holder)
+    if isinstance(node, ast.Name):
+        return _origin_of_binding(env.lookup(node.id), node.id, node, env, depth)
+    if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+            and env.in_model):
+        b = prog.attrs.get(node.attr)
+        if isinstance(b, Bound):
+            if is_int_constant(b.expr):
+                return Lit(b.expr, "attr_literal", b.holder, b.function)
+            if isinstance(b.expr, ast.Name):
+                pb = b.env.lookup(b.expr.id)
+                if isinstance(pb, Param) and pb.function.endswith(".__init__"):
+                    return Ctor(pb.name, node.attr, pb.node, pb.default)
+            return origin(b.expr, b.env, depth + 1)
+        if isinstance(b, Unknown):
+            return Computed(b.why, b.line, f"self.{node.attr}")
+        return Computed(f"self.{node.attr} is not set in __init__", node.lineno, f"self.{node.attr}")
+    line = getattr(node, "lineno", 0)
+    return Computed("computed at run time", line, short(prog.text(node)) if line else "")
+
+
+def _origin_of_binding(b: Binding | None, name: str, node: ast.expr, env: Env, depth: int) -> Origin:
+    prog = env.program
+    if b is None:
+        return Computed(f"{name} is not defined in the module", node.lineno, name)
+    if isinstance(b, Unknown):
+        return Computed(b.why, b.line, name)
+    if isinstance(b, Param):
+        if b.function.endswith(".__init__"):
+            return Computed(f"{name} is a constructor parameter", b.node.lineno, name)
+        return Computed(f"{name} is a parameter of {b.function}", b.node.lineno, name)
+    expr = b.expr
+    if isinstance(expr, ast.Call) and dotted(expr.func) in CONSTEXPR_NAMES and len(expr.args) == 1:
+        expr = expr.args[0]
+    if is_int_constant(expr):
+        via = {"module": "module_constant", "argument": "call_literal", "default": "param_default"}.get(b.how,
+                                                                                                    "local_var")
+        return Lit(expr, via, b.holder, b.function)
+    if isinstance(expr, (ast.Name, ast.Attribute)):
+        return origin(expr, b.env, depth + 1)
+    line = getattr(b.holder, "lineno", node.lineno)
+    return Computed("computed at run time", line, short(prog.text(b.holder)) if hasattr(b.holder, "lineno") else name)
+
+
+# ---------------------------------------------------------------------------- canonical form
+
+
+def canon(node: ast.AST, env: Env, depth: int = 0) -> str:
+    """A string naming what `node` computes, with local names replaced by their definitions,
+    so that `n` (after `n = x.numel()`) and `x.numel()` compare equal."""
+    if depth > MAX_RESOLVE_DEPTH:
+        return f"<deep@{id(node)}>"
+    if isinstance(node, ast.Constant):
+        return repr(node.value)
+    if isinstance(node, ast.Name):
+        b = env.lookup(node.id)
+        if isinstance(b, Bound):
+            return canon(b.expr, b.env, depth + 1)
+        if isinstance(b, Param):
+            return f"<param {b.function}.{b.name}>"
+        if isinstance(b, Unknown):
+            return f"<unknown {node.id}@{b.line}>"
+        return f"<global {node.id}>"
+    if isinstance(node, ast.Attribute):
+        if isinstance(node.value, ast.Name) and node.value.id == "self" and env.in_model:
+            ab = env.program.attrs.get(node.attr)
+            if isinstance(ab, Bound):
+                return canon(ab.expr, ab.env, depth + 1)
+            return f"<self.{node.attr}>"
+        return f"{canon(node.value, env, depth + 1)}.{node.attr}"
+    if isinstance(node, ast.Lambda):
+        return f"<lambda@{id(node)}>"
+    parts = [canon(c, env, depth + 1) for c in ast.iter_child_nodes(node)]
+    return f"{type(node).__name__}({','.join(parts)})"
+
+
+# ---------------------------------------------------------------------------- evaluation
+
+
+@dataclass(frozen=True)
+class TensorValue:
+    shape: tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class LambdaValue:
+    node: ast.Lambda
+    env: Env
+
+
+
+
+def evaluate(node: ast.AST, env: Env, known: dict[str, object], local: dict[str, object] | None = None,
+             depth: int = 0) -> object:
+    """Value of `node` where `known` maps canonical expressions to recorded values (the
+    launch's arguments) and `local` binds lambda parameters (the grid's meta)."""
+    if depth > MAX_RESOLVE_DEPTH:
+        raise Unevaluable("too deep")
+    local = local or {}
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in local:
+        return local[node.id]
+    key = canon(node, env)
+    if key in known:
+        return known[key]
+    ev = lambda n: evaluate(n, env, known, local, depth + 1)
+    if isinstance(node, ast.Name):
+        b = env.lookup(node.id)
+        if isinstance(b, Bound):
+            return evaluate(b.expr, b.env, known, None, depth + 1)
+        raise Unevaluable(node.id)
+    if isinstance(node, ast.Attribute):
+        if isinstance(node.value, ast.Name) and node.value.id == "self" and env.in_model:
+            ab = env.program.attrs.get(node.attr)
+            if isinstance(ab, Bound):
+                return evaluate(ab.expr, ab.env, known, None, depth + 1)
+            raise Unevaluable(f"self.{node.attr}")
+        base = ev(node.value)
+        if isinstance(base, TensorValue) and node.attr == "shape":
+            return base.shape
+        raise Unevaluable(short(env.program.text(node)) if hasattr(node, "lineno") else node.attr)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(ev(e) for e in node.elts)
+    if isinstance(node, ast.Lambda):
+        return LambdaValue(node, env)
+    if isinstance(node, ast.Subscript):
+        base = ev(node.value)
+        idx = ev(node.slice)
+        try:
+            if isinstance(base, dict):
+                return base[idx]
+            if isinstance(base, tuple) and isinstance(idx, int):
+                return base[idx]
+        except (IndexError, KeyError, TypeError) as e:
+            raise Unevaluable(f"index {idx!r}") from e
+        raise Unevaluable("subscript")
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = ev(node.operand)
+        if isinstance(v, (int, float)):
+            return -v
+        raise Unevaluable("negation")
+    if isinstance(node, ast.BinOp):
+        return _binop(node.op, ev(node.left), ev(node.right))
+    if isinstance(node, ast.IfExp):
+        return ev(node.body) if ev(node.test) else ev(node.orelse)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        return _compare(node.ops[0], ev(node.left), ev(node.comparators[0]))
+    if isinstance(node, ast.Call):
+        return _call(node, env, ev)
+    raise Unevaluable(type(node).__name__)
+
+
+def _ints(*vs: object) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in vs)
+
+
+def _binop(op: ast.operator, a: object, b: object) -> object:
+    if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
+        raise Unevaluable("arithmetic on a non-number")
+    try:
+        if isinstance(op, ast.Add):
+            return a + b
+        if isinstance(op, ast.Sub):
+            return a - b
+        if isinstance(op, ast.Mult):
+            return a * b
+        if isinstance(op, ast.FloorDiv):
+            return a // b
+        if isinstance(op, ast.Div):
+            return a / b
+        if isinstance(op, ast.Mod):
+            return a % b
+        if isinstance(op, ast.LShift) and _ints(a, b):
+            return int(a) << int(b)
+        if isinstance(op, ast.RShift) and _ints(a, b):
+            return int(a) >> int(b)
+    except ZeroDivisionError as e:
+        raise Unevaluable("division by zero") from e
+    raise Unevaluable(type(op).__name__)
+
+
+def _compare(op: ast.cmpop, a: object, b: object) -> bool:
+    if not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
+        raise Unevaluable("comparison of non-numbers")
+    table = {ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b, ast.GtE: a >= b, ast.Eq: a == b, ast.NotEq: a != b}
+    for k, v in table.items():
+        if isinstance(op, k):
+            return v
+    raise Unevaluable(type(op).__name__)
+
+
+def next_pow2(n: int) -> int:
+    return 1 if n <= 1 else 1 << (n - 1).bit_length()
+
+
+def _call(node: ast.Call, env: Env, ev: Callable[[ast.AST], object]) -> object:
+    name = dotted(node.func) or ""
+    if node.keywords:
+        raise Unevaluable(f"{name}() with keywords")
+    if isinstance(node.func, ast.Attribute) and name not in CDIV_NAMES and not name.startswith(("triton.", "math.")):
+        base = ev(node.func.value)
+        if isinstance(base, TensorValue):
+            args = [ev(a) for a in node.args]
+            if node.func.attr == "numel" and not args:
+                return math.prod(base.shape)
+            if node.func.attr == "dim" and not args:
+                return len(base.shape)
+            if node.func.attr == "size":
+                if not args:
+                    return base.shape
+                if isinstance(args[0], int) and -len(base.shape) <= args[0] < len(base.shape):
+                    return base.shape[args[0]]
+        raise Unevaluable(f"{name}()")
+    args = [ev(a) for a in node.args]
+    short_name = name.split(".")[-1]
+    if short_name == "cdiv" and len(args) == 2 and _ints(*args):
+        a, b = int(args[0]), int(args[1])  # type: ignore[call-overload]
+        if b == 0:
+            raise Unevaluable("cdiv by zero")
+        return (a + b - 1) // b
+    if short_name == "next_power_of_2" and len(args) == 1 and _ints(*args):
+        return next_pow2(int(args[0]))  # type: ignore[call-overload]
+    if name in ("min", "max") and args and all(isinstance(a, (int, float)) for a in args):
+        return min(args) if name == "min" else max(args)  # type: ignore[type-var]
+    if name == "int" and len(args) == 1 and isinstance(args[0], (int, float)):
+        return int(args[0])
+    if name in ("math.ceil", "math.floor") and len(args) == 1 and isinstance(args[0], (int, float)):
+        return math.ceil(args[0]) if name == "math.ceil" else math.floor(args[0])
+    if name == "len" and len(args) == 1 and isinstance(args[0], tuple):
+        return len(args[0])
+    raise Unevaluable(f"{name}()")
+
+
+def describe_value(desc: dict) -> object:
+    """The Python value of one recorded argument descriptor (kharness.launches)."""
+    kind = desc.get("kind")
+    if kind in ("int", "float", "bool", "str"):
+        return desc.get("value")
+    if kind == "tensor":
+        return TensorValue(tuple(int(s) for s in desc.get("shape") or ()))
+    if kind == "none":
+        return None
+    if kind == "tuple":
+        return tuple(describe_value(x) for x in desc.get("items") or ())
+    raise Unevaluable(f"recorded {kind} argument")

@@ -1,0 +1,51 @@
+"""Structural rewrites: changes to a kernel's code that no sweep of its launch parameters can
+find (docs/SEARCH.md, "Structural rewrites"). One module per rewrite; each module has
+
+    analyze(mod, kernel) -> Plan     raises RewriteRefused with the precondition that failed
+    survey(mod) -> Fit               whether some kernel of the module fits
+    apply(mod, params) -> str        the rewritten module source
+
+``survey`` checks the syntactic precondition only (with the sizes of the recorded launch);
+whether the rewrite is worth trying (uncoalesced loads, a launch-bound kernel, ...) is the
+evidence's call, made by the C proposer."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..srcedit import RewriteRefused, check_parses
+from . import (
+    elementwise_vector,
+    persistent_grid,
+    row_single_block,
+    strided_reduction_tiles,
+    tile_grid,
+)
+from .common import Fit, Module
+
+__all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
+
+REWRITES = {
+    m.NAME: m for m in (row_single_block, tile_grid, strided_reduction_tiles, persistent_grid, elementwise_vector)
+}
+
+
+def survey(source: str, launches: list[dict[str, Any]]) -> list[Fit]:
+    """For each rewrite, whether the module's syntax fits its precondition. A module that
+    does not parse fits nothing (the reason says so)."""
+    try:
+        mod = Module(source, launches)
+    except RewriteRefused as e:
+        return [Fit(name, False, str(e), {}, {}) for name in REWRITES]
+    return [m.survey(mod) for m in REWRITES.values()]
+
+
+def apply(source: str, name: str, params: dict[str, Any], launches: list[dict[str, Any]]) -> str:
+    """The module rewritten by structural rewrite ``name`` with ``params`` (over the
+    defaults that ``survey`` reports); raises RewriteRefused with a precise reason."""
+    m = REWRITES.get(name)
+    if m is None:
+        raise RewriteRefused(f"unknown structural rewrite {name!r} (known: {', '.join(REWRITES)})")
+    mod = Module(source, launches)
+    out = m.apply(mod, params or {})
+    check_parses(out, f"module rewritten by {name}")
+    return out

@@ -1,0 +1,368 @@
+"""row_single_block: a row kernel that walks its row in passes of BLOCK
+(``for off in range(0, n_cols, BLOCK)``) gets a copy in which one block covers the row and the
+row stays in registers between passes.
+
+Precondition (syntax and the recorded launch): the kernel has loops ``for v in range(0, N, B)``
+with the same constexpr B and the same parameter N, no break/continue/return inside, and every
+load/store inside them masked (a block wider than the row must not touch memory past it); the
+kernel has one launch site, a statement of its own, passing N as a pure expression; the
+recorded N is at most ``max_row``.
+
+The rewrite: a copy ``<kernel>_row`` in which each such loop becomes its single iteration
+(``v = 0`` followed by the body), and a load in a later pass of the same address, mask and
+``other`` as an earlier load — with no store between them — reuses the earlier value. The
+launch becomes::
+
+    row_len = N
+    if 0 < row_len <= max_row:
+        row_block = triton.next_power_of_2(row_len)
+        kernel_row[grid](..., B=row_block, num_warps=min(max(row_block // elems_per_warp, min_warps), max_warps))
+    else:
+        kernel[grid](...)            # the original launch, unchanged
+
+Why it is correct: with ``0 < N <= B`` the loop ``range(0, N, B)`` runs exactly once with
+v = 0, so the unrolled body computes what the loop computed; a load repeated with no store in
+between reads the same memory, so its value is the earlier one (masked lanes of the later
+load are undefined or the same ``other``). Other shapes, and rows longer than ``max_row``,
+take the original kernel."""
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..srcedit import Edit, RewriteRefused, apply_edits
+from .common import (
+    IMPURE_TL,
+    STORE_TL,
+    Fit,
+    Kernel,
+    LaunchSite,
+    Module,
+    Plan,
+    call_arg,
+    calls,
+    check_block_uses,
+    check_not_assigned,
+    check_params,
+    dedent_lines,
+    is_pow2,
+    kernel_span,
+    next_pow2,
+    pick,
+    pure_expr,
+    reindent,
+    survey_one,
+)
+
+NAME = "row_single_block"
+MAX_ROW = 32768                 # default bound on the row length one block may cover
+TRITON_MAX_NUMEL = 1 << 20      # Triton refuses tensors with more elements
+DEFAULTS = {"kernel": "", "max_row": MAX_ROW, "elems_per_warp": 256, "min_warps": 4, "max_warps": 16}
+DOMAIN = {"elems_per_warp": [128, 256, 512, 1024], "max_warps": [8, 16, 32], "min_warps": [1, 2, 4, 8]}
+
+
+@dataclass
+class RowPlan(Plan):
+    loops: list[ast.For]
+    n_param: str
+    block: str
+    n_value: int
+
+
+def _row_loop(mod: Module, k: Kernel, node: ast.AST) -> tuple[str, str] | None:
+    """(N, B) when node is ``for v in range(0, N, B)`` with B a constexpr parameter."""
+    if not isinstance(node, ast.For) or not isinstance(node.iter, ast.Call):
+        return None
+    f = node.iter.func
+    is_range = isinstance(f, ast.Name) and f.id == "range" or mod.tl_func(node.iter) == "range"
+    args = node.iter.args
+    if not is_range or len(args) != 3 or node.iter.keywords:
+        return None
+    start, stop, step = args
+    if not (isinstance(start, ast.Constant) and start.value == 0 and isinstance(stop, ast.Name)
+            and isinstance(step, ast.Name) and step.id in k.constexprs and stop.id in k.params):
+        return None
+    return stop.id, step.id
+
+
+def analyze(mod: Module, k: Kernel, max_row: int = MAX_ROW) -> RowPlan:
+    if k.autotuned or k.heuristics:
+        raise RewriteRefused(f"{k.name} is wrapped in @triton.autotune/@triton.heuristics, which set its block")
+    dot = next((c for c in calls(k.node) if mod.tl_func(c) == "dot"), None)
+    if dot is not None:
+        raise RewriteRefused(f"{k.name} line {dot.lineno}: calls tl.dot; a tile kernel's K loop is not a row")
+    loops: list[ast.For] = []
+    for n in ast.walk(k.node):
+        if _row_loop(mod, k, n) is not None:
+            assert isinstance(n, ast.For)
+            loops.append(n)
+    if not loops:
+        raise RewriteRefused(f"{k.name} has no loop `for off in range(0, n, BLOCK)` over a row "
+                             "(BLOCK a constexpr parameter)")
+    loops.sort(key=lambda n: n.lineno)
+    nb = {_row_loop(mod, k, n) for n in loops}
+    if len(nb) != 1:
+        raise RewriteRefused(f"{k.name}: the row loops (lines {', '.join(str(n.lineno) for n in loops)}) "
+                             "do not all walk the same length with the same block")
+    n_param, block = nb.pop()  # type: ignore[misc]
+    check_not_assigned(k, (n_param, block), "which the row loops' bounds must keep")
+    check_block_uses(mod, k, block, [loop.iter.args[2] for loop in loops if isinstance(loop.iter, ast.Call)], NAME)
+    for loop in loops:
+        _check_loop(mod, k, loop, loops)
+    site = mod.one_site(k.name)
+    if not (isinstance(site.stmt, ast.Expr) and site.stmt.value is site.call):
+        raise RewriteRefused(f"line {site.call.lineno}: the launch of {k.name} is not a statement of its own")
+    n_arg = site.bound.get(n_param)
+    if n_arg is None or not pure_expr(mod, n_arg):
+        raise RewriteRefused(f"line {site.call.lineno}: the launch does not pass {n_param} as a plain size "
+                             "expression")
+    b_arg = site.bound.get(block)
+    if b_arg is not None and {x.id for x in ast.walk(b_arg) if isinstance(x, ast.Name)} & \
+            {x.id for x in ast.walk(site.grid) if isinstance(x, ast.Name)}:
+        raise RewriteRefused(f"line {site.call.lineno}: the grid uses the block size {mod.text(b_arg)}; "
+                             "a row kernel has one program per row")
+    mod.check_no_multiline_strings(site.stmt, "the launch")
+    mod.check_no_multiline_strings(k.node, k.name)
+    n_value = mod.recorded_int(k.name, n_param)
+    if not 0 < n_value <= max_row:
+        raise RewriteRefused(f"{k.name}: {n_param} = {n_value} at the recorded launch is outside "
+                             f"(0, max_row={max_row}]; one block would not hold the row")
+    lines = ", ".join(str(n.lineno) for n in loops)
+    why = (f"{k.name}: line{'s' if len(loops) > 1 else ''} {lines} walk{'' if len(loops) > 1 else 's'} the row "
+           f"with `range(0, {n_param}, {block})`, every load/store in them masked; {n_param} = {n_value} at the "
+           f"recorded launch (line {site.call.lineno}) fits one block of {next_pow2(n_value)} <= max_row {max_row}")
+    return RowPlan(k, site, why, {**DEFAULTS, "kernel": k.name, "max_row": max_row}, DOMAIN, loops, n_param,
+                   block, n_value)
+
+
+def _check_loop(mod: Module, k: Kernel, loop: ast.For, loops: list[ast.For]) -> None:
+    where = f"{k.name} line {loop.lineno}"
+    if loop.orelse:
+        raise RewriteRefused(f"{where}: the row loop has an else clause")
+    if not isinstance(loop.target, ast.Name):
+        raise RewriteRefused(f"{where}: the row loop variable is not a plain name")
+    if loop.body[0].lineno == loop.lineno:
+        raise RewriteRefused(f"{where}: the row loop's body is on the `for` line")
+    for n in ast.walk(loop):
+        if n is not loop and n in loops:
+            raise RewriteRefused(f"{where}: row loops are nested")
+        if isinstance(n, ast.Subscript) and any(isinstance(x, ast.Constant) and x.value is None
+                                                for x in ast.walk(n.slice)):
+            raise RewriteRefused(f"{where}: the row loop works on 2-D blocks (line {n.lineno})")
+        if isinstance(n, (ast.Break, ast.Continue, ast.Return)):
+            raise RewriteRefused(f"{where}: the row loop has a {type(n).__name__.lower()} (line {n.lineno})")
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == loop.target.id and n is not loop.target:
+            raise RewriteRefused(f"{where}: the loop variable {n.id} is assigned in the body")
+        f = mod.tl_func(n)
+        if f in ("load", "store") or f in STORE_TL:
+            assert isinstance(n, ast.Call)
+            mask = call_arg(n, 1 if f in ("load", "store") else 2, "mask")
+            if mask is None:
+                raise RewriteRefused(f"{where}: tl.{f} at line {n.lineno} has no mask; a block wider than the "
+                                     "row would touch memory past its end")
+
+
+def survey(mod: Module) -> Fit:
+    return survey_one(mod, NAME, analyze)
+
+
+def apply(mod: Module, params: dict[str, object]) -> str:
+    p = check_params(NAME, dict(params), DEFAULTS, DOMAIN)
+    max_row = int(p["max_row"])
+    if not is_pow2(max_row) or max_row > TRITON_MAX_NUMEL:
+        raise RewriteRefused(f"{NAME}: max_row must be a power of two <= {TRITON_MAX_NUMEL}, got {max_row}")
+    if p["min_warps"] > p["max_warps"]:
+        raise RewriteRefused(f"{NAME}: min_warps {p['min_warps']} exceeds max_warps {p['max_warps']}")
+    plan = pick(mod, NAME, lambda m, k: analyze(m, k, max_row), str(p["kernel"]) or None)
+    k = plan.kernel
+    new_name = mod.fresh(f"{k.name}_row")
+    kstart, kend = kernel_span(mod, k)
+    copy_text = single_block_copy(mod, mod.source[kstart:kend], k.name, new_name)
+    edits = [Edit(kend, kend, "\n\n\n" + copy_text), _dispatch(mod, plan, new_name, p)]
+    return apply_edits(mod.source, edits)
+
+
+def _dispatch(mod: Module, plan: RowPlan, new_name: str, p: dict[str, object]) -> Edit:
+    site: LaunchSite = plan.site
+    row_len = mod.fresh("row_len")
+    row_block = mod.fresh("row_block")
+    triton = mod.triton()
+    assert isinstance(site.call.func, ast.Subscript)
+    warps = f"min(max({row_block} // {p['elems_per_warp']}, {p['min_warps']}), {p['max_warps']})"
+    launch = mod.edited_text(site.stmt, [mod.replace(site.call.func.value, new_name),
+                                         mod.set_launch_arg(site, plan.block, row_block),
+                                         mod.set_launch_arg(site, "num_warps", warps)])
+    original = mod.text(site.stmt)
+    return mod.replace_stmt(site.stmt, [
+        f"{row_len} = {mod.text(site.bound[plan.n_param])}",
+        f"if 0 < {row_len} <= {p['max_row']}:",
+        f"    {row_block} = {triton}.next_power_of_2({row_len})",
+        "    " + reindent(launch, "    "),
+        "else:",
+        "    " + reindent(original, "    "),
+    ])
+
+
+def single_block_copy(mod: Module, text: str, name: str, new_name: str) -> str:
+    """The kernel's text with its row loops unrolled to one iteration, repeated loads reused
+    and the function renamed (each step re-parses the fragment)."""
+    frag = Module(text, [], mod.aliases)
+    k = frag.kernels[name]
+    edits = []
+    for loop in ast.walk(k.node):
+        if _row_loop(frag, k, loop) is None:
+            continue
+        assert isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+        ind = frag.stmt_indent(loop)
+        body_ind = frag.stmt_indent(loop.body[0])
+        start = frag.index.offset(loop.body[0].lineno, loop.body[0].col_offset)
+        end = frag.index.span(loop.body[-1])[1]
+        body = dedent_lines(frag.source[start:end], len(body_ind) - len(ind))
+        edits.append(frag.replace(loop, f"{loop.target.id} = 0\n{ind}{body}"))
+    text = apply_edits(text, edits)
+    frag = Module(text, [], mod.aliases)
+    text = apply_edits(text, reuse_loads(frag, frag.kernels[name]))
+    frag = Module(text, [], mod.aliases)
+    a, b = frag.def_name_token(frag.kernels[name].node)
+    return text[:a] + new_name + text[b:]
+
+
+# ------------------------------------------------------------------------ load reuse
+class _Opaque(Exception):
+    """An expression whose value cannot be named by its syntax (memory, randomness)."""
+
+
+@dataclass
+class _Avail:
+    load: ast.Call
+    stmt: ast.stmt
+    ptr: str
+    mask: str
+    other: str | None
+    target: str | None          # the name the load alone was assigned to
+    stmt_target: str | None     # the name its statement assigns (names the holder)
+    version: int
+
+
+LOAD_HINTS = {"cache_modifier", "eviction_policy"}   # do not change the value loaded
+
+
+def reuse_loads(frag: Module, k: Kernel) -> list[Edit]:
+    """Edits making a load at the kernel's top level reuse an earlier load of the same
+    address, mask and ``other``, with no store (nor unknown call) between them."""
+    env: dict[str, str] = {p: f"param:{p}" for p in k.params}
+    version: dict[str, int] = {}
+    avail: list[_Avail] = []
+    holders: dict[int, str] = {}     # id(earlier load) -> name holding its value
+    edits: list[Edit] = []
+    fresh = [0]
+
+    def canon(node: ast.AST) -> str:
+        class Sub(ast.NodeTransformer):
+            def visit_Name(self, n: ast.Name) -> ast.AST:
+                return ast.Constant(value=env.get(n.id, f"free:{n.id}"))
+
+            def visit_Call(self, n: ast.Call) -> ast.AST:
+                if _call_kind(frag, n) != "pure":
+                    raise _Opaque()
+                self.generic_visit(n)
+                return n
+        return ast.dump(Sub().visit(copy.deepcopy(node)), annotate_fields=False)
+
+    def opaque() -> str:
+        fresh[0] += 1
+        return f"opaque:{fresh[0]}"
+
+    for i, stmt in enumerate(k.node.body):
+        simple = isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr))
+        stmt_calls = list(calls(stmt))
+        clobbers = any(_call_kind(frag, c) in ("store", "unknown") for c in stmt_calls)
+        identity = False
+        if simple:
+            nested = {id(x) for c in stmt_calls if frag.tl_func(c) == "load" for x in ast.walk(c) if x is not c}
+            loads = [c for c in stmt_calls if frag.tl_func(c) == "load" and id(c) not in nested
+                     and not any(frag.tl_func(x) == "load" for x in ast.walk(c) if x is not c)]
+            target = stmt.targets[0].id if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], ast.Name) else None
+            fresh_avail: list[_Avail] = []
+            for ld in loads:
+                key = _load_key(ld, canon)
+                if key is None:
+                    continue
+                ptr, mask, other = key
+                hit = next((a for a in avail if a.ptr == ptr and a.mask == mask
+                            and (other is None or a.other == other)), None)
+                whole = isinstance(stmt, ast.Assign) and stmt.value is ld
+                if hit is not None:
+                    if whole and hit.target == target and version.get(target or "") == hit.version:
+                        identity = True         # `v = <the load v already holds>`: drop it
+                        edits.append(frag.delete_stmt(stmt))
+                    else:
+                        edits.extend(_reuse(frag, hit, ld, holders, version))
+                    continue
+                fresh_avail.append(_Avail(ld, stmt, ptr, mask, other, target if whole else None, target, i))
+            if not clobbers:
+                avail.extend(fresh_avail)
+        if clobbers:
+            avail.clear()
+        if identity:
+            continue
+        # names bound by this statement
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            try:
+                value = canon(stmt.value)
+            except _Opaque:
+                value = opaque()
+            env[stmt.targets[0].id] = value
+            version[stmt.targets[0].id] = i
+        else:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    env[n.id] = opaque()
+                    version[n.id] = i
+    return edits
+
+
+def _call_kind(frag: Module, c: ast.Call) -> str:
+    """"store" (writes memory), "impure" (reads memory or randomness), "pure", or "unknown"
+    (a call of another function, which may store)."""
+    f = frag.tl_func(c)
+    if f is not None:
+        if f in STORE_TL:
+            return "store"
+        return "impure" if f in IMPURE_TL else "pure"
+    if isinstance(c.func, ast.Name):
+        return "pure" if c.func.id in ("min", "max", "abs", "float", "int", "range", "len") else "unknown"
+    q = frag.qualname(c.func) or ""
+    if isinstance(c.func, ast.Attribute) and q.split(".")[0] not in frag.aliases.values():
+        return "pure"       # a tensor method (x.to(...), x.reshape(...))
+    return "unknown"
+
+
+def _load_key(ld: ast.Call, canon: Callable[[ast.AST], str]) -> tuple[str, str, str | None] | None:
+    kws = {kw.arg for kw in ld.keywords}
+    if None in kws or kws - {"pointer", "mask", "other"} - LOAD_HINTS or len(ld.args) > 3:
+        return None
+    ptr = call_arg(ld, 0, "pointer")
+    mask = call_arg(ld, 1, "mask")
+    other = call_arg(ld, 2, "other")
+    if ptr is None or mask is None:
+        return None
+    try:
+        return canon(ptr), canon(mask), (canon(other) if other is not None else None)
+    except _Opaque:
+        return None
+
+
+def _reuse(frag: Module, hit: _Avail, ld: ast.Call, holders: dict[int, str], version: dict[str, int]) -> list[Edit]:
+    if hit.target is not None and version.get(hit.target) == hit.version:
+        return [frag.replace(ld, hit.target)]
+    edits = []
+    name = holders.get(id(hit.load))
+    if name is None:
+        name = frag.fresh(f"{hit.stmt_target or 'row'}_vals")
+        holders[id(hit.load)] = name
+        edits += [frag.insert_before(hit.stmt, [f"{name} = {frag.text(hit.load)}"]), frag.replace(hit.load, name)]
+    return [*edits, frag.replace(ld, name)]

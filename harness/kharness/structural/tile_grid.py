@@ -1,0 +1,271 @@
+"""tile_grid: a tile kernel (``tl.dot``) gets its grid derived from its tile constexprs, a
+grouped program order for L2 reuse, and a standard tile configuration.
+
+Precondition: the kernel calls ``tl.dot``; it maps programs to output tiles through two names
+``pid_m``/``pid_n`` (``tl.program_id(0)``/``(1)`` of a 2-D grid, or ``pid // n``/``pid % n`` of
+a 1-D one), each multiplied by a block constexpr (BLOCK_M / BLOCK_N); masks bound the M and N
+offsets by kernel parameters (``offs_m < M``); every load and store is masked (so any tile
+size is correct at the matrix edges); program ids are used for nothing else; the recorded
+grid equals cdiv(M, BLOCK_M) x cdiv(N, BLOCK_N) (which confirms the mapping).
+
+The rewrite: the definitions of pid_m and pid_n are replaced by the grouped ("swizzled")
+order of Triton's matmul tutorial — programs walk GROUP_M tile rows column by column, so the
+A rows and B columns a group needs stay in L2 — over a 1-D grid; a ``GROUP_M`` constexpr is
+added; the launch's grid becomes
+``lambda meta: (triton.cdiv(M, meta['BLOCK_M']) * triton.cdiv(N, meta['BLOCK_N']),)`` and the
+tile sizes, GROUP_M, num_warps and num_stages are set from one configuration.
+
+Why it is correct: the grouped order is a bijection from [0, cdiv(M,BM)*cdiv(N,BN)) onto the
+tile pairs (pid_m, pid_n) — the last group is clipped to the tile rows left — so every output
+tile is computed by exactly one program, as before; the body is unchanged and its masks make
+every tile size correct.
+
+The configurations: the CUDA list of Triton's matrix-multiplication tutorial
+(python/tutorials/03-matrix-multiplication.py, tuned there for fp16 on A100/H100). For fp32
+inputs the same tiles are used with BLOCK_K halved, which keeps the bytes of every pipeline
+stage (and so the shared memory the list was chosen to fit) the same."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+from ..srcedit import RewriteRefused, apply_edits
+from .common import (
+    Defs,
+    Fit,
+    Kernel,
+    Module,
+    Plan,
+    call_arg,
+    calls,
+    cdiv,
+    check_not_assigned,
+    check_params,
+    from_template,
+    grid_edit,
+    header_exprs,
+    is_pow2,
+    names_in,
+    pick,
+    program_id_axis,
+    pure_expr,
+    survey_one,
+)
+
+NAME = "tile_grid"
+
+# (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages): Triton tutorial 03, CUDA, fp16.
+CONFIGS_16BIT = [
+    (128, 256, 64, 8, 8, 3),
+    (64, 256, 32, 8, 4, 4),
+    (128, 128, 32, 8, 4, 4),
+    (128, 64, 32, 8, 4, 4),
+    (64, 128, 32, 8, 4, 4),
+    (128, 32, 32, 8, 4, 4),
+    (64, 32, 32, 8, 2, 5),
+    (32, 64, 32, 8, 2, 5),
+]
+# fp32 (tf32 dots): BLOCK_K halved, same bytes per stage.
+CONFIGS_32BIT = [(m, n, max(16, k // 2), g, w, s) for (m, n, k, g, w, s) in CONFIGS_16BIT]
+KEYS = ("BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M", "num_warps", "num_stages")
+LIMITS = {"BLOCK_M": (16, 256), "BLOCK_N": (16, 256), "BLOCK_K": (16, 256), "GROUP_M": (1, 64),
+          "num_warps": (1, 16), "num_stages": (1, 8)}
+
+SWIZZLE = """
+pid = tl.program_id(0)
+num_pid_m = tl.cdiv(M, BLOCK_M)
+num_pid_n = tl.cdiv(N, BLOCK_N)
+num_pid_in_group = GROUP_M * num_pid_n
+group_id = pid // num_pid_in_group
+first_pid_m = group_id * GROUP_M
+group_size_m = tl.minimum(num_pid_m - first_pid_m, GROUP_M)
+PID_M = first_pid_m + pid % num_pid_in_group % group_size_m
+PID_N = pid % num_pid_in_group // group_size_m
+"""
+GRID = "lambda meta: (triton.cdiv(M, meta[BM]) * triton.cdiv(N, meta[BN]),)"
+
+
+@dataclass
+class TilePlan(Plan):
+    pid_m: str
+    pid_n: str
+    block_m: str
+    block_n: str
+    block_k: str | None
+    m_param: str
+    n_param: str
+    feeding: set[str]           # names computed from the program id only for pid_m/pid_n
+
+
+def configs_for(dtypes: list[str]) -> list[dict[str, int]]:
+    table = CONFIGS_32BIT if dtypes and all(d == "float32" for d in dtypes) else CONFIGS_16BIT
+    return [dict(zip(KEYS, c)) for c in table]
+
+
+def analyze(mod: Module, k: Kernel) -> TilePlan:
+    name = k.name
+    if k.autotuned or k.heuristics:
+        raise RewriteRefused(f"{name} is wrapped in @triton.autotune/@triton.heuristics, which set its tiles")
+    if not any(mod.tl_func(c) == "dot" for c in calls(k.node)):
+        raise RewriteRefused(f"{name} does not call tl.dot")
+    axes = {program_id_axis(mod, c) for c in calls(k.node)} - {None}
+    if not axes:
+        raise RewriteRefused(f"{name} never calls tl.program_id")
+    if not axes <= {0, 1}:
+        raise RewriteRefused(f"{name} uses tl.program_id axes {sorted(a for a in axes if a is not None)}; "
+                             "the grouped order covers a 1-D or 2-D grid of tiles")
+    if any(p.upper().startswith("GROUP") for p in k.constexprs):
+        raise RewriteRefused(f"{name} already has a group constexpr ({', '.join(sorted(k.constexprs))})")
+    defs = Defs(k)
+    pid_names = {n for n, s in defs.stmt.items() if any(program_id_axis(mod, c) is not None for c in calls(s.value))}
+
+    def from_pid(n: str) -> bool:
+        return bool(defs.deps(n) & pid_names)
+
+    # tile indices: names multiplied by a block constexpr and derived from the program id
+    pairs: dict[str, set[str]] = {}
+    for node in ast.walk(k.node):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            for x, p in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(x, ast.Name) and isinstance(p, ast.Name) and p.id in k.constexprs \
+                        and x.id in defs.stmt and from_pid(x.id):
+                    pairs.setdefault(p.id, set()).add(x.id)
+    if len(pairs) != 2 or any(len(v) != 1 for v in pairs.values()):
+        raise RewriteRefused(f"{name}: cannot find two tile indices (a name from tl.program_id multiplied by a "
+                             f"block constexpr); found {sorted((p, sorted(v)) for p, v in pairs.items())}")
+    (b1, (x1,)), (b2, (x2,)) = sorted((p, tuple(v)) for p, v in pairs.items())
+    order = _tile_order(mod, defs, x1, x2, 1 in axes)
+    if order is None:
+        raise RewriteRefused(f"{name}: cannot tell which of {x1} (line {defs.stmt[x1].lineno}) and {x2} "
+                             f"(line {defs.stmt[x2].lineno}) indexes the rows of the output")
+    (pm, bm), (pn, bn) = ((x1, b1), (x2, b2)) if order == x1 else ((x2, b2), (x1, b1))
+    m_param = _extent(mod, k, defs, pm, pn)
+    n_param = _extent(mod, k, defs, pn, pm)
+    check_not_assigned(k, (m_param, n_param), "which the grouped order reads as the matrix size")
+    aranged = {a.id for c in calls(k.node) if mod.tl_func(c) == "arange" for a in c.args[1:2]
+               if isinstance(a, ast.Name) and a.id in k.constexprs}
+    rest = aranged - {bm, bn}
+    if len(rest) > 1:
+        raise RewriteRefused(f"{name}: more than one other block constexpr ({', '.join(sorted(rest))}); "
+                             "cannot tell BLOCK_K")
+    bk = rest.pop() if rest else None
+    for c in calls(k.node):
+        f = mod.tl_func(c)
+        if f in ("load", "store") and call_arg(c, 1, "mask") is None:
+            raise RewriteRefused(f"{name} line {c.lineno}: tl.{f} has no mask; other tile sizes would touch "
+                                 "memory past the matrix edge")
+    feeding = _check_pid_uses(mod, k, defs, pid_names, {pm, pn})
+    site = mod.one_site(name)
+    for extent in (m_param, n_param):
+        arg = site.bound.get(extent)
+        if arg is None or not pure_expr(mod, arg):
+            raise RewriteRefused(f"line {site.call.lineno}: the launch does not pass {extent} as a plain size "
+                                 "expression")
+    vals = {p: mod.recorded_int(name, p) for p in (m_param, n_param, bm, bn)}
+    grid = mod.recorded_grid(name)
+    tiles = (cdiv(vals[m_param], vals[bm]), cdiv(vals[n_param], vals[bn]))
+    expect = [tiles[0], tiles[1]] if 1 in axes else [tiles[0] * tiles[1]]
+    if [g for g in grid if g != 1] != [g for g in expect if g != 1]:
+        raise RewriteRefused(f"{name}: the recorded grid {grid} is not cdiv({m_param}, {bm}) x cdiv({n_param}, {bn}) "
+                             f"= {expect}; cannot confirm the tile mapping")
+    cfgs = configs_for(mod.tensor_dtypes(name))
+    why = (f"{name}: tl.dot tiles indexed by {pm} * {bm} (line {defs.stmt[pm].lineno}) and {pn} * {bn} "
+           f"(line {defs.stmt[pn].lineno}), masked by {m_param} and {n_param}; the recorded grid {grid} is "
+           f"{'2-D' if 1 in axes else '1-D'} row-major over {tiles[0]}x{tiles[1]} tiles (line {site.call.lineno})")
+    return TilePlan(k, site, why, {"kernel": name, **cfgs[0]}, {"configs": cfgs}, pm, pn, bm, bn, bk, m_param,
+                    n_param, feeding)
+
+
+def _tile_order(mod: Module, defs: Defs, x1: str, x2: str, two_d: bool) -> str | None:
+    """The tile index of the output rows: from tl.program_id(0) in a 2-D grid, the `//` of a
+    1-D one."""
+    for x in (x1, x2):
+        v = defs.stmt[x].value
+        if two_d and program_id_axis(mod, v) == 0:
+            other = defs.stmt[x2 if x == x1 else x1].value
+            return x if program_id_axis(mod, other) == 1 else None
+        if not two_d and isinstance(v, ast.BinOp) and isinstance(v.op, ast.FloorDiv):
+            other = defs.stmt[x2 if x == x1 else x1].value
+            return x if isinstance(other, ast.BinOp) and isinstance(other.op, ast.Mod) else None
+    return None
+
+
+def _extent(mod: Module, k: Kernel, defs: Defs, mine: str, other: str) -> str:
+    """The parameter that bounds the offsets built from tile index ``mine`` in a mask."""
+    found = set()
+    for node in ast.walk(k.node):
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+            continue
+        lhs, rhs = node.left, node.comparators[0]
+        if isinstance(node.ops[0], ast.Gt):
+            lhs, rhs = rhs, lhs
+        elif not isinstance(node.ops[0], ast.Lt):
+            continue
+        if isinstance(rhs, ast.Name) and rhs.id in k.params and rhs.id not in k.constexprs:
+            d = defs.expr_deps(lhs)
+            if mine in d and other not in d:
+                found.add(rhs.id)
+    if len(found) != 1:
+        raise RewriteRefused(f"{k.name}: {'no' if not found else 'more than one'} mask bounds the offsets of {mine} "
+                             f"by a kernel parameter{' (' + ', '.join(sorted(found)) + ')' if found else ''}")
+    return found.pop()
+
+
+def _check_pid_uses(mod: Module, k: Kernel, defs: Defs, pid_names: set[str], tiles: set[str]) -> set[str]:
+    """Program ids may only feed the two tile indices, which the grouped order replaces.
+    Returns the names that only feed them (their definitions can go)."""
+    feeding = set()
+    for t in tiles:
+        feeding |= {n for n in defs.deps(t) if n in defs.stmt and defs.deps(n) & pid_names} - tiles
+    allowed = {id(defs.stmt[n]) for n in feeding | tiles}
+    for s in ast.walk(k.node):
+        if not isinstance(s, ast.stmt) or s is k.node or id(s) in allowed:
+            continue
+        heads = header_exprs(s)
+        used = set().union(*(names_in(h) for h in heads)) & feeding if heads else set()
+        if used or any(program_id_axis(mod, c) is not None for h in heads for c in calls(h)):
+            raise RewriteRefused(f"{k.name} line {s.lineno}: uses the program id "
+                                 f"{'through ' + ', '.join(sorted(used)) if used else 'directly'} outside the "
+                                 "tile indices")
+    return feeding
+
+
+def survey(mod: Module) -> Fit:
+    return survey_one(mod, NAME, analyze)
+
+
+def apply(mod: Module, params: dict[str, Any]) -> str:
+    kernel = params.get("kernel")
+    plan = pick(mod, NAME, analyze, kernel if isinstance(kernel, str) and kernel else None)
+    p = check_params(NAME, dict(params), plan.params, {})
+    for key, (lo, hi) in LIMITS.items():
+        v = int(p[key])
+        if not (lo <= v <= hi) or (key != "num_stages" and not is_pow2(v) and key != "GROUP_M"):
+            raise RewriteRefused(f"{NAME}: {key}={v} must be {'a power of two ' if key != 'num_stages' else ''}"
+                                 f"in [{lo}, {hi}]")
+    k, site = plan.kernel, plan.site
+    tl, triton = mod.tl(), mod.triton()
+    group = mod.fresh("GROUP_M")
+    temps = {t: t if t in plan.feeding else mod.fresh(t) for t in ("pid", "num_pid_m", "num_pid_n", "num_pid_in_group", "group_id",
+                                       "first_pid_m", "group_size_m")}
+    lines = from_template(SWIZZLE, {**temps, "tl": tl, "M": plan.m_param, "N": plan.n_param,
+                                    "BLOCK_M": plan.block_m, "BLOCK_N": plan.block_n, "GROUP_M": group,
+                                    "PID_M": plan.pid_m, "PID_N": plan.pid_n})
+    defs = Defs(k)
+    first, second = sorted((defs.stmt[plan.pid_m], defs.stmt[plan.pid_n]), key=lambda s: s.lineno)
+    grid = from_template(GRID, {"triton": triton, "M": mod.text(site.bound[plan.m_param]),
+                                "N": mod.text(site.bound[plan.n_param]),
+                                "BM": ast.Constant(plan.block_m), "BN": ast.Constant(plan.block_n)})[0]
+    edits = [mod.replace_stmt(first, lines), mod.delete_stmt(second),
+             *(mod.delete_stmt(defs.stmt[n]) for n in sorted(plan.feeding)),
+             mod.add_kernel_params(k, [(group, True, str(p["GROUP_M"]))]),
+             grid_edit(mod, site, grid),
+             mod.set_launch_arg(site, plan.block_m, str(p["BLOCK_M"])),
+             mod.set_launch_arg(site, plan.block_n, str(p["BLOCK_N"])),
+             mod.add_call_keyword(site.call, f"{group}={p['GROUP_M']}"),
+             mod.set_launch_arg(site, "num_warps", str(p["num_warps"])),
+             mod.set_launch_arg(site, "num_stages", str(p["num_stages"]))]
+    if plan.block_k is not None:
+        edits.append(mod.set_launch_arg(site, plan.block_k, str(p["BLOCK_K"])))
+    return apply_edits(mod.source, edits)

@@ -1,0 +1,349 @@
+"""The `sweep` op: many candidates of one kernel, screened and timed in one request.
+
+A round tries a family, not a point (docs/SEARCH.md). For each candidate, in order:
+materialize (a change set is applied to the base source through the syntax tree, or a
+whole source is given), static check, compile (on cuda: every candidate's kernels in
+parallel, see precompile.py), correctness on one case (the screen case, judged exactly as
+`validate` judges), and a quick timing (device events, L2 flush, repetitions adapted to the
+kernel's duration) next to the base kernel timed in the same request. What the caller gets
+back is the whole sweep as evidence, the passing candidates in order of time, and where the
+time went. The caller then checks the best few on every case and decides with ABBA."""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Optional
+
+from .protocol import HarnessError
+from .srcedit import RewriteRefused
+
+MAX_SWEEP_CANDIDATES = 64
+MAX_CANDIDATE_ID = 64
+# Quick timing: a budget of device time per candidate, within these repetition bounds.
+SWEEP_BUDGET_MS = {"cuda": 40.0, "ascend": 40.0, "interp": 0.0}
+SWEEP_MIN_REPS = {"cuda": 5, "ascend": 5, "interp": 1}
+SWEEP_MAX_REPS = {"cuda": 200, "ascend": 200, "interp": 2}
+
+
+@dataclass
+class Candidate:
+    id: str
+    changes: Optional[dict] = None
+    structural: Optional[dict] = None
+    source: Optional[str] = None
+    tunables: dict = field(default_factory=dict)
+    origin: str = ""                 # echoed: who proposed it ("model" for llm/agent modules)
+    status: str = "pending"          # ok|refused|static-check|compile-failed|wrong|error
+    reason: str = ""
+    compile: dict = field(default_factory=dict)
+    screen: dict = field(default_factory=dict)
+    time_ms: Optional[float] = None
+    rel_iqr: Optional[float] = None
+    reps: int = 0
+    model: Any = None
+    module: Any = None
+
+    def record(self, with_source: bool) -> dict:
+        d = {k: v for k, v in asdict(self).items() if k not in ("model", "module", "source")}
+        d["source_sha256"] = hashlib.sha256(self.source.encode()).hexdigest() if self.source else None
+        if with_source and self.status == "ok":
+            d["source"] = self.source
+        return d
+
+
+def _parse_candidates(req: dict) -> list[Candidate]:
+    raw = req.get("candidates")
+    if not isinstance(raw, list) or not raw:
+        raise HarnessError("bad-request", "sweep needs candidates: a non-empty list")
+    if len(raw) > MAX_SWEEP_CANDIDATES:
+        raise HarnessError("bad-request", f"candidates: at most {MAX_SWEEP_CANDIDATES} per sweep, got {len(raw)}")
+    out, seen = [], set()
+    for i, c in enumerate(raw):
+        if not isinstance(c, dict):
+            raise HarnessError("bad-request", f"candidates[{i}] must be an object")
+        cid = c.get("id", f"c{i}")
+        if not isinstance(cid, str) or not cid or len(cid) > MAX_CANDIDATE_ID or cid in seen:
+            raise HarnessError("bad-request", f"candidates[{i}].id must be a unique string of 1..{MAX_CANDIDATE_ID} characters")
+        seen.add(cid)
+        ch, st, src, tun = c.get("changes"), c.get("structural"), c.get("source"), c.get("tunables") or {}
+        if ch is not None and not isinstance(ch, dict):
+            raise HarnessError("bad-request", f"candidates[{i}].changes must be an object of knob id -> value")
+        if st is not None and not isinstance(st, dict):
+            raise HarnessError("bad-request", f"candidates[{i}].structural must be an object {{name, params}}")
+        if src is not None and not isinstance(src, str):
+            raise HarnessError("bad-request", f"candidates[{i}].source must be a string")
+        if not isinstance(tun, dict):
+            raise HarnessError("bad-request", f"candidates[{i}].tunables must be an object")
+        if ch is None and st is None and src is None:
+            raise HarnessError("bad-request", f"candidates[{i}] needs changes, structural or source")
+        origin = c.get("origin", "")
+        if not isinstance(origin, str) or len(origin) > MAX_CANDIDATE_ID:
+            raise HarnessError("bad-request", f"candidates[{i}].origin must be a short string")
+        out.append(Candidate(cid, changes=ch, structural=st, source=src, tunables=dict(tun), origin=origin))
+    return out
+
+
+class _Rewriter:
+    """Change sets and structural rewrites for many candidates over few bases: the launches
+    and the knob discovery of each base are computed once per sweep."""
+
+    def __init__(self, w: Any, declared: dict) -> None:
+        self.w = w
+        self.declared = declared
+        self._launches: dict[tuple[str, str], list] = {}
+        self._disc: dict[tuple[str, str], Any] = {}
+
+    @staticmethod
+    def _key(src: str, tun: dict) -> tuple[str, str]:
+        return hashlib.sha256(src.encode()).hexdigest(), json.dumps(tun, sort_keys=True)
+
+    def launches(self, src: str, tun: dict) -> list:
+        k = self._key(src, tun)
+        if k not in self._launches:
+            try:
+                _, recs, _ = self.w._source_launches(src, {"tunables": tun} if tun else {})
+            except HarnessError as e:
+                raise RewriteRefused(f"its launches could not be recorded: {e.message}") from None
+            self._launches[k] = recs
+        return self._launches[k]
+
+    def apply(self, src: str, tun: dict, changes: dict, structural: Optional[dict]) -> tuple[str, dict]:
+        from .knobs import discover
+        from .rewrite import apply_changes
+        from .srcedit import check_parses
+        from .worker import _structural_module
+        recs = self.launches(src, tun)
+        if structural is not None:
+            mod = _structural_module()
+            name, params = structural.get("name"), structural.get("params") or {}
+            if mod is None:
+                raise RewriteRefused("structural rewrites are not available in this harness")
+            if not isinstance(name, str) or not isinstance(params, dict):
+                raise RewriteRefused("structural must be {name: string, params: object}")
+            src = mod.apply(src, name, params, recs)
+            check_parses(src, f"structural rewrite {name}")
+            if changes:
+                recs = self.launches(src, tun)
+        if changes:
+            k = self._key(src, tun)
+            if k not in self._disc:
+                self._disc[k] = discover(src, recs, tun, self.declared)
+            r = apply_changes(src, self._disc[k], changes)
+            return r.source, dict(r.tunables)
+        return src, dict(tun)
+
+
+def _materialize(w: Any, cands: list[Candidate], base_src: str, base_tun: dict, declared: dict) -> None:
+    """Change sets and structural rewrites become sources (through the syntax tree)."""
+    from .static_check import check_source
+    rw = _Rewriter(w, declared)
+    for c in cands:
+        if c.source is not None and not c.changes and not c.structural:
+            continue
+        src, tun = (c.source, c.tunables) if c.source is not None else (base_src, base_tun)
+        try:
+            c.source, c.tunables = rw.apply(src, tun, c.changes or {}, c.structural)
+        except RewriteRefused as e:
+            c.status, c.reason = "refused", str(e)
+    for c in cands:
+        if c.status != "pending":
+            continue
+        st = check_source(c.source)
+        if not st["ok"]:
+            v = st["violations"][0]
+            c.status, c.reason = "static-check", f"line {v['line']}: {v['reason']}"
+
+
+def _build(w: Any, cands: list[Candidate]) -> None:
+    from .usercode import UserCodeFailure, build_model
+    p = w.problem
+    for c in cands:
+        if c.status != "pending":
+            continue
+        try:
+            c.module, _, _ = w._import_kernel(c.source, "candidate")
+            c.model = build_model(c.module, "ModelNew", p.init_inputs, c.tunables, w.device, p.seed,
+                                  w._user_dirs(), "candidate")
+        except UserCodeFailure as e:
+            if e.kind == "device-fault":
+                w.poisoned = True
+            c.status, c.reason = "error", e.message
+
+
+def _precompile(w: Any, cands: list[Candidate], case: int) -> dict:
+    """cuda: every candidate's kernels compiled in parallel before any runs."""
+    from .precompile import capture_compiles
+    from .usercode import UserCodeFailure, call_forward, run_user
+    live = [c for c in cands if c.status == "pending"]
+    if w.backend != "cuda" or not live:
+        return {"parallel": False, "reason": "no compile step on this backend" if w.backend != "cuda" else "nothing to compile"}
+    import triton
+    t0 = time.perf_counter()
+    dev = triton.runtime.driver.active.get_current_target()
+    target = (dev.backend, dev.arch, dev.warp_size)
+    reqs: dict[str, list] = {}
+    for c in live:
+        inp = w._device_inputs(case)
+        try:
+            cap = run_user(f"candidate {c.id} (dry run)", lambda: capture_compiles(lambda: call_forward(c.model, inp)),
+                           w._user_dirs())
+        except UserCodeFailure as e:
+            c.compile = {"dry_run_error": e.message}
+            continue
+        reqs[c.id] = cap.requests
+        if cap.error:
+            c.compile = {"dry_run_error": cap.error}
+    t_capture = time.perf_counter() - t0
+    pool = w.compile_pool()
+    allreq = [r for rs in reqs.values() for r in rs]
+    outcomes = pool.compile_all(allreq, target)
+    for c in live:
+        rs = reqs.get(c.id, [])
+        oc = [outcomes[r.key()] for r in rs if r.key() in outcomes]
+        c.compile.update({"kernels": len(rs), "seconds": round(max((o.seconds for o in oc), default=0.0), 3)})
+        errs = [o.error for o in oc if not o.ok]
+        if errs:
+            c.compile["error"] = errs[0]
+    return {"parallel": True, "workers": pool.workers, "specializations": len({r.key() for r in allreq}),
+            "capture_s": round(t_capture, 3), "compile_s": round(time.perf_counter() - t0 - t_capture, 3)}
+
+
+def _kernel_facts(mod: Any) -> dict:
+    """Registers, spills and shared memory of the kernels `mod` compiled (cuda)."""
+    from triton.runtime.jit import JITFunction
+    facts: dict[str, dict] = {}
+    for name, obj in list(vars(mod).items()):
+        seen = 0
+        while obj is not None and not isinstance(obj, JITFunction) and seen < 8:
+            obj, seen = getattr(obj, "fn", None), seen + 1
+        if not isinstance(obj, JITFunction):
+            continue
+        for caches in obj.device_caches.values():
+            for k in caches[0].values():
+                k = k.result() if hasattr(k, "result") else k
+                md = getattr(k, "metadata", None)
+                facts[name] = {"regs": getattr(k, "n_regs", None), "spills": getattr(k, "n_spills", None),
+                               "shared_bytes": getattr(md, "shared", None), "num_warps": getattr(md, "num_warps", None),
+                               "num_stages": getattr(md, "num_stages", None)}
+    return facts
+
+
+def _screen(w: Any, cands: list[Candidate], case: int) -> None:
+    for c in cands:
+        if c.status != "pending":
+            continue
+        v = w.op_validate({"candidate_source": c.source, "tunables": c.tunables, "cases": [case]})
+        summ = v.get("summary") or {}
+        c.screen = {"passed": bool(v.get("passed")), "case": case,
+                    "error_units": summ.get("error_units"), "reference_error_units": summ.get("reference_error_units")}
+        if not v.get("passed"):
+            f = v.get("failure") or {}
+            kind = f.get("kind") or "wrong-result"
+            c.status = "wrong" if kind == "wrong-result" else ("static-check" if kind == "static-check" else "error")
+            c.reason = f.get("message") or "failed validation"
+            if c.compile.get("error") and kind in ("exception", "import-error"):
+                c.status = "compile-failed"
+        if w.backend == "cuda" and c.module is not None:
+            c.compile["facts"] = _kernel_facts(c.module)
+        if w.poisoned:
+            break
+
+
+def _quick_time(w: Any, model: Any, case: int, what: str, budget_ms: float) -> tuple[float, float, int]:
+    """(median ms, relative IQR, repetitions) of `model` on `case`."""
+    import torch
+
+    from .timing import stats
+    from .usercode import run_user
+    fn, _ = w._bench_fn(model, case)
+    lo, hi = SWEEP_MIN_REPS.get(w.backend, 1), SWEEP_MAX_REPS.get(w.backend, 2)
+
+    def go() -> list:
+        with torch.no_grad():
+            fn(0)
+            w.timer.sync()
+            est = w.timer.estimate(fn, n=3 if w.backend != "interp" else 1)
+            n = max(lo, min(hi, int(budget_ms / est))) if budget_ms > 0 else lo
+            return w.timer.measure(fn, n)
+
+    times = run_user(f"{what} on case {case}", go, w._user_dirs())
+    st = stats(times)
+    return st["median_ms"], st.get("rel_iqr") or 0.0, st["n"]
+
+
+def sweep_op(w: Any, req: dict) -> dict:
+    from .usercode import UserCodeFailure, build_model
+    p = w._need_problem()
+    t0 = time.perf_counter()
+    base_src = req.get("base_source") or p.kernel_src
+    base_tun = req.get("base_tunables") or {}
+    if not isinstance(base_src, str) or not isinstance(base_tun, dict):
+        raise HarnessError("bad-request", "base_source must be a string and base_tunables an object")
+    case = req.get("screen_case", p.bench[0])
+    if not isinstance(case, int) or isinstance(case, bool) or not 0 <= case < p.cases.count:
+        raise HarnessError("bad-request", f"screen_case must be a case index in [0, {p.cases.count - 1}]")
+    budget = req.get("budget_ms", SWEEP_BUDGET_MS.get(w.backend, 0.0))
+    if not isinstance(budget, (int, float)) or isinstance(budget, bool) or not 0 <= budget <= 10000:
+        raise HarnessError("bad-request", "budget_ms must be a number in [0, 10000]")
+    cands = _parse_candidates(req)
+    phases: dict[str, Any] = {}
+
+    t = time.perf_counter()
+    from .worker import _declared
+    _materialize(w, cands, base_src, base_tun, _declared(req))
+    _build(w, cands)
+    phases["prepare_s"] = round(time.perf_counter() - t, 3)
+    t = time.perf_counter()
+    if req.get("precompile", True) is False:
+        phases["compile"] = {"parallel": False, "reason": "precompile: false in the request"}
+    else:
+        phases["compile"] = _precompile(w, cands, case)
+    phases["compile"]["wall_s"] = round(time.perf_counter() - t, 3)
+    t = time.perf_counter()
+    _screen(w, cands, case)
+    phases["screen_s"] = round(time.perf_counter() - t, 3)
+
+    t = time.perf_counter()
+    base = {"time_ms": [], "rel_iqr": None}
+    try:
+        mod, _, _ = w._import_kernel(base_src if base_src != p.kernel_src else None, "incumbent")
+        bmodel = p.kernel_model if mod is p.kernel_mod and not base_tun else build_model(
+            mod, "ModelNew", p.init_inputs, base_tun, w.device, p.seed, w._user_dirs(), "incumbent")
+        ms, rel, _ = _quick_time(w, bmodel, case, "incumbent", budget)
+        base["time_ms"].append(ms)
+        base["rel_iqr"] = rel
+        for c in cands:
+            if c.status != "pending" or w.poisoned:
+                continue
+            try:
+                c.time_ms, c.rel_iqr, c.reps = _quick_time(w, c.model, case, f"candidate {c.id}", budget)
+                c.status = "ok"
+            except UserCodeFailure as e:
+                c.status, c.reason = "error", e.message
+                if e.kind == "device-fault":
+                    w.poisoned = True
+        ms, _, _ = _quick_time(w, bmodel, case, "incumbent", budget)
+        base["time_ms"].append(ms)
+    except UserCodeFailure as e:
+        raise w._fail(e)
+    phases["time_s"] = round(time.perf_counter() - t, 3)
+    for c in cands:
+        if c.status == "pending":
+            c.status, c.reason = "error", c.reason or "not measured (the harness worker is restarting)"
+        c.model = c.module = None
+    inc = sorted(base["time_ms"])
+    inc_ms = inc[len(inc) // 2] if len(inc) % 2 else math.sqrt(inc[0] * inc[-1])
+    order = sorted((c for c in cands if c.status == "ok" and c.time_ms), key=lambda c: c.time_ms or 0.0)
+    with_src = bool(req.get("return_sources", True))
+    return {
+        "screen_case": case, "clock": w.timer.clock, "budget_ms": budget,
+        "incumbent": {"time_ms": inc_ms, "samples_ms": base["time_ms"], "rel_iqr": base["rel_iqr"]},
+        "candidates": [c.record(with_src) for c in cands],
+        "order": [c.id for c in order],
+        "counts": {s: sum(1 for c in cands if c.status == s)
+                   for s in ("ok", "refused", "static-check", "compile-failed", "wrong", "error")},
+        "phases": phases, "sweep_s": round(time.perf_counter() - t0, 3),
+    }

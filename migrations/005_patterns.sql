@@ -1,0 +1,569 @@
+-- 005: the pattern index that learns (issue 9): patterns with match conditions, an action
+-- for the rules proposer, guidance for model prompts, statistics per backend and
+-- provenance; versions that are written once (by the seed or by a synthesis) and can be
+-- frozen; batches run under one pinned version; the functions every reader shares
+-- (matching, synthesis, diffs, batch reports). docs/PATTERNS.md explains them.
+
+-- ------------------------------------------------------------------------ versions
+ALTER TABLE pattern_index_versions
+  ADD COLUMN parent    integer REFERENCES pattern_index_versions (version),
+  ADD COLUMN origin    text NOT NULL DEFAULT 'synthesis' CHECK (origin IN ('seed', 'synthesis')),
+  ADD COLUMN note      text NOT NULL DEFAULT '' CHECK (length(note) <= 512),
+  ADD COLUMN frozen_at timestamptz,
+  ADD COLUMN summary   jsonb NOT NULL DEFAULT '{}';
+-- source (from 001): what a version was computed from: {"until": timestamp of the newest
+-- finished job read, or null; "batches": [ids whose rounds were read regardless of time];
+-- "rounds", "jobs": counts; "operators": [...]; "params": the synthesis parameters}.
+
+-- ------------------------------------------------------------------------ patterns
+-- One row per pattern and version: a version is a whole snapshot of the index. The name
+-- follows a pattern from version to version.
+ALTER TABLE patterns
+  ADD COLUMN name            text,
+  ADD COLUMN status          text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'retired')),
+  ADD COLUMN origin          text NOT NULL DEFAULT 'seed' CHECK (origin IN ('seed', 'mined')),
+  ADD COLUMN conditions      jsonb NOT NULL DEFAULT '{}',
+  ADD COLUMN action          jsonb NOT NULL DEFAULT '{}',
+  ADD COLUMN guidance        text NOT NULL DEFAULT '' CHECK (length(guidance) <= 2048),
+  ADD COLUMN stats           jsonb NOT NULL DEFAULT '{}',
+  ADD COLUMN entered_version integer,
+  ADD COLUMN retired_reason  text CHECK (length(retired_reason) <= 512);
+-- Rows from before this migration (the table was written by hand, if at all): named by id,
+-- their symptom as the one condition.
+UPDATE patterns SET name = 'legacy.' || id, entered_version = version,
+       conditions = jsonb_build_object('symptoms_all', jsonb_build_array(symptom)),
+       action = jsonb_strip_nulls(jsonb_build_object('family', rewrite_family,
+                                                     'direction', outcome->>'direction'));
+ALTER TABLE patterns
+  ALTER COLUMN name SET NOT NULL,
+  ALTER COLUMN entered_version SET NOT NULL,
+  ADD CONSTRAINT patterns_name_format CHECK (name ~ '^[a-z0-9_.:-]{1,128}$'),
+  ADD CONSTRAINT patterns_version_name UNIQUE (version, name),
+  -- conditions: only the keys kopt_pattern_matches reads, each a list of words
+  ADD CONSTRAINT patterns_conditions_keys CHECK (
+    jsonb_typeof(conditions) = 'object' AND
+    conditions - ARRAY['target', 'backend', 'class', 'symptoms_all', 'symptoms_any',
+                       'symptoms_none'] = '{}'::jsonb),
+  ADD CONSTRAINT patterns_action_family CHECK (
+    jsonb_typeof(action) = 'object' AND jsonb_typeof(action->'family') = 'string' AND
+    action->>'family' = rewrite_family);
+
+-- Does a pattern's conditions hold for a round's L1 features f ({"target", "backend",
+-- "class", "symptoms": [...]}, recorded by the worker in rounds.evidence.l1)? The one
+-- definition: the worker's L1 asks the database with it, synthesis counts with it.
+CREATE FUNCTION kopt_pattern_matches(c jsonb, f jsonb) RETURNS boolean
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT (NOT (c ? 'target') OR (c->'target') ? coalesce(f->>'target', ''))
+     AND (NOT (c ? 'backend') OR (c->'backend') ? coalesce(f->>'backend', ''))
+     AND (NOT (c ? 'class') OR (c->'class') ? coalesce(f->>'class', ''))
+     AND (NOT (c ? 'symptoms_all') OR coalesce(f->'symptoms', '[]') @> (c->'symptoms_all'))
+     AND (NOT (c ? 'symptoms_any') OR EXISTS (
+            SELECT 1 FROM jsonb_array_elements_text(c->'symptoms_any') s(x)
+            WHERE coalesce(f->'symptoms', '[]') ? s.x))
+     AND (NOT (c ? 'symptoms_none') OR NOT EXISTS (
+            SELECT 1 FROM jsonb_array_elements_text(c->'symptoms_none') s(x)
+            WHERE coalesce(f->'symptoms', '[]') ? s.x))
+$$;
+
+-- Versions are written once. A version row may only be frozen (never unfrozen), never
+-- deleted; its patterns are inserted in the transaction that creates it and never changed.
+CREATE FUNCTION kopt_pattern_versions_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    RAISE EXCEPTION 'pattern index version % is never deleted', OLD.version;
+  END IF;
+  IF OLD.frozen AND NOT NEW.frozen THEN
+    RAISE EXCEPTION 'pattern index version % is frozen for good', OLD.version;
+  END IF;
+  IF (NEW.version, NEW.parent, NEW.origin, NEW.note, NEW.source, NEW.summary, NEW.created_at)
+     IS DISTINCT FROM
+     (OLD.version, OLD.parent, OLD.origin, OLD.note, OLD.source, OLD.summary, OLD.created_at) THEN
+    RAISE EXCEPTION 'pattern index version % is never rewritten (it can only be frozen)',
+      OLD.version;
+  END IF;
+  RETURN NEW;
+END
+$$;
+CREATE TRIGGER pattern_versions_guard BEFORE UPDATE OR DELETE ON pattern_index_versions
+  FOR EACH ROW EXECUTE FUNCTION kopt_pattern_versions_guard();
+
+CREATE FUNCTION kopt_patterns_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    RAISE EXCEPTION 'pattern % of version % is never rewritten: synthesis writes a new version',
+      OLD.name, OLD.version;
+  END IF;
+  -- Only the transaction writing the version says so (a transaction-local setting, made
+  -- by kopt_patterns_synthesize and the seed): an earlier version is never added to.
+  IF coalesce(current_setting('kopt.writing_pattern_version', true), '') <> NEW.version::text
+     OR EXISTS (SELECT 1 FROM pattern_index_versions v WHERE v.version = NEW.version AND v.frozen)
+  THEN
+    RAISE EXCEPTION 'pattern index version % is not being written by this transaction (or is '
+      'frozen): a version''s patterns are written with it, never added later', NEW.version;
+  END IF;
+  RETURN NEW;
+END
+$$;
+CREATE TRIGGER patterns_guard BEFORE INSERT OR UPDATE OR DELETE ON patterns
+  FOR EACH ROW EXECUTE FUNCTION kopt_patterns_guard();
+
+-- ------------------------------------------------------------------------ jobs, batches
+-- The version a job used: resolved once ("latest", "frozen") by the worker when the job
+-- starts, or by POST /v1/batches for every job of a batch; a job taken over keeps it.
+ALTER TABLE jobs ADD COLUMN pattern_version integer REFERENCES pattern_index_versions (version);
+
+ALTER TABLE batches
+  ADD COLUMN owner_token_id      bigint REFERENCES api_tokens (id),
+  ADD COLUMN policy              text NOT NULL DEFAULT 'hierarchy',
+  ADD COLUMN pattern_version     integer REFERENCES pattern_index_versions (version),
+  ADD COLUMN synthesize_after    boolean NOT NULL DEFAULT false,
+  ADD COLUMN synthesized_version integer REFERENCES pattern_index_versions (version),
+  ADD COLUMN synthesis_error     text CHECK (length(synthesis_error) <= 1024),
+  ADD COLUMN finished_at         timestamptz,
+  ADD COLUMN idempotency_key     text CHECK (length(idempotency_key) BETWEEN 1 AND 255),
+  ADD COLUMN request_sha256      text,
+  ADD COLUMN seq                 bigserial;
+CREATE UNIQUE INDEX batches_idempotency ON batches (owner_token_id, idempotency_key)
+  WHERE idempotency_key IS NOT NULL;
+CREATE INDEX batches_seq ON batches (seq DESC);
+CREATE INDEX jobs_batch ON jobs (batch_id, seq) WHERE batch_id IS NOT NULL;
+
+-- ------------------------------------------------------------------------ synthesis
+-- The validated rounds a synthesis reads: rounds of jobs that succeeded (a validated
+-- baseline, every round decided and committed) whose candidates were measured (a sweep
+-- ran: an accepted round, or one rejected as incorrect or not faster) and which carry their
+-- L1 features; from jobs finished by `until`, or of the listed batches whenever they ended.
+-- A round whose proposer failed, or whose sweep failed, is not a trial of anything.
+CREATE FUNCTION kopt_synthesis_rounds(until timestamptz, batch_ids uuid[])
+RETURNS TABLE (job_id uuid, round integer, batch_id uuid, backend text, operator text,
+               f jsonb, family text, direction text, accepted boolean, speedup float8,
+               level integer, settled_by text, diagnose_s float8)
+LANGUAGE sql STABLE AS $$
+  SELECT rd.job_id, rd.round, j.batch_id, coalesce(rd.evidence->'l1'->>'backend', j.backend),
+         coalesce(nullif(j.spec->>'operator', ''), 'kernel:' || left(j.kernel_sha256, 12)),
+         rd.evidence->'l1', rd.rewrite_family, coalesce(rd.evidence->'l1'->>'direction', ''),
+         rd.accepted,
+         CASE WHEN rd.accepted AND jsonb_typeof(rd.timing->'speedup') = 'number'
+                   AND (rd.timing->>'speedup')::float8 > 0
+              THEN (rd.timing->>'speedup')::float8 END,
+         rd.level_reached,
+         CASE WHEN rd.level_reached = 1 THEN rd.evidence->'l1'->>'settled_by' END,
+         CASE WHEN jsonb_typeof(rd.evidence->'seconds'->'diagnose') = 'number'
+              THEN (rd.evidence->'seconds'->>'diagnose')::float8 END
+  FROM rounds rd JOIN jobs j ON j.id = rd.job_id
+  WHERE j.state = 'succeeded'
+    AND jsonb_typeof(rd.evidence->'l1') = 'object'
+    AND jsonb_typeof(rd.evidence->'sweep') = 'object'
+    AND rd.rewrite_family IS NOT NULL
+    AND ((until IS NOT NULL AND j.finished_at <= until) OR j.batch_id = ANY (batch_ids))
+$$;
+
+
+-- A synthesis: rereads validated rounds (kopt_synthesis_rounds: everything finished by now,
+-- or with batch_ids the listed batches on top of what the parent version read), recomputes
+-- every pattern's statistics and provenance from them, mines a pattern for each
+-- (target, symptom, family) accepted on at least min_operators distinct operators in at
+-- least half of its tries, counting only rounds that no active pattern of that family
+-- explains already (matches), retires active patterns tried at
+-- least retire_min_trials times and accepted in under retire_max_rate of them, and writes
+-- it all as a new version (numbered after the newest; parent: base, else the newest). No
+-- version is ever rewritten. Returns the new version. Parameters (opts): base, batch_ids,
+-- min_operators (2), retire_min_trials (4), retire_max_rate (0.25), note. The held-out
+-- protocol synthesizes from the seed (base) and batch A alone, so nothing read before leaks.
+CREATE FUNCTION kopt_patterns_synthesize(opts jsonb) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  v_base integer;
+  v_new integer;
+  v_src jsonb;
+  v_until timestamptz;
+  v_batches uuid[];
+  v_min_ops integer := coalesce((opts->>'min_operators')::integer, 2);
+  v_ret_trials integer := coalesce((opts->>'retire_min_trials')::integer, 4);
+  v_ret_rate float8 := coalesce((opts->>'retire_max_rate')::float8, 0.25);
+  v_source jsonb;
+  v_summary jsonb;
+BEGIN
+  -- one synthesis at a time: each writes max(version) + 1
+  PERFORM pg_advisory_xact_lock(1802465397);
+  SELECT max(version) INTO v_new FROM pattern_index_versions;
+  IF v_new IS NULL THEN
+    RAISE EXCEPTION 'the pattern index has no version to start from (migration 006 seeds one)';
+  END IF;
+  v_new := v_new + 1;
+  v_base := coalesce((opts->>'base')::integer, v_new - 1);
+  IF NOT EXISTS (SELECT 1 FROM pattern_index_versions WHERE version = v_base) THEN
+    RAISE EXCEPTION 'base: pattern index version % does not exist', v_base;
+  END IF;
+  SELECT source INTO v_src FROM pattern_index_versions WHERE version = v_base;
+  v_batches := ARRAY(SELECT DISTINCT x::uuid FROM (
+      SELECT jsonb_array_elements_text(coalesce(v_src->'batches', '[]')) AS x
+      UNION SELECT jsonb_array_elements_text(coalesce(opts->'batch_ids', '[]'))) t);
+  IF opts ? 'batch_ids' THEN
+    v_until := (v_src->>'until')::timestamptz;
+  ELSE
+    v_until := clock_timestamp();
+  END IF;
+
+  -- (a second synthesis in one transaction: the first one's tables are still there)
+  IF to_regclass('pg_temp.kopt_synth_r') IS NOT NULL THEN
+    DROP TABLE kopt_synth_r, kopt_synth_p, kopt_synth_s;
+  END IF;
+  CREATE TEMP TABLE kopt_synth_r ON COMMIT DROP AS
+    SELECT * FROM kopt_synthesis_rounds(v_until, v_batches);
+  CREATE TEMP TABLE kopt_synth_p ON COMMIT DROP AS
+    SELECT p.name, p.status, p.origin, p.symptom, p.rewrite_family, p.conditions, p.action,
+           p.guidance, p.provenance, p.entered_version, p.retired_reason
+    FROM patterns p WHERE p.version = v_base;
+  INSERT INTO kopt_synth_p
+  SELECT 'mined.' || c.target || '.' || c.sym || '.' || c.family, 'active', 'mined', c.sym,
+         c.family,
+         jsonb_build_object('target', jsonb_build_array(c.target),
+                            'symptoms_all', jsonb_build_array(c.sym)),
+         jsonb_strip_nulls(jsonb_build_object('family', c.family,
+                                              'direction', nullif(c.direction, ''))),
+         format('Mined from validated rounds: on %s, kernels whose source shows %s were made '
+                'faster by the %s family%s on %s distinct operators (%s), accepted in %s of '
+                '%s tries, median speedup %sx.', c.target, c.sym, c.family,
+                CASE WHEN c.direction <> '' THEN ' (' || c.direction || ')' ELSE '' END,
+                c.ops, array_to_string(c.oplist, ', '), c.acc, c.tried,
+                round(c.med::numeric, 2)),
+         jsonb_build_object('source', 'mined',
+                            'mined_from', jsonb_build_object('operators', to_jsonb(c.oplist),
+                                                             'accepted', c.acc,
+                                                             'tried', c.tried)),
+         v_new, NULL::text
+  FROM (SELECT r.f->>'target' AS target, s.sym, r.family, count(*) AS tried,
+               count(*) FILTER (WHERE r.accepted) AS acc,
+               count(DISTINCT r.operator) FILTER (WHERE r.accepted) AS ops,
+               array_agg(DISTINCT r.operator ORDER BY r.operator)
+                 FILTER (WHERE r.accepted) AS oplist,
+               mode() WITHIN GROUP (ORDER BY r.direction) FILTER (WHERE r.accepted) AS direction,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY r.speedup) AS med
+        FROM kopt_synth_r r, jsonb_array_elements_text(coalesce(r.f->'symptoms', '[]')) s(sym)
+        WHERE r.f->>'target' ~ '^[a-z0-9_]{1,16}$' AND s.sym ~ '^[a-z0-9_:]{1,48}$'
+          AND r.family ~ '^[a-z0-9_]{1,31}$'
+          -- only rounds no active pattern of their family explains already
+          AND NOT EXISTS (SELECT 1 FROM kopt_synth_p p
+                          WHERE p.status = 'active' AND p.rewrite_family = r.family
+                            AND kopt_pattern_matches(p.conditions, r.f))
+        GROUP BY 1, 2, 3) c
+  WHERE c.ops >= v_min_ops AND 2 * c.acc >= c.tried
+    AND NOT EXISTS (SELECT 1 FROM kopt_synth_p p
+                    WHERE p.name = 'mined.' || c.target || '.' || c.sym || '.' || c.family);
+
+  -- statistics and provenance of every candidate (docs/PATTERNS.md, "Statistics")
+  CREATE TEMP TABLE kopt_synth_s ON COMMIT DROP AS
+  WITH m AS (
+    SELECT p.name AS pname, r.* FROM kopt_synth_p p JOIN kopt_synth_r r
+      ON r.family = p.rewrite_family AND kopt_pattern_matches(p.conditions, r.f)),
+  climb AS (
+    SELECT r.backend, percentile_cont(0.5) WITHIN GROUP (ORDER BY r.diagnose_s) AS med_s,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY r.level) AS med_level
+    FROM kopt_synth_r r WHERE r.level > 1 GROUP BY r.backend),
+  per AS (
+    SELECT m.pname, m.backend, count(*) AS tried, count(*) FILTER (WHERE m.accepted) AS acc,
+      count(DISTINCT m.operator) FILTER (WHERE m.accepted) AS ops,
+      count(DISTINCT m.operator) AS ops_tried,
+      exp(avg(ln(m.speedup))) AS geomean,
+      percentile_cont(0.5) WITHIN GROUP (ORDER BY m.speedup) AS median,
+      min(m.speedup) AS smin, max(m.speedup) AS smax,
+      (array_agg(round(m.speedup::numeric, 4) ORDER BY m.speedup)
+         FILTER (WHERE m.speedup IS NOT NULL))[1:200] AS vals,
+      count(*) FILTER (WHERE m.settled_by = m.pname) AS settled,
+      count(*) FILTER (WHERE m.settled_by = m.pname AND m.accepted) AS settled_acc,
+      coalesce(sum(greatest(0, c.med_level - m.level))
+                 FILTER (WHERE m.settled_by = m.pname), 0) AS levels_saved,
+      coalesce(sum(greatest(0, c.med_s - coalesce(m.diagnose_s, 0)))
+                 FILTER (WHERE m.settled_by = m.pname), 0) AS seconds_saved
+    FROM m LEFT JOIN climb c ON c.backend = m.backend
+    GROUP BY m.pname, m.backend)
+  SELECT p.name,
+    coalesce((SELECT jsonb_object_agg(per.backend, jsonb_build_object(
+               'tried', per.tried, 'accepted', per.acc,
+               'rate', round(per.acc::numeric / per.tried, 4),
+               'operators', per.ops, 'operators_tried', per.ops_tried,
+               'speedup', jsonb_strip_nulls(jsonb_build_object(
+                  'geomean', round(per.geomean::numeric, 4),
+                  'median', round(per.median::numeric, 4),
+                  'min', round(per.smin::numeric, 4), 'max', round(per.smax::numeric, 4),
+                  'values', coalesce(to_jsonb(per.vals), '[]'))),
+               'settled', per.settled, 'settled_accepted', per.settled_acc,
+               'levels_saved', per.levels_saved,
+               'seconds_saved', round(per.seconds_saved::numeric, 3)))
+              FROM per WHERE per.pname = p.name), '{}') AS stats,
+    jsonb_strip_nulls(jsonb_build_object(
+      'source', p.provenance->'source', 'references', p.provenance->'references',
+      'mined_from', p.provenance->'mined_from'))
+    || (SELECT jsonb_build_object(
+          'operators', coalesce(to_jsonb(array_agg(DISTINCT m.operator ORDER BY m.operator)), '[]'),
+          'jobs', count(DISTINCT m.job_id), 'rounds', count(*),
+          'batches', coalesce(to_jsonb(array_agg(DISTINCT m.batch_id)
+                              FILTER (WHERE m.batch_id IS NOT NULL)), '[]'))
+        FROM m WHERE m.pname = p.name)
+    || jsonb_build_object('sample', coalesce((
+         SELECT jsonb_agg(jsonb_build_object('job', x.job_id, 'round', x.round,
+                                             'operator', x.operator, 'accepted', x.accepted)
+                          ORDER BY x.job_id, x.round)
+         FROM (SELECT * FROM m WHERE m.pname = p.name ORDER BY m.job_id, m.round LIMIT 100) x),
+         '[]')) AS provenance,
+    coalesce((SELECT sum(per.tried) FROM per WHERE per.pname = p.name), 0) AS tried,
+    coalesce((SELECT sum(per.acc) FROM per WHERE per.pname = p.name), 0) AS acc
+  FROM kopt_synth_p p;
+
+  SELECT jsonb_build_object(
+      'until', v_until, 'batches', to_jsonb(v_batches),
+      'rounds', (SELECT count(*) FROM kopt_synth_r),
+      'jobs', (SELECT count(DISTINCT job_id) FROM kopt_synth_r),
+      'operators', coalesce((SELECT to_jsonb(array_agg(DISTINCT operator ORDER BY operator))
+                             FROM kopt_synth_r), '[]'),
+      'params', jsonb_build_object('min_operators', v_min_ops,
+                                   'retire_min_trials', v_ret_trials,
+                                   'retire_max_rate', v_ret_rate))
+    INTO v_source;
+  SELECT jsonb_build_object(
+      'patterns', count(*),
+      'active', count(*) FILTER (WHERE NOT (p.status = 'retired' OR
+                  (p.status = 'active' AND s.tried >= v_ret_trials AND s.acc < v_ret_rate * s.tried))),
+      'added', count(*) FILTER (WHERE p.origin = 'mined' AND p.entered_version = v_new),
+      'retired_now', count(*) FILTER (WHERE p.status = 'active' AND s.tried >= v_ret_trials
+                                      AND s.acc < v_ret_rate * s.tried),
+      'rounds_read', (SELECT count(*) FROM kopt_synth_r))
+    INTO v_summary
+    FROM kopt_synth_p p JOIN kopt_synth_s s ON s.name = p.name;
+
+  INSERT INTO pattern_index_versions (version, frozen, source, parent, origin, note, summary)
+  VALUES (v_new, false, v_source, v_base, 'synthesis', left(coalesce(opts->>'note', ''), 512),
+          v_summary);
+  PERFORM set_config('kopt.writing_pattern_version', v_new::text, true);
+  INSERT INTO patterns (version, name, status, origin, symptom, rewrite_family, outcome,
+                        provenance, conditions, action, guidance, stats, entered_version,
+                        retired_reason)
+  SELECT v_new, p.name,
+         CASE WHEN p.status = 'active' AND s.tried >= v_ret_trials
+                   AND s.acc < v_ret_rate * s.tried THEN 'retired' ELSE p.status END,
+         p.origin, p.symptom, p.rewrite_family,
+         jsonb_build_object('trials', s.tried, 'successes', s.acc,
+                            'direction', p.action->'direction'),
+         s.provenance, p.conditions, p.action, p.guidance, s.stats, p.entered_version,
+         CASE WHEN p.status = 'active' AND s.tried >= v_ret_trials
+                   AND s.acc < v_ret_rate * s.tried
+              THEN format('accepted in %s of %s tries (under %s%%) when version %s was written',
+                          s.acc, s.tried, round((v_ret_rate * 100)::numeric, 1), v_new)
+              ELSE p.retired_reason END
+  FROM kopt_synth_p p JOIN kopt_synth_s s ON s.name = p.name;
+  PERFORM set_config('kopt.writing_pattern_version', '', true);
+  RETURN v_new;
+END
+$$;
+
+-- ------------------------------------------------------------------------ reading
+-- The conditions in words, for diffs and pages: "target cuda; class elementwise; all of
+-- small_block; none of autotune".
+CREATE FUNCTION kopt_pattern_conditions_text(c jsonb) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(nullif(concat_ws('; ',
+    CASE WHEN c ? 'target' THEN 'target ' || (SELECT string_agg(x, '|') FROM jsonb_array_elements_text(c->'target') x) END,
+    CASE WHEN c ? 'backend' THEN 'backend ' || (SELECT string_agg(x, '|') FROM jsonb_array_elements_text(c->'backend') x) END,
+    CASE WHEN c ? 'class' THEN 'class ' || (SELECT string_agg(x, '|') FROM jsonb_array_elements_text(c->'class') x) END,
+    CASE WHEN c ? 'symptoms_all' THEN 'all of ' || (SELECT string_agg(x, ', ') FROM jsonb_array_elements_text(c->'symptoms_all') x) END,
+    CASE WHEN c ? 'symptoms_any' THEN 'any of ' || (SELECT string_agg(x, ', ') FROM jsonb_array_elements_text(c->'symptoms_any') x) END,
+    CASE WHEN c ? 'symptoms_none' THEN 'none of ' || (SELECT string_agg(x, ', ') FROM jsonb_array_elements_text(c->'symptoms_none') x) END),
+    ''), 'always')
+$$;
+
+CREATE FUNCTION kopt_pattern_version_json(v pattern_index_versions) RETURNS jsonb
+LANGUAGE sql STABLE AS $$
+  SELECT jsonb_build_object('version', v.version, 'parent', v.parent, 'origin', v.origin,
+                            'frozen', v.frozen, 'frozen_at', kopt_ts(v.frozen_at),
+                            'created_at', kopt_ts(v.created_at), 'note', v.note,
+                            'source', v.source, 'summary', v.summary)
+$$;
+
+CREATE FUNCTION kopt_pattern_json(p patterns) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT jsonb_build_object('name', p.name, 'version', p.version, 'status', p.status,
+                            'origin', p.origin, 'entered_version', p.entered_version,
+                            'conditions', p.conditions,
+                            'when', kopt_pattern_conditions_text(p.conditions),
+                            'symptom', p.symptom, 'rewrite_family', p.rewrite_family,
+                            'action', p.action, 'guidance', p.guidance, 'stats', p.stats,
+                            'provenance', p.provenance, 'retired_reason', p.retired_reason)
+$$;
+
+-- What changed from version a to version b, pattern by pattern: added, removed, retired,
+-- reactivated, changed (statistics per backend: tried and accepted before and after; or
+-- conditions, action, guidance), and the same as lines of text.
+CREATE FUNCTION kopt_patterns_diff(a integer, b integer) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  WITH d AS (
+    SELECT coalesce(x.name, y.name) AS name, x.name IS NULL AS added, y.name IS NULL AS removed,
+           x.status AS s0, y.status AS s1, coalesce(x.stats, '{}') AS st0,
+           coalesce(y.stats, '{}') AS st1,
+           (x.conditions, x.action, x.guidance) IS DISTINCT FROM (y.conditions, y.action, y.guidance)
+             AS rules_changed,
+           coalesce(y.rewrite_family, x.rewrite_family) AS family,
+           coalesce(y.origin, x.origin) AS origin, coalesce(y.conditions, x.conditions) AS cond,
+           y.retired_reason
+    FROM (SELECT * FROM patterns WHERE version = a) x
+    FULL JOIN (SELECT * FROM patterns WHERE version = b) y ON x.name = y.name),
+  st AS (
+    SELECT d.name,
+      jsonb_object_agg(k.k, jsonb_build_object(
+        'tried', jsonb_build_array(coalesce((d.st0->k.k->>'tried')::int, 0),
+                                   coalesce((d.st1->k.k->>'tried')::int, 0)),
+        'accepted', jsonb_build_array(coalesce((d.st0->k.k->>'accepted')::int, 0),
+                                      coalesce((d.st1->k.k->>'accepted')::int, 0)),
+        'settled', jsonb_build_array(coalesce((d.st0->k.k->>'settled')::int, 0),
+                                     coalesce((d.st1->k.k->>'settled')::int, 0)))) AS ch,
+      string_agg(format('%s tried %s -> %s, accepted %s -> %s, settled %s -> %s', k.k,
+                        coalesce((d.st0->k.k->>'tried')::int, 0), coalesce((d.st1->k.k->>'tried')::int, 0),
+                        coalesce((d.st0->k.k->>'accepted')::int, 0), coalesce((d.st1->k.k->>'accepted')::int, 0),
+                        coalesce((d.st0->k.k->>'settled')::int, 0), coalesce((d.st1->k.k->>'settled')::int, 0)),
+                 '; ' ORDER BY k.k) AS txt
+    FROM d, LATERAL (SELECT jsonb_object_keys(d.st0) UNION SELECT jsonb_object_keys(d.st1)) k(k)
+    WHERE NOT d.added AND NOT d.removed
+      AND (d.st0->k.k->'tried', d.st0->k.k->'accepted', d.st0->k.k->'settled')
+          IS DISTINCT FROM (d.st1->k.k->'tried', d.st1->k.k->'accepted', d.st1->k.k->'settled')
+    GROUP BY d.name),
+  lines AS (
+    SELECT d.name, CASE
+        WHEN d.added THEN format('+ %s: when %s, try %s (%s)', d.name,
+                                 kopt_pattern_conditions_text(d.cond), d.family, d.origin)
+        WHEN d.removed THEN format('- %s', d.name) END AS line, 0 AS ord
+    FROM d WHERE d.added OR d.removed
+    UNION ALL
+    SELECT d.name, format('! %s: %s -> %s%s', d.name, d.s0, d.s1,
+                          CASE WHEN d.s1 = 'retired' THEN ' (' || coalesce(d.retired_reason, '') || ')'
+                               ELSE '' END), 1
+    FROM d WHERE NOT d.added AND NOT d.removed AND d.s0 <> d.s1
+    UNION ALL
+    SELECT st.name, format('~ %s: %s', st.name, st.txt), 2 FROM st
+    UNION ALL
+    SELECT d.name, format('~ %s: conditions, action or guidance changed', d.name), 3
+    FROM d WHERE NOT d.added AND NOT d.removed AND d.rules_changed)
+  SELECT jsonb_build_object(
+    'from', a, 'to', b,
+    'added', coalesce((SELECT jsonb_agg(jsonb_build_object('name', d.name, 'family', d.family,
+                         'origin', d.origin, 'conditions', d.cond,
+                         'when', kopt_pattern_conditions_text(d.cond)) ORDER BY d.name)
+                       FROM d WHERE d.added), '[]'),
+    'removed', coalesce((SELECT jsonb_agg(d.name ORDER BY d.name) FROM d WHERE d.removed), '[]'),
+    'retired', coalesce((SELECT jsonb_agg(jsonb_build_object('name', d.name,
+                           'reason', d.retired_reason) ORDER BY d.name)
+                         FROM d WHERE d.s0 = 'active' AND d.s1 = 'retired'), '[]'),
+    'reactivated', coalesce((SELECT jsonb_agg(d.name ORDER BY d.name)
+                             FROM d WHERE d.s0 = 'retired' AND d.s1 = 'active'), '[]'),
+    'changed', coalesce((SELECT jsonb_agg(jsonb_build_object('name', d.name,
+                           'stats', coalesce(st.ch, '{}'), 'rules_changed', d.rules_changed)
+                           ORDER BY d.name)
+                         FROM d LEFT JOIN st ON st.name = d.name
+                         WHERE NOT d.added AND NOT d.removed
+                           AND (st.name IS NOT NULL OR d.rules_changed)), '[]'),
+    'unchanged', (SELECT count(*) FROM d LEFT JOIN st ON st.name = d.name
+                  WHERE NOT d.added AND NOT d.removed AND st.name IS NULL
+                    AND NOT d.rules_changed AND d.s0 = d.s1),
+    'text', coalesce((SELECT jsonb_agg(l.line ORDER BY l.ord, l.name) FROM lines l), '[]'))
+$$;
+
+-- ------------------------------------------------------------------------ batches
+-- A batch's report: every job with its result, and the aggregate with every failure in the
+-- denominator (docs/API.md, "Batches").
+CREATE FUNCTION kopt_batch_json(b batches) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  WITH j AS (
+    SELECT j.id, j.seq, j.name, j.state, j.error, j.spec->>'operator' AS operator,
+      j.rounds AS budget, j.pattern_version, j.best,
+      CASE WHEN j.state = 'succeeded' AND jsonb_typeof(j.best->'speedup') = 'number'
+           THEN (j.best->>'speedup')::float8 END AS speedup,
+      CASE WHEN jsonb_typeof(j.best->'round') = 'number' THEN (j.best->>'round')::int END
+        AS best_round,
+      (SELECT count(*) FROM rounds r WHERE r.job_id = j.id) AS rounds_run,
+      (SELECT count(*) FROM rounds r WHERE r.job_id = j.id AND r.level_reached = 1
+         AND r.evidence->'l1'->>'settled_by' IS NOT NULL) AS settled,
+      (SELECT extract(epoch FROM r.created_at - j.started_at) FROM rounds r
+         WHERE r.job_id = j.id AND r.round = (j.best->>'round')::int
+           AND (j.best->>'round')::int > 0) AS to_best_s,
+      CASE WHEN j.started_at IS NOT NULL
+           THEN extract(epoch FROM coalesce(j.finished_at, now()) - j.started_at) END AS device_s
+    FROM jobs j WHERE j.batch_id = b.id),
+  ok AS (SELECT * FROM j WHERE j.state = 'succeeded' AND j.speedup > 0)
+  SELECT jsonb_build_object(
+    'id', b.id, 'name', b.name, 'created_at', kopt_ts(b.created_at),
+    'finished_at', kopt_ts(b.finished_at), 'policy', b.policy,
+    'pattern_index', b.pattern_version,
+    'pattern_index_frozen', (SELECT v.frozen FROM pattern_index_versions v
+                             WHERE v.version = b.pattern_version),
+    'synthesize_after', b.synthesize_after, 'synthesized_version', b.synthesized_version,
+    'synthesis_error', b.synthesis_error,
+    'state', CASE WHEN EXISTS (SELECT 1 FROM j WHERE j.state IN ('queued', 'running'))
+                  THEN 'running' ELSE 'done' END,
+    'jobs', coalesce((SELECT jsonb_agg(jsonb_build_object(
+                 'id', j.id, 'name', j.name, 'operator', j.operator, 'state', j.state,
+                 'speedup', round(j.speedup::numeric, 4), 'best_round', j.best_round,
+                 'rounds', j.rounds_run, 'budget', j.budget, 'settled_l1', j.settled,
+                 'seconds_to_best', round(j.to_best_s::numeric, 3),
+                 'device_seconds', round(j.device_s::numeric, 3),
+                 'pattern_index', j.pattern_version,
+                 'levels', j.best->'levels', 'stop_reason', j.best->'stop_reason',
+                 'error', j.error) ORDER BY j.seq) FROM j), '[]'),
+    'aggregate', (SELECT jsonb_build_object(
+        'jobs', (SELECT count(*) FROM j),
+        'queued', (SELECT count(*) FROM j WHERE j.state = 'queued'),
+        'running', (SELECT count(*) FROM j WHERE j.state = 'running'),
+        'succeeded', (SELECT count(*) FROM j WHERE j.state = 'succeeded'),
+        'failed', (SELECT count(*) FROM j WHERE j.state = 'failed'),
+        'cancelled', (SELECT count(*) FROM j WHERE j.state = 'cancelled'),
+        'geomean_speedup', (SELECT round(exp(avg(ln(ok.speedup)))::numeric, 4) FROM ok),
+        'median_speedup', (SELECT round(percentile_cont(0.5) WITHIN GROUP
+                                        (ORDER BY ok.speedup)::numeric, 4) FROM ok),
+        'geomean_speedup_all', (SELECT round(exp(sum(ln(coalesce(j.speedup, 1.0)))
+                                                 / nullif(count(*), 0))::numeric, 4)
+                                FROM j WHERE j.state IN ('succeeded', 'failed', 'cancelled')),
+        'at_least_2x', (SELECT count(*) FROM ok WHERE ok.speedup >= 2),
+        'at_least_5x', (SELECT count(*) FROM ok WHERE ok.speedup >= 5),
+        'speedups', coalesce((SELECT jsonb_agg(round(ok.speedup::numeric, 4)
+                                               ORDER BY ok.speedup) FROM ok), '[]'),
+        'rounds_to_best_median', (SELECT percentile_cont(0.5) WITHIN GROUP
+                                         (ORDER BY coalesce(ok.best_round, 0)) FROM ok),
+        'seconds_to_best_median', (SELECT round(percentile_cont(0.5) WITHIN GROUP
+                                               (ORDER BY ok.to_best_s)::numeric, 3)
+                                   FROM ok WHERE ok.to_best_s IS NOT NULL),
+        'rounds', (SELECT coalesce(sum(j.rounds_run), 0) FROM j),
+        'rounds_settled_l1', (SELECT coalesce(sum(j.settled), 0) FROM j),
+        'l1_share', (SELECT round(sum(j.settled)::numeric / nullif(sum(j.rounds_run), 0), 4)
+                     FROM j),
+        'device_seconds', (SELECT round(coalesce(sum(j.device_s), 0)::numeric, 3) FROM j),
+        'failures', coalesce((SELECT jsonb_agg(jsonb_build_object(
+                        'id', j.id, 'name', j.name, 'operator', j.operator, 'state', j.state,
+                        'reason', coalesce(j.error, 'job ended ' || j.state)) ORDER BY j.seq)
+                      FROM j WHERE j.state IN ('failed', 'cancelled')), '[]'))))
+$$;
+
+-- When the last job of a batch ends: the batch is finished, and synthesized from when it
+-- asked. The batch row is locked first, so of two jobs ending at once the second to commit
+-- sees the first's state. A synthesis that fails is recorded on the batch, never blocks the
+-- job's own end.
+CREATE FUNCTION kopt_batch_job_done() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  bt batches;
+  v integer;
+BEGIN
+  SELECT * INTO bt FROM batches WHERE id = NEW.batch_id FOR UPDATE;
+  IF bt.finished_at IS NOT NULL OR EXISTS (
+       SELECT 1 FROM jobs WHERE batch_id = NEW.batch_id AND state IN ('queued', 'running')) THEN
+    RETURN NULL;
+  END IF;
+  UPDATE batches SET finished_at = clock_timestamp() WHERE id = bt.id;
+  IF bt.synthesize_after THEN
+    BEGIN
+      v := kopt_patterns_synthesize(jsonb_build_object(
+             'batch_ids', jsonb_build_array(bt.id),
+             'note', format('after batch %s (%s)', bt.id, left(bt.name, 200))));
+      UPDATE batches SET synthesized_version = v WHERE id = bt.id;
+    EXCEPTION WHEN OTHERS THEN
+      UPDATE batches SET synthesis_error = left(SQLERRM, 1024) WHERE id = bt.id;
+    END;
+  END IF;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER jobs_batch_done AFTER UPDATE OF state ON jobs
+  FOR EACH ROW WHEN (NEW.batch_id IS NOT NULL AND OLD.state IS DISTINCT FROM NEW.state
+                     AND NEW.state IN ('succeeded', 'failed', 'cancelled'))
+  EXECUTE FUNCTION kopt_batch_job_done();

@@ -1,0 +1,28 @@
+"""The same operation written with an early return for the programs past the end: inside a
+persistent loop that return would end every later tile of the program, so persistent_grid
+must refuse it."""
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_shift_kernel(x_ptr, s_ptr, b_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    if pid * BLOCK >= n:
+        return
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    s = tl.load(s_ptr + offs, mask=mask)
+    b = tl.load(b_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, x * s + b, mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, scale, shift):
+        y = torch.empty_like(x)
+        n = x.numel()
+        scale_shift_kernel[(triton.cdiv(n, 64) + 1,)](x, scale, shift, y, n, BLOCK=64)
+        return y

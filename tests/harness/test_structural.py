@@ -1,0 +1,260 @@
+"""Structural rewrites (harness/kharness/structural): survey on every fixture, each rewrite
+applied and its candidate validated against the reference by the real harness process
+(TRITON_INTERPRET=1), the refusals and their reasons, the static check of every candidate,
+and, offline for cuda:90, the IR property each rewrite is for.
+
+Fixtures: tests/harness/structural_fixtures/<rewrite>_<case>/{ref.py,kernel.py}."""
+import ast
+import importlib.util
+import json
+import os
+import re
+
+import pytest
+from conftest import read, start_harness
+from kharness import launches as launch_rec
+from kharness.srcedit import RewriteRefused
+from kharness.static_check import check_source
+from kharness.structural import REWRITES, apply, survey
+
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "structural_fixtures")
+
+# fixture -> the rewrites whose precondition it meets (every other rewrite must refuse)
+FITS = {
+    "row_single_block_rmsnorm": {"row_single_block", "persistent_grid"},
+    "row_single_block_softmax": {"row_single_block", "persistent_grid"},
+    "row_single_block_unmasked": {"persistent_grid"},
+    "tile_grid_matmul": {"tile_grid"},
+    "tile_grid_matmul1d": {"tile_grid", "persistent_grid"},
+    "tile_grid_batched": set(),
+    "strided_reduction_tiles_colsum": {"strided_reduction_tiles", "row_single_block", "persistent_grid"},
+    "strided_reduction_tiles_colmax": {"strided_reduction_tiles", "row_single_block", "persistent_grid"},
+    "strided_reduction_tiles_rowsum": {"row_single_block", "persistent_grid"},
+    "persistent_grid_scale": {"persistent_grid", "elementwise_vector"},
+    "persistent_grid_early_return": set(),
+    "elementwise_vector_gelu": {"elementwise_vector", "persistent_grid"},
+    "elementwise_vector_strided": {"persistent_grid"},
+}
+
+# (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
+# rewrite on every fixture it fits with its default parameters, and the cases below.
+APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) + [
+    ("row_single_block_softmax", "row_single_block", {"elems_per_warp": 128, "max_warps": 8}),
+    ("tile_grid_matmul", "tile_grid", {"BLOCK_M": 32, "BLOCK_N": 64, "BLOCK_K": 16, "GROUP_M": 8,
+                                       "num_warps": 2, "num_stages": 5}),
+    # 5 x 4 tiles in groups of 2 tile rows: the last group is clipped to one row
+    ("tile_grid_matmul1d", "tile_grid", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2,
+                                         "num_warps": 2, "num_stages": 2}),
+    # 3 column blocks, the last one partly past the matrix
+    ("strided_reduction_tiles_colsum", "strided_reduction_tiles", {"BLOCK_R": 16, "BLOCK_C": 32}),
+    ("strided_reduction_tiles_colmax", "strided_reduction_tiles", {"BLOCK_C": 16, "num_warps": 2}),
+    ("persistent_grid_scale", "persistent_grid", {"k": 1}),
+    ("elementwise_vector_gelu", "elementwise_vector", {"num_warps": 1, "m": 1}),
+]
+
+# (fixture, rewrite, params, words the reason must contain)
+REFUSED = [
+    ("row_single_block_unmasked", "row_single_block", {}, ["row_sum_kernel line 13", "tl.load at line 14 has no mask"]),
+    ("row_single_block_rmsnorm", "row_single_block", {"max_row": 256}, ["n_cols = 300", "max_row=256"]),
+    ("row_single_block_rmsnorm", "row_single_block", {"max_row": 300}, ["max_row must be a power of two"]),
+    ("row_single_block_rmsnorm", "row_single_block", {"warps": 4}, ["unknown parameter 'warps'"]),
+    ("row_single_block_rmsnorm", "row_single_block", {"elems_per_warp": 100}, ["outside its domain"]),
+    ("elementwise_vector_gelu", "row_single_block", {}, ["gelu_kernel has no loop"]),
+    ("tile_grid_batched", "tile_grid", {}, ["bmm_kernel", "program_id axes [0, 1, 2]"]),
+    ("elementwise_vector_gelu", "tile_grid", {}, ["does not call tl.dot"]),
+    ("tile_grid_matmul", "tile_grid", {"BLOCK_M": 96}, ["BLOCK_M=96", "power of two"]),
+    ("strided_reduction_tiles_rowsum", "strided_reduction_tiles", {},
+     ["row_sum_kernel", "no load adds the program's index row to a row offset multiplied by a stride"]),
+    ("strided_reduction_tiles_colsum", "strided_reduction_tiles", {"BLOCK_R": 128, "BLOCK_C": 256},
+     ["128x256 tile exceeds 16384"]),
+    ("tile_grid_matmul", "strided_reduction_tiles", {}, ["exactly one tl.program_id(0)"]),
+    ("persistent_grid_early_return", "persistent_grid", {}, ["line 14: returns early"]),
+    ("tile_grid_matmul", "persistent_grid", {}, ["another axis than 0"]),
+    ("elementwise_vector_strided", "elementwise_vector", {}, ["line 14: tl.load does not address `ptr + offs`"]),
+    ("persistent_grid_early_return", "elementwise_vector", {}, ["line 13: uses the program id or block start (pid) beyond the offsets"]),
+    ("row_single_block_rmsnorm", "elementwise_vector", {}, ["line 16: has a loop"]),
+    ("elementwise_vector_gelu", "elementwise_vector", {"m": 3}, ["m=3 is outside its domain"]),
+    ("elementwise_vector_gelu", "no_such_rewrite", {}, ["unknown structural rewrite 'no_such_rewrite'"]),
+]
+
+
+def fixture(name):
+    return read(FIX, name, "ref.py"), read(FIX, name, "kernel.py")
+
+
+@pytest.fixture(scope="module")
+def h(tmp_path_factory):
+    wd = tmp_path_factory.mktemp("structural")
+    client = start_harness(wd)
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="module")
+def recorded(h):
+    """The launches the harness records when it loads each fixture (what `survey` gets)."""
+    out = {}
+    for name in FITS:
+        ref, ker = fixture(name)
+        r = h.request("load", reference_source=ref, kernel_source=ker, workdir=f"s_{name}", seed=0,
+                      correctness_cases=2, benchmark_cases=1)
+        assert r["ok"], (name, r)
+        assert r["result"]["static_check"]["ok"], (name, r["result"]["static_check"])
+        out[name] = r["result"]["kernels"]
+    return out
+
+
+def load_and_validate(h, name, candidate):
+    ref, ker = fixture(name)
+    r = h.request("load", reference_source=ref, kernel_source=ker, workdir=f"v_{name}", seed=0,
+                  correctness_cases=2, benchmark_cases=1)
+    assert r["ok"], r
+    v = h.request("validate", candidate_source=candidate)
+    assert v["ok"], v
+    return v["result"]
+
+
+@pytest.mark.parametrize("name", sorted(FITS))
+def test_survey(recorded, name):
+    fits = survey(fixture(name)[1], recorded[name])
+    assert [f.name for f in fits] == list(REWRITES)
+    got = {f.name for f in fits if f.fits}
+    assert got == FITS[name], {f.name: f.why for f in fits}
+    for f in fits:
+        assert f.why, f
+        assert json.loads(json.dumps(f.to_json())) == {"name": f.name, "fits": f.fits, "why": f.why,
+                                                       "params": f.params, "domain": f.domain}
+        if f.fits:
+            kernel = f.params["kernel"]
+            assert kernel in f.why and re.search(r"line \d+", f.why), f.why
+            assert set(f.domain) and all(isinstance(v, list) and v for v in f.domain.values())
+        else:
+            assert f.params == {} and f.domain == {}
+
+
+@pytest.mark.parametrize("name,rewrite,params", APPLIED,
+                         ids=[f"{a[1]}-{a[0]}-{'-'.join(f'{k}{v}' for k, v in a[2].items()) or 'defaults'}"
+                              for a in APPLIED])
+def test_apply_is_correct(h, recorded, name, rewrite, params):
+    cand = apply(fixture(name)[1], rewrite, params, recorded[name])
+    assert cand != fixture(name)[1]
+    st = check_source(cand)
+    assert st["ok"], st["violations"]
+    res = load_and_validate(h, name, cand)
+    assert res["passed"], res["failure"]
+    assert res["who"] == "candidate" and res["cases_checked"] == 2
+
+
+@pytest.mark.parametrize("name,rewrite,params,words", REFUSED, ids=[f"{r[1]}-{r[0]}" for r in REFUSED])
+def test_refusals(recorded, name, rewrite, params, words):
+    with pytest.raises(RewriteRefused) as e:
+        apply(fixture(name)[1], rewrite, params, recorded[name])
+    for w in words:
+        assert w in str(e.value), str(e.value)
+
+
+def test_survey_without_launches_and_bad_source():
+    fits = survey(fixture("elementwise_vector_gelu")[1], [])
+    assert not any(f.fits for f in fits)
+    assert "not launched on the recorded forward" in {f.name: f.why for f in fits}["elementwise_vector"]
+    fits = survey("def broken(:\n", [])
+    assert all(not f.fits and "does not parse" in f.why for f in fits)
+
+
+def _import(path, text, modname):
+    with open(path, "w") as f:
+        f.write(text)
+    spec = importlib.util.spec_from_file_location(modname, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.filterwarnings("ignore:Conversion of an array:DeprecationWarning")  # the interpreter's own loop
+def test_row_single_block_shapes(tmp_path, recorded):
+    """The single-block kernel handles other row lengths, and rows longer than max_row take
+    the original kernel (in-process, interpreter)."""
+    import torch
+    launch_rec.install()
+    name = "row_single_block_softmax"
+    cand = apply(fixture(name)[1], "row_single_block", {"max_row": 512}, recorded[name])
+    mod = _import(tmp_path / "cand.py", cand, "kopt_struct_row_cand")
+    ref = _import(tmp_path / "ref.py", fixture(name)[0], "kopt_struct_row_ref")
+    for cols, kernel in ((37, "softmax_kernel_row"), (512, "softmax_kernel_row"), (700, "softmax_kernel")):
+        x = torch.randn(3, cols)
+        with launch_rec.recording() as recs:
+            y = mod.ModelNew()(x)
+        assert [r["kernel"] for r in recs] == [kernel]
+        torch.testing.assert_close(y, ref.Model()(x))
+    # the single-block copy reads the row once: the later passes reuse the first load
+    tree = ast.parse(cand)
+    loads = {f.name: sum(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "load"
+                         for c in ast.walk(f))
+             for f in tree.body if isinstance(f, ast.FunctionDef)}
+    assert loads == {"softmax_kernel": 3, "softmax_kernel_row": 1}
+
+
+def _compile(h, name, candidate):
+    """The candidate's one kernel compiled offline for cuda:90 by the harness."""
+    ref, ker = fixture(name)
+    r = h.request("load", reference_source=ref, kernel_source=ker, workdir=f"c_{name}", seed=0,
+                  correctness_cases=1, benchmark_cases=1)
+    assert r["ok"], r
+    c = h.request("compile", target="cuda:90", candidate_source=candidate)
+    assert c["ok"], c
+    (k,) = c["result"]["kernels"]
+    return k
+
+
+def _tl_loads(source, kernel):
+    fn = next(f for f in ast.parse(source).body if isinstance(f, ast.FunctionDef) and f.name == kernel)
+    return sum(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "load"
+               for c in ast.walk(fn))
+
+
+def test_ir_properties_cuda90(h, recorded):
+    """What each rewrite is for, where the IR shows it (offline compile, no GPU; the initial
+    kernels have one element per thread or one column per program: 32-bit loads only).
+    elementwise_vector and strided_reduction_tiles give 128-bit global loads;
+    row_single_block loads each row once (fewer tt.load ops than the loop version's loads)."""
+    name = "elementwise_vector_gelu"
+    k = _compile(h, name, apply(fixture(name)[1], "elementwise_vector", {}, recorded[name]))
+    assert k["ptx_stats"].get("ld.global.v4.32", 0) > 0 and k["ptx_stats"].get("st.global.v4.32", 0) > 0
+    assert k["ptx_stats"].get("ld.global.32", 0) == 0
+    assert k["metadata"]["num_warps"] == 4 and k["constexprs"] == {"(3,)": "1024"}
+
+    name = "strided_reduction_tiles_colsum"
+    k = _compile(h, name, apply(fixture(name)[1], "strided_reduction_tiles", {}, recorded[name]))
+    assert k["ptx_stats"].get("ld.global.v4.32", 0) > 0
+
+    name = "row_single_block_rmsnorm"
+    cand = apply(fixture(name)[1], "row_single_block", {}, recorded[name])
+    k = _compile(h, name, cand)
+    assert k["kernel"] == "add_rmsnorm_kernel_row"
+    ttir = read(k["files"]["ttir"]["path"])
+    assert _tl_loads(fixture(name)[1], "add_rmsnorm_kernel") == 5
+    assert _tl_loads(cand, "add_rmsnorm_kernel_row") == 3 == ttir.count("tt.load")
+
+
+def _altered(recs, **last):
+    out = json.loads(json.dumps(recs))
+    out[0]["last"].update(last)
+    return out
+
+
+def test_recorded_sizes_decide(recorded):
+    """The recorded launch is part of the precondition: a grid that does not match the
+    kernel's mapping, or a row longer than max_row, is refused."""
+    name = "elementwise_vector_gelu"
+    recs = recorded[name]
+    grid = recs[0]["last"]["grid"]
+    with pytest.raises(RewriteRefused, match=r"recorded grid \[41\] is not cdiv\(n_elements, BLOCK\) = 40"):
+        apply(fixture(name)[1], "elementwise_vector", {}, _altered(recs, grid=[grid[0] + 1]))
+    name = "tile_grid_matmul"
+    with pytest.raises(RewriteRefused, match=r"recorded grid \[3, 3\] is not cdiv\(M, BLOCK_M\) x cdiv\(N, BLOCK_N\)"):
+        apply(fixture(name)[1], "tile_grid", {}, _altered(recorded[name], grid=[3, 3]))
+    name = "row_single_block_softmax"
+    args = json.loads(json.dumps(recorded[name][0]["last"]["args"]))
+    args[4] = {"kind": "int", "value": 40000}
+    with pytest.raises(RewriteRefused, match=r"n_cols = 40000 at the recorded launch is outside \(0, max_row=32768\]"):
+        apply(fixture(name)[1], "row_single_block", {}, _altered(recorded[name], args=args))

@@ -1,0 +1,107 @@
+"""The operator suite (bench/suite/ops/): every op.json is valid; the shapes and dtypes it
+declares are what ref.py builds and what Model returns, at both scales (on the meta device: no
+memory is allocated for the GPU sizes); every initial kernel passes the static check and
+`validate` through the real harness on the interpreter (small sizes, all operators: ~20 s).
+The same harness check runs stand-alone: .venv/bin/python bench/suite/check_ops.py"""
+import importlib.util
+import json
+import os
+import sys
+
+import pytest
+import torch
+from conftest import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "bench", "suite"))
+import check_ops
+from opspec import (
+    CLASSES,
+    SCALES,
+    OpSpecError,
+    eval_expr,
+    list_ops,
+    load_op,
+    scale_of,
+    select_ops,
+)
+
+OPS = list_ops()
+MIN_OPS = 24
+
+
+def test_suite_size_and_classes():
+    ops = select_ops("all")
+    assert len(ops) >= MIN_OPS, f"{len(ops)} operators, the suite needs at least {MIN_OPS}"
+    missing = set(CLASSES) - {o.op_class for o in ops}
+    assert not missing, f"no operator of class {missing}"
+
+
+def _import_ref(op, scale, monkeypatch):
+    monkeypatch.setenv("KOPT_SUITE_SCALE", scale)
+    spec = importlib.util.spec_from_file_location(f"suite_ref_{op.name}_{scale}", op.directory / "ref.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _leaves(out):
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def _dt(t):
+    return str(t.dtype).replace("torch.", "")
+
+
+@pytest.mark.parametrize("scale", SCALES)
+@pytest.mark.parametrize("name", OPS)
+def test_declared_shapes_match_ref(name, scale, monkeypatch):
+    op = load_op(os.path.join(ROOT, "bench", "suite", "ops", name))
+    ref = _import_ref(op, scale, monkeypatch)
+    with torch.device("meta"):
+        inputs = ref.get_inputs()
+        model = ref.Model(*ref.get_init_inputs())
+        outputs = _leaves(model(*inputs))
+    tensors = [t for t in inputs if isinstance(t, torch.Tensor)]
+    assert [(list(t.shape), _dt(t)) for t in tensors] == [(list(op.shape(s, scale)), s.dtype) for s in op.inputs]
+    assert [(list(t.shape), _dt(t)) for t in outputs] == [(list(op.shape(s, scale)), s.dtype) for s in op.outputs]
+    params = sorted((list(p.shape), _dt(p)) for p in model.parameters())
+    assert params == sorted((list(op.shape(s, scale)), s.dtype) for s in op.parameters)
+    assert scale_of(op, [list(t.shape) for t in tensors]) == scale
+    if op.bytes_expr == "io":
+        moved = sum(t.numel() * t.element_size() for t in (*tensors, *model.parameters(), *outputs))
+        assert op.min_bytes(scale) == moved
+    else:   # a custom count (gathers read a part of an input): never more than io
+        moved = sum(t.numel() * t.element_size() for t in (*tensors, *outputs))
+        assert 0 < op.min_bytes(scale) <= moved
+
+
+@pytest.mark.parametrize("name", OPS)
+def test_initial_kernel_validates(name, harness):
+    op = load_op(os.path.join(ROOT, "bench", "suite", "ops", name))
+    res = check_ops.check_op(harness, op, "small", correctness_cases=2)
+    assert res.passed, f"{name}: {res.problems}"
+
+
+def test_eval_expr_refuses_what_is_not_integer_arithmetic():
+    assert eval_expr("2*M*(N+1)//4", {"M": 3, "N": 5}, "t") == 9
+    for bad in ("__import__('os')", "M.real", "M**2", "[M]", "1.5*M", "X*2", ""):
+        with pytest.raises(OpSpecError):
+            eval_expr(bad, {"M": 3}, "t")
+
+
+def test_load_op_names_the_bad_field(tmp_path):
+    with open(os.path.join(ROOT, "bench", "suite", "ops", "softmax", "op.json")) as f:
+        good = json.load(f)
+    d = tmp_path / "softmax"
+    d.mkdir()
+    for f in ("ref.py", "kernel.py"):
+        (d / f).write_text("# stub\n")
+    cases = [({"class": "convolution"}, "class"), ({"bytes": "M*Q"}, "unknown size 'Q'"),
+             ({"sizes": {"full": {"M": 1, "N": 2}}}, "sizes"), ({"extra": 1}, "unknown field"),
+             ({"inputs": [{"name": "x", "shape": ["M"], "dtype": "complex32"}]}, "inputs[0].dtype")]
+    for change, expect in cases:
+        (d / "op.json").write_text(json.dumps({**good, **change}))
+        with pytest.raises(OpSpecError, match=expect.replace("[", r"\[").replace("]", r"\]")):
+            load_op(d)
+    with pytest.raises(OpSpecError, match="unknown operator"):
+        select_ops("softmax,nope")

@@ -1,0 +1,184 @@
+"""The suite's tools without koptd: exhaustive.py's enumeration of a launch space (on `knobs`
+results recorded from the harness and one written by hand from docs/SEARCH.md), baselines.py
+on the CPU (interpreter; its timeout path), report.py on the recorded results in
+bench/suite/testdata/ (a real interp run: see testdata/README.md)."""
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+SUITE = os.path.join(ROOT, "bench", "suite")
+TESTDATA = os.path.join(SUITE, "testdata")
+sys.path.insert(0, SUITE)
+import exhaustive
+import report
+from opspec import load_op
+from results import load_records
+
+PY = sys.executable
+
+
+def knobs(name):
+    with open(os.path.join(TESTDATA, "knobs", f"{name}.json")) as f:
+        return json.load(f)["result"]
+
+
+# ------------------------------------------------------------------------ exhaustive
+
+def test_space_of_an_elementwise_kernel():
+    s = exhaustive.enumerate_space(knobs("gelu_tanh"))
+    assert s.names == ("BLOCK", "num_stages", "num_warps")
+    dom = dict(zip(s.names, s.domains))
+    assert dom["BLOCK"] == tuple(2 ** k for k in range(4, 15))     # 16 .. max_useful 16384
+    assert dom["num_stages"] == (3,)                                 # no loop: nothing to pipeline
+    assert dom["num_warps"] == (1, 2, 4, 8, 16, 32)
+    assert s.size == 66 and len(s.points) == 66 and not s.sampled
+    assert s.initial == {"BLOCK": 128, "num_stages": 3, "num_warps": 4}
+    assert s.initial in s.points
+    assert len({tuple(sorted(p.items())) for p in s.points}) == 66
+
+
+def test_space_of_a_tiled_kernel_and_its_sample():
+    full = exhaustive.enumerate_space(knobs("matmul"))
+    dom = dict(zip(full.names, full.domains))
+    assert dom["num_stages"] == tuple(range(1, 9))                   # a loop with tl.dot
+    assert dom["BLOCK_M"] == (16, 32, 64, 128)                       # max_useful 128 at M = 128
+    assert full.size == 4 * 4 * 4 * 8 * 6 and not full.sampled
+    s = exhaustive.enumerate_space(knobs("matmul"), cap=500, seed=0)
+    assert s.sampled and s.size == full.size and len(s.points) == 500
+    keys = {tuple(sorted(p.items())) for p in s.points}
+    assert len(keys) == 500 and tuple(sorted(s.initial.items())) in keys
+    assert all(tuple(sorted(p.items())) in {tuple(sorted(q.items())) for q in full.points} for p in s.points[:50])
+    again = exhaustive.enumerate_space(knobs("matmul"), cap=500, seed=0)
+    other = exhaustive.enumerate_space(knobs("matmul"), cap=500, seed=1)
+    assert again.points == s.points and other.points != s.points
+    assert any("sampled 500 of 3072" in n for n in s.notes)
+
+
+def test_space_of_the_contract_example():
+    s = exhaustive.enumerate_space(knobs("contract"))
+    dom = dict(zip(s.names, s.domains))
+    assert dom["BLOCK_N"] == (32, 64, 128)            # declared choices
+    assert dom["EVEN_K"] == (1,)                      # an int constexpr is not swept
+    assert dom["HALF"] == (48,)                       # not a power of two
+    assert dom["GROUP_M"] == (1, 2, 4, 8, 16)
+    assert dom["num_warps"] == (2, 4, 8) and dom["num_stages"] == (2, 3, 4)
+    assert dom["post.num_stages"] == (3,)             # its kernel has no loop
+    assert "BLOCK_K" not in dom and any("BLOCK_K: frozen" in n for n in s.notes)
+    assert s.size == 5 * 3 * 5 * 3 * 3
+    assert exhaustive.changes_of({**s.initial, "BLOCK_M": 128}, s.initial) == {"BLOCK_M": 128}
+
+
+def test_space_refuses_what_it_cannot_enumerate():
+    good = knobs("gelu_tanh")
+    bad = json.loads(json.dumps(good))
+    bad["knobs"][0]["min"] = 1 << 20
+    with pytest.raises(exhaustive.SpaceError, match="BLOCK: min"):
+        exhaustive.enumerate_space(bad)
+    dup = json.loads(json.dumps(good))
+    dup["knobs"].append(dup["knobs"][0])
+    with pytest.raises(exhaustive.SpaceError, match="listed twice"):
+        exhaustive.enumerate_space(dup)
+    with pytest.raises(exhaustive.SpaceError, match="cap"):
+        exhaustive.enumerate_space(good, cap=0)
+    with pytest.raises(exhaustive.SpaceError, match="no list of knobs"):
+        exhaustive.enumerate_space({"frozen": []})
+
+
+# ------------------------------------------------------------------------- baselines
+
+def run_baselines(out, *args, timeout=240):
+    env = dict(os.environ, TRITON_INTERPRET="1")
+    return subprocess.run([PY, os.path.join(SUITE, "baselines.py"), "--backend", "interp", "--runs", "1",
+                           "--rep-ms", "5", "--min-reps", "1", "--max-reps", "2", "--out", str(out), *args],
+                          capture_output=True, text=True, timeout=timeout, env=env, check=False)
+
+
+def test_baselines_on_the_cpu(tmp_path):
+    p = run_baselines(tmp_path, "--ops", "gelu_tanh,moe_gating_topk", "--kopt", TESTDATA)
+    assert p.returncode == 0, p.stderr[-3000:]
+    for name in ("gelu_tanh", "moe_gating_topk"):
+        rec = json.loads((tmp_path / f"baselines-{name}-run1.json").read_text())
+        op = load_op(os.path.join(SUITE, "ops", name))
+        assert rec["ok"] and rec["scale"] == "small" and rec["backend"] == "interp"
+        assert rec["initial"]["check"]["passed"] and rec["initial"]["median_ms"] > 0
+        assert rec["eager"]["median_ms"] > 0 and rec["timing"]["clock"] == "cpu"
+        assert "torch.compile on the CPU" in rec["compile"]["skipped"]
+        assert rec["roofline"]["bytes"] == op.min_bytes("small") and rec["copy_gbps"] > 0
+        assert rec["roofline"]["bound_ms"] == pytest.approx(op.min_bytes("small") / (rec["copy_gbps"] * 1e9) * 1e3)
+    # gelu_tanh has a recorded kopt run 1 in testdata: its best kernel is timed side by side
+    kopt = json.loads((tmp_path / "baselines-gelu_tanh-run1.json").read_text())["kopt"]
+    assert kopt["ok"] and kopt["check"]["passed"] and kopt["median_ms"] > 0
+
+
+def test_baselines_records_an_operator_that_hangs(tmp_path):
+    p = run_baselines(tmp_path, "--ops", "moe_gating_topk", "--op-timeout", "0.3")
+    assert p.returncode == 1, p.stderr[-3000:]
+    rec = json.loads((tmp_path / "baselines-moe_gating_topk-run1.json").read_text())
+    assert rec["ok"] is False and rec["failure"]["stage"] == "timeout"
+    assert "--op-timeout 0.3" in rec["failure"]["reason"]
+
+
+# ---------------------------------------------------------------------------- report
+
+def _expected_speedups(records):
+    """kopt speedup per operator from the records alone: baselines' side-by-side times."""
+    by = {}
+    for r in records:
+        if r["kind"] == "baselines" and r["ok"] and (r.get("kopt") or {}).get("ok"):
+            by.setdefault(r["operator"], []).append(r["initial"]["median_ms"] / r["kopt"]["median_ms"])
+    return {k: statistics.median(v) for k, v in by.items()}
+
+
+def test_report_on_recorded_results(tmp_path):
+    assert report.main([TESTDATA, "--out", str(tmp_path), "--title", "recorded interp run"]) == 0
+    text = (tmp_path / "report.md").read_text()
+    summ = json.loads((tmp_path / "summary.json").read_text())
+    records = [r for r in load_records([TESTDATA])]
+    ops = sorted({r["operator"] for r in records})
+    for op in ops:
+        assert f"| {op} |" in text
+    failed = [r for r in records if not r["ok"]]
+    assert failed, "the recorded results include a failure (the denominator)"
+    assert summ["summary"]["failures"] == len(failed)
+    for r in failed:
+        assert r["failure"]["reason"][:60].replace("|", "/") in text
+    want = _expected_speedups(records)
+    got = {o["name"]: o["speedup"]["median"] for o in summ["operators"] if o["speedup"]}
+    assert want and all(got[k] == pytest.approx(v) for k, v in want.items())
+    sp = [o["speedup"]["median"] for o in summ["operators"] if o["speedup"]]
+    assert summ["summary"]["speedup_geomean"] == pytest.approx(math.exp(sum(map(math.log, sp)) / len(sp)))
+    assert summ["summary"]["at_least_2x"] == sum(1 for x in sp if x >= 2)
+    assert summ["summary"]["compared_with_optimum"] >= 1           # exhaustive records present
+    for png in ("speedups.png", "roofline.png", "vs_compile.png"):
+        assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"]({png})" in text
+
+
+def test_report_refuses_a_bad_record(tmp_path):
+    (tmp_path / "kopt-x-run1.json").write_text(json.dumps({"kind": "kopt", "format": 99, "operator": "x",
+                                                           "run": 1, "ok": True}))
+    assert report.main([str(tmp_path), "--out", str(tmp_path / "out")]) == 2
+
+
+def test_exhaustive_end_to_end(tmp_path):
+    """A few points of gelu_tanh's space through the repository's harness (knobs, rewrite,
+    sweep, validate, bench on the interpreter)."""
+    env = dict(os.environ, TRITON_INTERPRET="1")
+    p = subprocess.run([PY, os.path.join(SUITE, "exhaustive.py"), "--ops", "gelu_tanh", "--backend", "interp",
+                        "--cap", "6", "--batch", "3", "--correctness-cases", "1", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300, env=env, check=False)
+    assert p.returncode == 0, p.stderr[-3000:]
+    rec = json.loads((tmp_path / "exhaustive-gelu_tanh-run1.json").read_text())
+    assert rec["ok"] and rec["space"]["size"] == 66 and rec["space"]["measured"] == 6 and rec["space"]["sampled"]
+    assert rec["space"]["initial"] == {"BLOCK": 128, "num_stages": 3, "num_warps": 4}
+    assert len(rec["points"]) == 5 and rec["sweep"]["sweeps"] == 2      # the initial point is the sweep's base
+    assert all(pt["status"] in ("ok", "refused", "compile-failed", "wrong", "error") for pt in rec["points"])
+    assert rec["initial"]["median_ms"] > 0 and rec["best"]["median_ms"] > 0
+    assert rec["best"]["speedup"] >= 1.0
+    assert all(f["passed"] for f in rec["finalists"]), rec["finalists"]

@@ -1,0 +1,1 @@
+../colsum_cancel_fp32/ref.py

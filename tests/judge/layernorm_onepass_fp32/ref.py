@@ -1,0 +1,1 @@
+../layernorm_twopass_fp32/ref.py

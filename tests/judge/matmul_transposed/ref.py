@@ -1,0 +1,1 @@
+../splitk_matmul_fp16/ref.py

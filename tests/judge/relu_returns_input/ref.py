@@ -1,0 +1,1 @@
+../relu_scale_fp32/ref.py

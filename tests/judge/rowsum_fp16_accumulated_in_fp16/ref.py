@@ -1,0 +1,1 @@
+../rowsum_fp16_fp32_out/ref.py

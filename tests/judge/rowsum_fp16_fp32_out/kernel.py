@@ -1,0 +1,23 @@
+"""One program per row, float32 lanes: correct."""
+import torch
+import triton
+import triton.language as tl
+from torch import nn
+
+
+@triton.jit
+def rowsum_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for c0 in range(0, n_cols, BLOCK):
+        cols = c0 + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0.0).to(tl.float32)
+    tl.store(out_ptr + row, tl.sum(acc, axis=0))
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        n_rows, n_cols = x.shape
+        out = torch.empty(n_rows, dtype=torch.float32, device=x.device)
+        rowsum_kernel[(n_rows,)](x, out, n_cols, BLOCK=2048)
+        return out

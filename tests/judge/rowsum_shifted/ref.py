@@ -1,0 +1,1 @@
+../rowsum_groups_fp32/ref.py

@@ -1,0 +1,1 @@
+../softmax_online_fp32/ref.py

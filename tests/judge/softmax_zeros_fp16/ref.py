@@ -1,0 +1,1 @@
+../softmax_threepass_fp16/ref.py

@@ -1,0 +1,1 @@
+../sqrt_nan_fp32/ref.py

@@ -1,0 +1,128 @@
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "search.h"
+
+void search_init(struct search *s, const char *kernel_sha256)
+{
+  s->memory = json_array();
+  search_new_structure(s, kernel_sha256);
+}
+
+void search_free(struct search *s)
+{
+  json_decref(s->memory);
+  s->memory = NULL;
+}
+
+void search_new_structure(struct search *s, const char *kernel_sha256)
+{
+  snprintf(s->structure, sizeof(s->structure), "%.*s", SEARCH_STRUCTURE_LEN,
+           kernel_sha256 ? kernel_sha256 : "");
+}
+
+json_t *search_knob_values(const json_t *knobs)
+{
+  json_t *out = json_object(), *k;
+  size_t i;
+  json_array_foreach(json_object_get(knobs, "knobs"), i, k) {
+    const char *id = json_string_value(json_object_get(k, "id"));
+    json_t *v = json_object_get(k, "value");
+    if (id && json_is_integer(v))
+      json_object_set(out, id, v);
+  }
+  return out;
+}
+
+/* The configuration a candidate ran with: base values overridden by its changes. */
+static json_t *search_config(const json_t *base, const json_t *cand)
+{
+  json_t *cfg = json_deep_copy(base), *ch = json_object_get(cand, "changes");
+  if (json_is_object(ch))
+    json_object_update(cfg, ch);
+  return cfg;
+}
+
+static int search_same(const json_t *a, const json_t *b) { return json_equal((json_t *)a, (json_t *)b); }
+
+int search_measured(const struct search *s, const json_t *cfg)
+{
+  json_t *m;
+  size_t i;
+  json_array_foreach(s->memory, i, m) {
+    if (strcmp(json_string_value(json_object_get(m, "structure")) ?: "", s->structure) == 0 &&
+        search_same(json_object_get(m, "config"), cfg))
+      return 1;
+  }
+  return 0;
+}
+
+void search_remember(struct search *s, const json_t *knobs, const json_t *sweep, int round)
+{
+  json_t *base = search_knob_values(knobs), *c;
+  size_t i;
+  json_array_foreach(json_object_get(sweep, "candidates"), i, c) {
+    json_t *cfg, *facts = json_object_get(json_object_get(c, "compile"), "facts");
+    if (json_array_size(s->memory) >= SEARCH_MEMORY_MAX)
+      break;
+    if (json_object_get(c, "structural") && !json_is_null(json_object_get(c, "structural")))
+      continue; /* another structure: its configuration is not over these knobs */
+    if (!strcmp(json_string_value(json_object_get(c, "origin")) ?: "", "model"))
+      continue; /* a model's module: its knobs are not the incumbent's */
+    cfg = search_config(base, c);
+    json_array_append_new(
+        s->memory,
+        json_pack("{s:s, s:o, s:O?, s:s?, s:s?, s:i, s:O?}", "structure", s->structure, "config",
+                  cfg, "time_ms", json_object_get(c, "time_ms"), "status",
+                  json_string_value(json_object_get(c, "status")), "reason",
+                  json_string_value(json_object_get(c, "reason")), "round", round, "facts", facts));
+  }
+  /* The incumbent itself, measured in the same sweep. */
+  if (json_array_size(s->memory) < SEARCH_MEMORY_MAX) {
+    json_t *inc = json_object_get(json_object_get(sweep, "incumbent"), "time_ms");
+    json_array_append_new(s->memory, json_pack("{s:s, s:O, s:O?, s:s, s:i}", "structure",
+                                               s->structure, "config", base, "time_ms", inc,
+                                               "status", "incumbent", "round", round));
+  }
+  json_decref(base);
+}
+
+json_t *search_shortlist(const json_t *sweep, unsigned n, double min_gain)
+{
+  json_t *out = json_array(), *id;
+  double inc = json_number_value(json_object_get(json_object_get(sweep, "incumbent"), "time_ms"));
+  size_t i;
+  json_array_foreach(json_object_get(sweep, "order"), i, id) {
+    const json_t *c = search_candidate(sweep, json_string_value(id));
+    double t = json_number_value(json_object_get(c, "time_ms"));
+    if (json_array_size(out) >= n)
+      break;
+    if (!c || strcmp(json_string_value(json_object_get(c, "status")) ?: "", "ok") != 0)
+      continue;
+    if (inc > 0 && t > 0 && t < inc * (1.0 - min_gain))
+      json_array_append(out, id);
+  }
+  return out;
+}
+
+const json_t *search_candidate(const json_t *sweep, const char *id)
+{
+  json_t *c;
+  size_t i;
+  if (!id)
+    return NULL;
+  json_array_foreach(json_object_get(sweep, "candidates"), i, c)
+    if (strcmp(json_string_value(json_object_get(c, "id")) ?: "", id) == 0)
+      return c;
+  return NULL;
+}
+
+json_t *search_record(const json_t *sweep)
+{
+  json_t *rec = json_deep_copy(sweep), *c;
+  size_t i;
+  json_array_foreach(json_object_get(rec, "candidates"), i, c)
+    json_object_del(c, "source");
+  return rec;
+}

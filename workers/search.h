@@ -1,0 +1,48 @@
+/* search: a round's sweep and the memory of every configuration measured in this job.
+ *
+ * A configuration is the full assignment of the incumbent's knobs (the harness's `knobs`
+ * ids) a candidate ran with, tagged with the *structure* it belongs to: the incumbent's
+ * kernel up to knob values. A structural rewrite that is accepted starts a new structure
+ * (its knobs are other knobs); a change of knob values does not. The rules proposer reads
+ * the memory to never measure a configuration twice, to centre the next neighbourhood on
+ * the best configuration measured so far, and to prune configurations that dominate one
+ * that spilled registers or ran out of shared memory. */
+#ifndef KOPT_SEARCH_H
+#define KOPT_SEARCH_H
+#include <jansson.h>
+
+#include "job.h"
+
+#define SEARCH_STRUCTURE_LEN 16   /* hex digits of a structure id */
+#define SEARCH_MEMORY_MAX 4096    /* configurations remembered per job */
+#define SEARCH_SHORTLIST 3        /* candidates checked in full per round */
+#define SEARCH_MIN_GAIN 0.01      /* screen time must beat the incumbent's by this fraction */
+
+struct search {
+  json_t *memory;                              /* owned: array of measured configurations */
+  char structure[SEARCH_STRUCTURE_LEN + 1];    /* the incumbent's structure id */
+};
+
+void search_init(struct search *s, const char *kernel_sha256);
+void search_free(struct search *s);
+/* A new structure (after an accepted structural rewrite): the id from the new source's
+ * sha256. */
+void search_new_structure(struct search *s, const char *kernel_sha256);
+
+/* The incumbent's knob values {id: value} from a `knobs` result (new reference). */
+json_t *search_knob_values(const json_t *knobs);
+/* Remembers every measured candidate of a sweep result: configuration (the incumbent's
+ * knob values overridden by the candidate's changes), time, status, compile facts. */
+void search_remember(struct search *s, const json_t *knobs, const json_t *sweep, int round);
+/* 1 if cfg ({id: value}) of the current structure was measured already. */
+int search_measured(const struct search *s, const json_t *cfg);
+
+/* Candidate ids worth checking on every case: status ok, screen time below the incumbent's
+ * by more than min_gain, fastest first, at most n (new reference: array of strings). */
+json_t *search_shortlist(const json_t *sweep, unsigned n, double min_gain);
+/* The sweep's record of candidate id (borrowed), or NULL. */
+const json_t *search_candidate(const json_t *sweep, const char *id);
+/* The sweep as round evidence: every candidate without its source (new reference). */
+json_t *search_record(const json_t *sweep);
+
+#endif
