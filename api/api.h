@@ -196,6 +196,13 @@ int api_require_json(struct api_req *r);
 /* Tenancy: a submitter reads only the jobs and batches it submitted; viewers and admins read
  * all. The owner to filter on as a query parameter ($N::bigint IS NULL OR owner_token_id =
  * $N), or NULL for no filter; buf holds the digits. */
+/* The columns every jobs INSERT takes from a validated spec, as query parameters $1..$6:
+ * name, backend, priority, rounds, policy, proposer (borrowed from spec; the two numbers'
+ * digits in cols, which must outlive the query). */
+struct api_job_cols {
+  char prio[16], rounds[16];
+};
+void api_job_cols(const json_t *spec, struct api_job_cols *cols, const char *params[6]);
 #define API_OWNER_MAX 24
 const char *api_owner_filter(const struct api_req *r, char buf[API_OWNER_MAX]);
 /* A list route's ?limit= (default def, 1..max) and ?cursor= (prefix, then a bigint; cursor

@@ -194,7 +194,8 @@ static int api_batch_source(PGconn *c, json_t *spec, const char *field,
 static int api_batch_insert_job(struct api_req *r, PGconn *c, const char *bid, const char *ver,
                                 json_t *spec, char *err, size_t errlen)
 {
-  char ksha[KOPT_SHA256_HEX_SIZE], rsha[KOPT_SHA256_HEX_SIZE], owner[API_OWNER_MAX], prio[16], rounds[16];
+  char ksha[KOPT_SHA256_HEX_SIZE], rsha[KOPT_SHA256_HEX_SIZE], owner[API_OWNER_MAX];
+  struct api_job_cols cols;
   char *txt;
   const char *params[12];
   PGresult *res;
@@ -210,14 +211,7 @@ static int api_batch_insert_job(struct api_req *r, PGconn *c, const char *bid, c
     return -EIO;
   }
   snprintf(owner, sizeof(owner), "%lld", r->who.token_id);
-  snprintf(prio, sizeof(prio), "%lld", (long long)json_integer_value(json_object_get(spec, "priority")));
-  snprintf(rounds, sizeof(rounds), "%lld", (long long)json_integer_value(json_object_get(spec, "rounds")));
-  params[0] = json_string_value(json_object_get(spec, "name"));
-  params[1] = json_string_value(json_object_get(spec, "backend"));
-  params[2] = prio;
-  params[3] = rounds;
-  params[4] = json_string_value(json_object_get(spec, "policy"));
-  params[5] = json_string_value(json_object_get(spec, "proposer"));
+  api_job_cols(spec, &cols, params);
   params[6] = txt;
   params[7] = ksha;
   params[8] = rsha[0] ? rsha : NULL;

@@ -27,6 +27,20 @@ const char *api_owner_filter(const struct api_req *r, char buf[API_OWNER_MAX])
   return buf;
 }
 
+void api_job_cols(const json_t *spec, struct api_job_cols *cols, const char *params[6])
+{
+  snprintf(cols->prio, sizeof(cols->prio), "%lld",
+           (long long)json_integer_value(json_object_get(spec, "priority")));
+  snprintf(cols->rounds, sizeof(cols->rounds), "%lld",
+           (long long)json_integer_value(json_object_get(spec, "rounds")));
+  params[0] = json_string_value(json_object_get(spec, "name")); /* NULL when null */
+  params[1] = json_string_value(json_object_get(spec, "backend"));
+  params[2] = cols->prio;
+  params[3] = cols->rounds;
+  params[4] = json_string_value(json_object_get(spec, "policy"));
+  params[5] = json_string_value(json_object_get(spec, "proposer"));
+}
+
 int api_require_json(struct api_req *r)
 {
   const char *ct = r->content_type;

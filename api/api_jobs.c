@@ -175,23 +175,14 @@ static int api_jobs_store(struct api_req *r, PGconn *c, json_t *spec, const char
                           const char *ksha, const char *ksrc, const char *rsha,
                           const char *rsrc, const char *reqsha, char *err, size_t errlen)
 {
-  char owner[API_OWNER_MAX], prio[16], rounds[16];
-  json_t *name = json_object_get(spec, "name");
+  char owner[API_OWNER_MAX];
+  struct api_job_cols cols;
   const char *params[12];
   PGresult *res = NULL;
   int rc = -EIO, in_tx = 0;
 
   snprintf(owner, sizeof(owner), "%lld", r->who.token_id);
-  snprintf(prio, sizeof(prio), "%lld",
-           (long long)json_integer_value(json_object_get(spec, "priority")));
-  snprintf(rounds, sizeof(rounds), "%lld",
-           (long long)json_integer_value(json_object_get(spec, "rounds")));
-  params[0] = json_is_string(name) ? json_string_value(name) : NULL;
-  params[1] = json_string_value(json_object_get(spec, "backend"));
-  params[2] = prio;
-  params[3] = rounds;
-  params[4] = json_string_value(json_object_get(spec, "policy"));
-  params[5] = json_string_value(json_object_get(spec, "proposer"));
+  api_job_cols(spec, &cols, params);
   params[6] = spec_txt;
   params[7] = ksha;
   params[8] = rsha;
