@@ -11,9 +11,12 @@
 #include "buf.h"
 #include "contract.h"
 #include "ctx.h"
+#include "jobcache.h"
+#include "notify.h"
 #include "problem.h"
 
 struct MHD_Connection;
+struct http_conn;
 
 enum api_route {
   ROUTE_NONE = 0,
@@ -52,14 +55,17 @@ struct api_resp {
   char location[96];
   char allow[32];            /* for 405 */
   int www_authenticate;
+  char etag[JOBCACHE_ETAG_LEN + 1]; /* set: ETag sent, Cache-Control private, no-cache */
 };
 
 #define API_Q_STATE_MAX 160
 #define API_IDEM_MAX 255
+#define API_CURSOR_MAX 24 /* a cursor's digits and NUL: any bigint */
 
 struct api_req {
   struct kopt_ctx *ctx;            /* borrowed */
   struct MHD_Connection *conn;     /* borrowed from MHD */
+  struct http_conn *hconn;         /* borrowed: the connection's deadline record, or NULL */
   uv_work_t work;
   enum api_route route;
   const char *route_name;          /* static template for metrics */
@@ -78,6 +84,8 @@ struct api_req {
   int idem_present, idem_bad;
   char content_type[128];
   char last_event_id[24];
+  int last_event_id_too_long;
+  char if_none_match[256];         /* "" when absent or too long (then nothing matches) */
   char q_state[API_Q_STATE_MAX + 1];
   int q_state_too_long;
   char q_limit[24], q_cursor[48], q_round[24];
@@ -87,6 +95,11 @@ struct api_req {
   size_t max_source_bytes;         /* snapshot of the setting for the pool thread */
   uint64_t t_start_ns;
   int dispatched, suspended, responded;
+  /* Caches (tokens, jobs) are trusted only once a NOTIFY barrier sent after the request
+   * arrived has passed: then every change committed before it has invalidated them. */
+  struct notify_waiter barrier;
+  enum { API_BARRIER_NONE = 0, API_BARRIER_WAITING, API_BARRIER_PASSED, API_BARRIER_FAILED }
+      barrier_state;
   struct auth_identity who;
   struct api_resp resp;
   /* ROUTE_METRICS: counts by state, filled on the pool thread. */
@@ -100,6 +113,10 @@ struct api_req {
 /* Matches method+path; fills route, route_name, id, need_role. Returns 0, or a status
  * (404, 405) with a problem already in resp. Loop thread. */
 unsigned api_route_match(struct api_req *r, const char *method, const char *url);
+/* Whether the request waits for a NOTIFY barrier before it is answered: every route
+ * that needs a token (so a revoked one is refused at once, and cached documents are
+ * current), except POST /v1/jobs, whose statement checks the token itself. */
+int api_needs_barrier(const struct api_req *r);
 /* Records one query argument (key=value; value may be NULL) in r's q_* fields, capped;
  * other keys are ignored. Loop thread, before dispatch. */
 void api_query_arg(struct api_req *r, const char *key, const char *value);
@@ -118,13 +135,19 @@ void api_resp_simple_problem(struct api_req *r, unsigned status, const char *typ
                              const char *title, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 void api_resp_free(struct api_resp *resp);
+/* 200 with body (JSON, owned) and its ETag, or 304 without a body when the request's
+ * If-None-Match names the tag. */
+void api_resp_tagged(struct api_req *r, char *body, size_t len, const char *etag);
+/* The job cache key of a GET /v1/jobs request (its raw query and, for a submitter, the
+ * owner it is limited to); -1 when the request is not cacheable. Needs r->who. */
+int api_list_cache_key(const struct api_req *r, char *out, size_t cap);
 
 /* GET /v1/jobs's query (limit, cursor, state), checked: 0 with q filled, or -EINVAL with
  * every broken rule added to p. Pure, so it is fuzzed (tests/fuzz/fuzz_router.c). */
 struct api_list_query {
   long limit;
   char states[API_Q_STATE_MAX + 8]; /* PostgreSQL text[] literal; "" for no filter */
-  char cursor[24];                  /* seq digits after the 'c'; "" for the first page */
+  char cursor[API_CURSOR_MAX];      /* seq digits after the 'c'; "" for the first page */
 };
 int api_jobs_list_query(const struct api_req *r, struct api_list_query *q, struct problem *p);
 
@@ -170,9 +193,24 @@ int api_is_uuid(const char *s, size_t n);
  * application/json (returns -1 when it answered). */
 void api_db_fail(struct api_req *r, const char *what, const char *err);
 int api_require_json(struct api_req *r);
-/* A list route's ?limit= (default def, 1..max) and ?cursor= (prefix, then digits: "" when
- * absent). 0, or -1 when it answered 400. */
-#define API_CURSOR_MAX 24
+/* Tenancy: a submitter reads only the jobs and batches it submitted; viewers and admins read
+ * all. The owner to filter on as a query parameter ($N::bigint IS NULL OR owner_token_id =
+ * $N), or NULL for no filter; buf holds the digits. */
+/* The columns every jobs INSERT takes from a validated spec, as query parameters $1..$6:
+ * name, backend, priority, rounds, policy, proposer (borrowed from spec; the two numbers'
+ * digits in cols, which must outlive the query). */
+struct api_job_cols {
+  char prio[16], rounds[16];
+};
+void api_job_cols(const json_t *spec, struct api_job_cols *cols, const char *params[6]);
+#define API_OWNER_MAX 24
+const char *api_owner_filter(const struct api_req *r, char buf[API_OWNER_MAX]);
+/* A list route's ?limit= (default def, 1..max) and ?cursor= (prefix, then a bigint; cursor
+ * gets its digits, "" when absent), parsed as every integer parameter is (params.h). Pure:
+ * 0, or -EINVAL with every broken rule added to p (fuzzed, tests/fuzz/fuzz_router.c).
+ * api_page_args: the same, answering the 400 itself (0, or -1 when it answered). */
+int api_page_query(const struct api_req *r, long def, long max, char prefix,
+                   char cursor[API_CURSOR_MAX], long *limit, struct problem *p);
 int api_page_args(struct api_req *r, long def, long max, char prefix, char cursor[API_CURSOR_MAX],
                   long *limit);
 /* Answers {"<key>": [column 1 of each row, at most limit], "next_cursor": prefix + column 0

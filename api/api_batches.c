@@ -34,16 +34,6 @@ enum api_route api_batches_match(struct api_req *r, const char *url)
   return ROUTE_BATCH;
 }
 
-/* The owner a submitter is limited to (its token id as text), or NULL for viewers and
- * admins, who see every batch. */
-static const char *api_batch_owner(const struct api_req *r, char buf[24])
-{
-  if (r->who.role != AUTH_SUBMITTER)
-    return NULL;
-  snprintf(buf, 24, "%lld", r->who.token_id);
-  return buf;
-}
-
 /* ------------------------------------------------------------------------ validation */
 
 struct api_batch_in {
@@ -199,11 +189,13 @@ static int api_batch_source(PGconn *c, json_t *spec, const char *field,
   return 0;
 }
 
-/* Inserts one job of batch bid. 0 or -EIO (err). */
+/* Inserts one job of batch bid, named for its submitter as POST /v1/jobs names it
+ * (jobs.owner_token_name: the job document's submitted_by). 0 or -EIO (err). */
 static int api_batch_insert_job(struct api_req *r, PGconn *c, const char *bid, const char *ver,
                                 json_t *spec, char *err, size_t errlen)
 {
-  char ksha[KOPT_SHA256_HEX_SIZE], rsha[KOPT_SHA256_HEX_SIZE], owner[24], prio[16], rounds[16];
+  char ksha[KOPT_SHA256_HEX_SIZE], rsha[KOPT_SHA256_HEX_SIZE], owner[API_OWNER_MAX];
+  struct api_job_cols cols;
   char *txt;
   const char *params[12];
   PGresult *res;
@@ -219,14 +211,7 @@ static int api_batch_insert_job(struct api_req *r, PGconn *c, const char *bid, c
     return -EIO;
   }
   snprintf(owner, sizeof(owner), "%lld", r->who.token_id);
-  snprintf(prio, sizeof(prio), "%lld", (long long)json_integer_value(json_object_get(spec, "priority")));
-  snprintf(rounds, sizeof(rounds), "%lld", (long long)json_integer_value(json_object_get(spec, "rounds")));
-  params[0] = json_string_value(json_object_get(spec, "name"));
-  params[1] = json_string_value(json_object_get(spec, "backend"));
-  params[2] = prio;
-  params[3] = rounds;
-  params[4] = json_string_value(json_object_get(spec, "policy"));
-  params[5] = json_string_value(json_object_get(spec, "proposer"));
+  api_job_cols(spec, &cols, params);
   params[6] = txt;
   params[7] = ksha;
   params[8] = rsha[0] ? rsha : NULL;
@@ -235,8 +220,10 @@ static int api_batch_insert_job(struct api_req *r, PGconn *c, const char *bid, c
   params[11] = ver;
   res = db_exec(c, PGRES_COMMAND_OK, err, errlen,
                 "INSERT INTO jobs (name, backend, priority, rounds, policy, proposer, spec,"
-                " kernel_sha256, reference_sha256, owner_token_id, batch_id, pattern_version)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::uuid, $12::int)",
+                " kernel_sha256, reference_sha256, owner_token_id, owner_token_name, batch_id,"
+                " pattern_version)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
+                " (SELECT name FROM api_tokens WHERE id = $10::bigint), $11::uuid, $12::int)",
                 12, params);
   free(txt);
   if (!res)
@@ -285,7 +272,7 @@ static int api_batch_insert(struct api_req *r, PGconn *c, const struct api_batch
                             const char *ver, const char *reqsha, char bid[KOPT_JOB_ID_SIZE],
                             char *err, size_t errlen)
 {
-  char owner[24], *spec_txt;
+  char owner[API_OWNER_MAX], *spec_txt;
   json_t *spec = json_pack("{s:s, s:s, s:b, s:i}", "policy", b->policy, "pattern_index_asked",
                            b->pindex_mode ? b->pindex_mode : "number", "synthesize_after",
                            b->synthesize_after, "jobs", (int)json_array_size(b->specs));
@@ -439,8 +426,8 @@ out:
 
 void api_batches_get(struct api_req *r, PGconn *c)
 {
-  char err[512], owner[24];
-  const char *params[2] = { r->id, api_batch_owner(r, owner) };
+  char err[512], owner[API_OWNER_MAX];
+  const char *params[2] = { r->id, api_owner_filter(r, owner) };
   PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
                           "SELECT kopt_batch_json(b)::text FROM batches b WHERE id = $1::uuid"
                           " AND ($2::bigint IS NULL OR owner_token_id = $2::bigint)",
@@ -458,8 +445,8 @@ void api_batches_get(struct api_req *r, PGconn *c)
 
 void api_batches_list(struct api_req *r, PGconn *c)
 {
-  char err[512], owner[24], lim[24], cur[API_CURSOR_MAX];
-  const char *params[3] = { NULL, api_batch_owner(r, owner), lim };
+  char err[512], owner[API_OWNER_MAX], lim[24], cur[API_CURSOR_MAX];
+  const char *params[3] = { NULL, api_owner_filter(r, owner), lim };
   long limit;
   PGresult *res;
 

@@ -2,6 +2,7 @@
  * write happens inside one transaction so a failure never leaves a partial row. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,14 @@
 #include "hash.h"
 #include "jsonlim.h"
 #include "log.h"
+#include "params.h"
 #include "spec.h"
 #include "sse.h"
 
 #define API_LIST_DEFAULT 20
 #define API_LIST_MAX 100
 #define API_EVENTS_REPLAY_MAX 1000
+#define API_ROUND_MAX 100 /* jobs.rounds is at most 100; round numbers run 0..rounds */
 
 static void api_db_error(struct api_req *r, const char *what, const char *err)
 {
@@ -25,6 +28,17 @@ static void api_db_error(struct api_req *r, const char *what, const char *err)
                           what);
 }
 
+/* Fixed SQL, possibly several statements, in one round trip (simple protocol). 0 or -EIO. */
+static int api_exec_simple(PGconn *c, const char *sql, char *err, size_t errlen)
+{
+  PGresult *res = PQexec(c, sql);
+  int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+  if (!ok)
+    snprintf(err, errlen, "%s", PQerrorMessage(c));
+  PQclear(res);
+  return ok ? 0 : -EIO;
+}
+
 static int api_exec_cmd(PGconn *c, const char *sql, char *err, size_t errlen)
 {
   PGresult *res = db_exec(c, PGRES_COMMAND_OK, err, errlen, sql, 0, NULL);
@@ -32,6 +46,19 @@ static int api_exec_cmd(PGconn *c, const char *sql, char *err, size_t errlen)
     return -EIO;
   PQclear(res);
   return 0;
+}
+
+/* 404 for a job that does not exist or that this token may not see (one answer for both,
+ * so a submitter learns nothing about others' jobs). */
+static void api_job_not_found(struct api_req *r)
+{
+  if (r->who.role == AUTH_SUBMITTER)
+    api_resp_simple_problem(r, 404, "not-found", "Not found",
+                            "no job %s among this token's jobs (a submitter sees only the jobs"
+                            " it submitted)",
+                            r->id);
+  else
+    api_resp_simple_problem(r, 404, "not-found", "Not found", "no job %s", r->id);
 }
 
 /* Moves kernel.source / reference.source out of spec into {sha256, filename, bytes}, so
@@ -53,6 +80,163 @@ static int api_extract_source(json_t *spec, const char *field, char sha[KOPT_SHA
   return 1;
 }
 
+/* Asks the database (not the cache) whether the request's token is still valid: 0 if so,
+ * 1 with the 401 set if not, -EIO. */
+static int api_recheck_token(struct api_req *r, PGconn *c)
+{
+  struct auth_identity who;
+  char why[128];
+  if (auth_resolve(&r->ctx->auth, 0, c, r->auth, &who, ctx_wall_ms()))
+    return -EIO;
+  if (who.role != AUTH_NONE)
+    return 0;
+  auth_refusal_text(&who, why, sizeof(why));
+  r->resp.www_authenticate = 1;
+  api_resp_simple_problem(r, 401, "unauthorized", "Unauthorized", "%s", why);
+  return 1;
+}
+
+/* The answer when the Idempotency-Key was used before: the same job (200) for the same
+ * normalized body, else 409. 0 or -EIO. */
+static int api_jobs_replay(struct api_req *r, PGconn *c, const char *owner,
+                           const char *reqsha, char *err, size_t errlen)
+{
+  const char *params[2] = { owner, r->idem_key };
+  PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, errlen,
+                          "SELECT id, request_sha256, kopt_job_json(j)::text FROM jobs j"
+                          " WHERE owner_token_id = $1 AND idempotency_key = $2",
+                          2, params);
+  if (!res)
+    return -EIO;
+  if (PQntuples(res) != 1) {
+    snprintf(err, errlen, "the job of this Idempotency-Key vanished");
+    PQclear(res);
+    return -EIO;
+  }
+  if (strcmp(PQgetvalue(res, 0, 1), reqsha) == 0) {
+    snprintf(r->resp.location, sizeof(r->resp.location), "/v1/jobs/%s", PQgetvalue(res, 0, 0));
+    api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 2)));
+  } else {
+    api_resp_simple_problem(r, 409, "idempotency-conflict", "Idempotency-Key reused",
+                            "Idempotency-Key was already used for job %s with a different "
+                            "body; use a new key for a new job",
+                            PQgetvalue(res, 0, 0));
+  }
+  PQclear(res);
+  return 0;
+}
+
+/* INSERT of one source, content-addressed (a second copy is a no-op). 0 or -EIO. */
+static int api_store_source(PGconn *c, const char *sha, const char *src, char *err,
+                            size_t errlen)
+{
+  const char *params[2] = { sha, src };
+  PGresult *res = db_exec(c, PGRES_COMMAND_OK, err, errlen,
+                          "INSERT INTO kernels (sha256, source) VALUES ($1, $2)"
+                          " ON CONFLICT (sha256) DO NOTHING",
+                          2, params);
+  if (!res)
+    return -EIO;
+  PQclear(res);
+  return 0;
+}
+
+/* Waits until everything this connection has committed is on disk: a transaction of our
+ * own (it takes an id) commits synchronously, and a synchronous commit flushes the WAL up
+ * to its record, past every earlier commit. Concurrent waits share one flush. 0 or -EIO. */
+static int api_wait_durable(PGconn *c, char *err, size_t errlen)
+{
+  PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, errlen, "SELECT pg_current_xact_id()", 0,
+                          NULL);
+  if (!res)
+    return -EIO;
+  PQclear(res);
+  return 0;
+}
+
+/* Stores the sources and the job in one transaction. The job's INSERT checks the token
+ * again (the identity may come from the token cache without a NOTIFY barrier): a token
+ * revoked or expired by now stores nothing, and the transaction is rolled back. Sets the
+ * 201, the replay answer or the 401. 0, -EIO (nothing stored) or -EAGAIN (stored, but
+ * whether it reached the disk is unknown).
+ *
+ * Durable, yet not one flush per job in a row: the insert's trigger sends NOTIFYs, and
+ * PostgreSQL serializes every notifying transaction's commit, its WAL flush included (one
+ * lock until the end of the commit), which caps durable submissions at one per disk
+ * flush. So the transaction commits asynchronously (its commit does not wait for the
+ * flush, and the notifying ones pass the lock at memory speed), and the 201 waits for
+ * the flush afterwards (api_wait_durable), where concurrent submissions share it. A 201
+ * therefore still means the job is on disk. What changes: for the instant between commit
+ * and flush, other readers can see the job before it is durable; a PostgreSQL crash in
+ * that instant loses it, unacknowledged. A worker never runs such a job: its claim is a
+ * synchronous commit, which flushes the job first.
+ * (Separate statements measured faster here than one statement with data-modifying CTEs.) */
+static int api_jobs_store(struct api_req *r, PGconn *c, json_t *spec, const char *spec_txt,
+                          const char *ksha, const char *ksrc, const char *rsha,
+                          const char *rsrc, const char *reqsha, char *err, size_t errlen)
+{
+  char owner[API_OWNER_MAX];
+  struct api_job_cols cols;
+  const char *params[12];
+  PGresult *res = NULL;
+  int rc = -EIO, in_tx = 0;
+
+  snprintf(owner, sizeof(owner), "%lld", r->who.token_id);
+  api_job_cols(spec, &cols, params);
+  params[6] = spec_txt;
+  params[7] = ksha;
+  params[8] = rsha;
+  params[9] = owner;
+  params[10] = r->idem_present ? r->idem_key : NULL;
+  params[11] = reqsha;
+  in_tx = 1;
+  if (api_exec_simple(c, "BEGIN; SET LOCAL synchronous_commit TO off", err, errlen) ||
+      api_store_source(c, ksha, ksrc, err, errlen) ||
+      (rsha && api_store_source(c, rsha, rsrc, err, errlen)))
+    goto out;
+  res = db_exec(c, PGRES_TUPLES_OK, err, errlen,
+                "INSERT INTO jobs (name, backend, priority, rounds, policy, proposer, spec,"
+                " kernel_sha256, reference_sha256, owner_token_id, owner_token_name,"
+                " idempotency_key, request_sha256)"
+                " SELECT $1, $2, $3::int, $4::int, $5, $6, $7::jsonb, $8, $9, t.id, t.name,"
+                " $11, $12 FROM api_tokens t WHERE t.id = $10::bigint"
+                " AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())"
+                " ON CONFLICT (owner_token_id, idempotency_key)"
+                " WHERE idempotency_key IS NOT NULL DO NOTHING"
+                " RETURNING id, kopt_job_json(jobs)::text",
+                12, params);
+  if (!res)
+    goto out;
+  if (PQntuples(res) == 1) {
+    if (api_exec_cmd(c, "COMMIT", err, errlen))
+      goto out;
+    in_tx = 0;
+    if (api_wait_durable(c, err, errlen)) {
+      rc = -EAGAIN;
+      goto out;
+    }
+    snprintf(r->resp.location, sizeof(r->resp.location), "/v1/jobs/%s", PQgetvalue(res, 0, 0));
+    api_resp_set(r, 201, "application/json", strdup(PQgetvalue(res, 0, 1)));
+    rc = 0;
+    goto out;
+  }
+  /* Nothing stored: the token is no longer valid, or the Idempotency-Key was used before
+   * (possibly by a concurrent request that has now committed). Neither keeps the sources. */
+  if (api_exec_cmd(c, "ROLLBACK", err, errlen))
+    goto out;
+  in_tx = 0;
+  rc = api_recheck_token(r, c);
+  if (rc == 0)
+    rc = api_jobs_replay(r, c, owner, reqsha, err, errlen);
+  else if (rc > 0)
+    rc = 0; /* the 401 is set */
+out:
+  if (in_tx)
+    PQclear(PQexec(c, "ROLLBACK"));
+  PQclear(res);
+  return rc;
+}
+
 void api_jobs_create(struct api_req *r, PGconn *c)
 {
   struct problem p;
@@ -61,9 +245,7 @@ void api_jobs_create(struct api_req *r, PGconn *c)
   char msg[256], err[512], ksha[KOPT_SHA256_HEX_SIZE], rsha[KOPT_SHA256_HEX_SIZE],
       reqsha[KOPT_SHA256_HEX_SIZE];
   char *canon = NULL, *spec_txt = NULL;
-  char owner[24], prio[16], rounds[16];
-  PGresult *res = NULL;
-  int has_ref, in_tx = 0;
+  int has_ref, rc;
   enum jsonlim_result jr;
 
   if (strncasecmp(r->content_type, "application/json", 16) != 0 ||
@@ -109,97 +291,19 @@ void api_jobs_create(struct api_req *r, PGconn *c)
   if (!spec_txt)
     goto oom;
 
-  if (api_exec_cmd(c, "BEGIN", err, sizeof(err)))
+  rc = api_jobs_store(r, c, spec, spec_txt, ksha, json_string_value(ksrc),
+                      has_ref ? rsha : NULL, has_ref ? json_string_value(rsrc) : NULL, reqsha,
+                      err, sizeof(err));
+  if (rc == -EAGAIN) {
+    log_error("db.query_failed", "route=%s what=\"waiting for the job to reach the disk\""
+              " err=\"%.300s\"", r->route_name, err);
+    api_resp_simple_problem(r, 503, "unavailable", "Database error",
+                            "the database failed after storing the job, before it was known"
+                            " to be on disk; retry with the same Idempotency-Key");
+    goto out;
+  }
+  if (rc)
     goto dberr;
-  in_tx = 1;
-  {
-    const char *pk[2] = { ksha, json_string_value(ksrc) };
-    res = db_exec(c, PGRES_COMMAND_OK, err, sizeof(err),
-                  "INSERT INTO kernels (sha256, source) VALUES ($1, $2)"
-                  " ON CONFLICT (sha256) DO NOTHING",
-                  2, pk);
-    if (!res)
-      goto dberr;
-    PQclear(res);
-    res = NULL;
-  }
-  if (has_ref) {
-    const char *pr[2] = { rsha, json_string_value(rsrc) };
-    res = db_exec(c, PGRES_COMMAND_OK, err, sizeof(err),
-                  "INSERT INTO kernels (sha256, source) VALUES ($1, $2)"
-                  " ON CONFLICT (sha256) DO NOTHING",
-                  2, pr);
-    if (!res)
-      goto dberr;
-    PQclear(res);
-    res = NULL;
-  }
-  snprintf(owner, sizeof(owner), "%lld", r->who.token_id);
-  snprintf(prio, sizeof(prio), "%lld", (long long)json_integer_value(json_object_get(spec, "priority")));
-  snprintf(rounds, sizeof(rounds), "%lld", (long long)json_integer_value(json_object_get(spec, "rounds")));
-  {
-    json_t *name = json_object_get(spec, "name");
-    const char *params[11] = {
-      json_is_string(name) ? json_string_value(name) : NULL,
-      json_string_value(json_object_get(spec, "backend")),
-      prio,
-      rounds,
-      json_string_value(json_object_get(spec, "policy")),
-      json_string_value(json_object_get(spec, "proposer")),
-      spec_txt,
-      ksha,
-      has_ref ? rsha : NULL,
-      owner,
-      r->idem_present ? r->idem_key : NULL,
-    };
-    const char *all[12];
-    memcpy(all, params, sizeof(params));
-    all[11] = reqsha;
-    res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                  "INSERT INTO jobs (name, backend, priority, rounds, policy, proposer, spec,"
-                  " kernel_sha256, reference_sha256, owner_token_id, idempotency_key,"
-                  " request_sha256)"
-                  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
-                  " ON CONFLICT (owner_token_id, idempotency_key)"
-                  " WHERE idempotency_key IS NOT NULL DO NOTHING"
-                  " RETURNING id, kopt_job_json(jobs)::text",
-                  12, all);
-  }
-  if (!res)
-    goto dberr;
-  if (PQntuples(res) == 1) {
-    snprintf(r->resp.location, sizeof(r->resp.location), "/v1/jobs/%s", PQgetvalue(res, 0, 0));
-    api_resp_set(r, 201, "application/json", strdup(PQgetvalue(res, 0, 1)));
-  } else {
-    /* The key was used before (possibly by a concurrent request that has now committed). */
-    const char *params[2] = { owner, r->idem_key };
-    PQclear(res);
-    res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                  "SELECT id, request_sha256, kopt_job_json(j)::text FROM jobs j"
-                  " WHERE owner_token_id = $1 AND idempotency_key = $2",
-                  2, params);
-    if (!res)
-      goto dberr;
-    if (PQntuples(res) != 1) {
-      api_db_error(r, "resolving the Idempotency-Key", "row vanished");
-      goto out;
-    }
-    if (strcmp(PQgetvalue(res, 0, 1), reqsha) == 0) {
-      snprintf(r->resp.location, sizeof(r->resp.location), "/v1/jobs/%s",
-               PQgetvalue(res, 0, 0));
-      api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 2)));
-    } else {
-      api_resp_simple_problem(r, 409, "idempotency-conflict", "Idempotency-Key reused",
-                              "Idempotency-Key was already used for job %s with a different "
-                              "body; use a new key for a new job",
-                              PQgetvalue(res, 0, 0));
-    }
-  }
-  PQclear(res);
-  res = NULL;
-  if (api_exec_cmd(c, "COMMIT", err, sizeof(err)))
-    goto dberr;
-  in_tx = 0;
   if (r->resp.status == 201)
     log_info("job.created", "job=%.36s backend=%s token=%lld", r->resp.location + 9,
              json_string_value(json_object_get(spec, "backend")), r->who.token_id);
@@ -211,15 +315,26 @@ oom:
 dberr:
   api_db_error(r, "storing the job", err);
 out:
-  if (in_tx)
-    PQclear(PQexec(c, "ROLLBACK"));
-  PQclear(res);
   free(canon);
   free(spec_txt);
   json_decref(ksrc);
   json_decref(rsrc);
   json_decref(spec);
   json_decref(doc);
+}
+
+int api_list_cache_key(const struct api_req *r, char *out, size_t cap)
+{
+  int n;
+  /* Raw query values are the key: the same query has the same answer. Values that were
+   * cut to fit are refused (and never cached). */
+  if (r->q_state_too_long || (r->q_cursor_set && r->q_cursor[0] == '!'))
+    return -1;
+  n = snprintf(out, cap, "%s%lld|%s|%s|%s",
+               r->who.role == AUTH_SUBMITTER ? "o" : "*",
+               r->who.role == AUTH_SUBMITTER ? r->who.token_id : 0LL, r->q_state,
+               r->q_limit_set ? r->q_limit : "-", r->q_cursor_set ? r->q_cursor : "-");
+  return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
 /* state filter: comma-separated, possibly repeated (joined by the loop thread with ','). */
@@ -251,30 +366,8 @@ static int api_parse_states(const char *q, char *arr, size_t cap, struct problem
 
 int api_jobs_list_query(const struct api_req *r, struct api_list_query *q, struct problem *p)
 {
-  q->limit = API_LIST_DEFAULT;
-  q->states[0] = q->cursor[0] = '\0';
-  if (r->q_limit_set) {
-    char *end;
-    q->limit = strtol(r->q_limit, &end, 10);
-    if (!r->q_limit[0] || *end)
-      problem_add(p, "limit", "type", -1, "must be an integer from 1 to %d", API_LIST_MAX);
-    else if (q->limit < 1)
-      problem_add(p, "limit", "minimum", 1, "must be at least 1");
-    else if (q->limit > API_LIST_MAX)
-      problem_add(p, "limit", "maximum", API_LIST_MAX, "must be at most %d (the page cap)",
-                  API_LIST_MAX);
-  }
-  if (r->q_cursor_set) {
-    const char *s = r->q_cursor;
-    int ok = s[0] == 'c' && s[1] && strlen(s) <= 20;
-    for (size_t i = 1; ok && s[i]; i++)
-      ok = isdigit((unsigned char)s[i]);
-    if (!ok)
-      problem_add(p, "cursor", "format", -1,
-                  "is not a cursor this server issued (use next_cursor from a previous page)");
-    else
-      snprintf(q->cursor, sizeof(q->cursor), "%s", s + 1);
-  }
+  q->states[0] = '\0';
+  api_page_query(r, API_LIST_DEFAULT, API_LIST_MAX, 'c', q->cursor, &q->limit, p);
   if (r->q_state_too_long)
     problem_add(p, "state", "maxLength", API_Q_STATE_MAX, "filter is too long");
   else if (r->q_state[0]) {
@@ -291,12 +384,14 @@ void api_jobs_list(struct api_req *r, PGconn *c)
 {
   struct problem p;
   struct api_list_query q;
-  char limit1[24], err[512];
-  const char *params[3] = { NULL, NULL, NULL };
+  char limit1[24], owner[API_OWNER_MAX], err[512];
+  const char *params[4] = { NULL, NULL, NULL, api_owner_filter(r, owner) };
   PGresult *res = NULL;
   struct buf b;
+  struct jobcache_ticket t = { 0, 0, 0 };
+  char key[JOBCACHE_KEY_MAX];
   long limit;
-  int n;
+  int n, cacheable = 0;
 
   buf_init(&b, 64u << 20);
   problem_init(&p, 400, "validation", "Request failed validation");
@@ -308,14 +403,18 @@ void api_jobs_list(struct api_req *r, PGconn *c)
   params[0] = q.states[0] ? q.states : NULL;
   params[1] = q.cursor[0] ? q.cursor : NULL;
   problem_free(&p);
+  cacheable = api_list_cache_key(r, key, sizeof(key)) == 0;
+  if (cacheable)
+    t = jobcache_ticket(&r->ctx->jobs, 1, key);
   snprintf(limit1, sizeof(limit1), "%ld", limit + 1);
   params[2] = limit1;
   res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
                 "SELECT seq, kopt_job_json(j)::text FROM jobs j"
                 " WHERE ($1::text[] IS NULL OR state = ANY($1::text[]))"
                 " AND ($2::bigint IS NULL OR seq < $2::bigint)"
+                " AND ($4::bigint IS NULL OR owner_token_id = $4::bigint)"
                 " ORDER BY seq DESC LIMIT $3::int",
-                3, params);
+                4, params);
   if (!res) {
     api_db_error(r, "listing jobs", err);
     goto out;
@@ -331,7 +430,16 @@ void api_jobs_list(struct api_req *r, PGconn *c)
     buf_appendf(&b, "],\"next_cursor\":\"c%s\"}", PQgetvalue(res, (int)limit - 1, 0));
   else
     buf_appends(&b, "],\"next_cursor\":null}");
-  api_resp_set(r, 200, "application/json", buf_take(&b, NULL));
+  if (b.data) {
+    char etag[JOBCACHE_ETAG_LEN + 1];
+    size_t len = b.len;
+    jobcache_etag(b.data, len, etag);
+    if (cacheable)
+      jobcache_put(&r->ctx->jobs, &t, 1, key, b.data, len, etag, 0);
+    api_resp_tagged(r, buf_take(&b, NULL), len, etag);
+  } else {
+    api_resp_simple_problem(r, 500, "internal", "Internal error", "out of memory");
+  }
 out:
   PQclear(res);
   buf_free(&b);
@@ -339,20 +447,38 @@ out:
 
 void api_jobs_get(struct api_req *r, PGconn *c)
 {
-  char err[512];
+  char err[512], etag[JOBCACHE_ETAG_LEN + 1];
   const char *params[1] = { r->id };
+  /* Before the query: a change announced while it runs voids the fill. */
+  struct jobcache_ticket t = jobcache_ticket(&r->ctx->jobs, 0, r->id);
   PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                          "SELECT (kopt_job_json(j) || jsonb_build_object('spec', j.spec))::text"
-                          " FROM jobs j WHERE id = $1::uuid",
+                          "SELECT (kopt_job_json(j) || jsonb_build_object('spec', j.spec))::text,"
+                          " coalesce(owner_token_id, 0) FROM jobs j WHERE id = $1::uuid",
                           1, params);
+  const char *doc;
+  size_t len;
+  long long owner;
+
   if (!res) {
     api_db_error(r, "reading the job", err);
     return;
   }
-  if (PQntuples(res) == 0)
-    api_resp_simple_problem(r, 404, "not-found", "Not found", "no job %s", r->id);
+  if (PQntuples(res) == 0) {
+    api_job_not_found(r);
+    goto out;
+  }
+  doc = PQgetvalue(res, 0, 0);
+  len = (size_t)PQgetlength(res, 0, 0);
+  owner = atoll(PQgetvalue(res, 0, 1));
+  jobcache_etag(doc, len, etag);
+  /* The document is the same for every reader: cached whoever asked; tenancy is checked
+   * on each answer. */
+  jobcache_put(&r->ctx->jobs, &t, 0, r->id, doc, len, etag, owner);
+  if (r->who.role == AUTH_SUBMITTER && owner != r->who.token_id)
+    api_job_not_found(r);
   else
-    api_resp_set(r, 200, "application/json", strdup(PQgetvalue(res, 0, 0)));
+    api_resp_tagged(r, strdup(doc), len, etag);
+out:
   PQclear(res);
 }
 
@@ -427,13 +553,16 @@ static void api_json_query(struct api_req *r, PGconn *c, const char *what, const
   PQclear(res);
 }
 
-/* 1 if the job exists, 0 (404 set) if not, -1 (503 set) on failure. */
+/* 1 if the job exists and this token may read it, 0 (404 set) if not, -1 (503 set) on
+ * failure. */
 static int api_job_exists(struct api_req *r, PGconn *c)
 {
-  char err[512];
-  const char *params[1] = { r->id };
+  char err[512], owner[API_OWNER_MAX];
+  const char *params[2] = { r->id, api_owner_filter(r, owner) };
   PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                          "SELECT 1 FROM jobs WHERE id = $1::uuid", 1, params);
+                          "SELECT 1 FROM jobs WHERE id = $1::uuid"
+                          " AND ($2::bigint IS NULL OR owner_token_id = $2::bigint)",
+                          2, params);
   int n;
   if (!res) {
     api_db_error(r, "reading the job", err);
@@ -442,7 +571,7 @@ static int api_job_exists(struct api_req *r, PGconn *c)
   n = PQntuples(res);
   PQclear(res);
   if (!n)
-    api_resp_simple_problem(r, 404, "not-found", "Not found", "no job %s", r->id);
+    api_job_not_found(r);
   return n ? 1 : 0;
 }
 
@@ -470,18 +599,18 @@ void api_jobs_kernel(struct api_req *r, PGconn *c)
   char err[512];
   const char *params[2] = { r->id, NULL };
   PGresult *res = NULL;
-  char *end;
   long round = -1;
 
   if (r->q_round_set) {
-    round = strtol(r->q_round, &end, 10);
-    if (!r->q_round[0] || *end || round < 0 || round > 100) {
-      struct problem p;
-      problem_init(&p, 400, "validation", "Request failed validation");
-      problem_add(&p, "round", "range", 100, "must be an integer from 0 to 100");
+    struct problem p;
+    long long v;
+    problem_init(&p, 400, "validation", "Request failed validation");
+    if (params_int_field(&p, "round", r->q_round, 0, API_ROUND_MAX, &v)) {
       api_resp_problem(r, &p);
       return;
     }
+    problem_free(&p);
+    round = (long)v;
     params[1] = r->q_round;
   }
   if (api_job_exists(r, c) != 1)
@@ -510,30 +639,42 @@ void api_jobs_kernel(struct api_req *r, PGconn *c)
 
 void api_jobs_events_open(struct api_req *r, PGconn *c)
 {
-  char err[512];
-  const char *params[1] = { r->id };
+  char err[512], owner[API_OWNER_MAX];
+  const char *params[2] = { r->id, api_owner_filter(r, owner) };
   PGresult *res = NULL;
   struct buf b;
-  long long after;
+  long long after, last;
 
   buf_init(&b, 32u << 20);
-  after = sse_last_event_id(r->last_event_id);
+  {
+    struct problem p;
+    problem_init(&p, 400, "validation", "Request failed validation");
+    if (sse_last_event_id(r->last_event_id, r->last_event_id_too_long, &p, &after)) {
+      api_resp_problem(r, &p);
+      goto out;
+    }
+    problem_free(&p);
+  }
   res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
                 "SELECT kopt_job_json(j)::text, j.state,"
                 " coalesce((SELECT max(id) FROM job_events e WHERE e.job_id = j.id), 0)"
-                " FROM jobs j WHERE j.id = $1::uuid",
-                1, params);
+                " FROM jobs j WHERE j.id = $1::uuid"
+                " AND ($2::bigint IS NULL OR owner_token_id = $2::bigint)",
+                2, params);
   if (!res) {
     api_db_error(r, "opening the event stream", err);
     goto out;
   }
   if (PQntuples(res) == 0) {
-    api_resp_simple_problem(r, 404, "not-found", "Not found", "no job %s", r->id);
+    api_job_not_found(r);
     goto out;
   }
-  if (after < 0) {
+  last = atoll(PQgetvalue(res, 0, 2));
+  if (after < 0 || after > last) {
+    /* No Last-Event-ID, or one past this job's last event (another job's, or made up):
+     * start from the job as it is now. */
     const char *st = PQgetvalue(res, 0, 1);
-    r->events_from = atoll(PQgetvalue(res, 0, 2));
+    r->events_from = last;
     buf_appendf(&b, "retry: 2000\nid: %lld\nevent: state\ndata: %s\n\n", r->events_from,
                 PQgetvalue(res, 0, 0));
     r->job_terminal = contract_state_terminal(st);
@@ -603,6 +744,17 @@ void api_jobs_artifact(struct api_req *r, PGconn *c)
   char *body;
   int len;
 
+  long long round;
+  struct problem p;
+
+  problem_init(&p, 400, "validation", "Request failed validation");
+  if (params_int_field(&p, "round", r->art_round, 0, API_ROUND_MAX, &round)) {
+    api_resp_problem(r, &p);
+    return;
+  }
+  problem_free(&p);
+  if (api_job_exists(r, c) != 1)
+    return;
   res = PQexecParams(c,
                      "SELECT data FROM artifacts WHERE job_id = $1::uuid AND round = $2::int"
                      " AND kind = $3",

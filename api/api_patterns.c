@@ -11,8 +11,10 @@
 #include "api.h"
 #include "jsonlim.h"
 #include "log.h"
+#include "params.h"
 
-#define API_PV_DIGITS 7            /* a version number in a path or query: 1..9999999 */
+#define API_PV_DIGITS 7            /* a version number in a path or query: 1..API_PV_MAX */
+#define API_PV_MAX 9999999
 #define API_PV_PAGE_DEFAULT 100    /* versions per page */
 #define API_PV_PAGE_MAX 100
 #define API_SYNTH_MAX_BATCHES 100  /* batch_ids one synthesis may name */
@@ -102,6 +104,27 @@ static void api_pv_bad_query(struct api_req *r, const char *field, const char *f
   api_resp_problem(r, &p);
 }
 
+/* A version number in the query (?version=, ?against=): 1..API_PV_MAX, read as every integer
+ * parameter is (params.h), so a number out of range is a 400 naming its bound. 0 with *v, or
+ * -1 when it answered 400 (what: the words for a value that is no number at all). */
+static int api_pv_query_number(struct api_req *r, const char *field, const char *s,
+                               const char *what, int *v)
+{
+  struct problem p;
+  long long n;
+
+  problem_init(&p, 400, "validation", "Request failed validation");
+  if (params_int(s, 1, API_PV_MAX, &n) == PARAMS_NOT_INT)
+    problem_add(&p, field, "format", -1, "%s", what);
+  else if (params_int_field(&p, field, s, 1, API_PV_MAX, &n) == 0) {
+    problem_free(&p);
+    *v = (int)n;
+    return 0;
+  }
+  api_resp_problem(r, &p);
+  return -1;
+}
+
 /* ?version=: "" or latest (NULL, "latest"), frozen (NULL, "frozen") or a number. -1 when
  * it answered 400. */
 static int api_pv_version_arg(struct api_req *r, char num[16], const char **mode)
@@ -116,10 +139,9 @@ static int api_pv_version_arg(struct api_req *r, char num[16], const char **mode
     *mode = "frozen";
     return 0;
   }
-  if (!(v = api_pv_number(q, strlen(q)))) {
-    api_pv_bad_query(r, "version", "must be latest, frozen or a version number from 1");
+  if (api_pv_query_number(r, "version", q, "must be latest, frozen or a version number from 1",
+                          &v))
     return -1;
-  }
   snprintf(num, 16, "%d", v);
   return 0;
 }
@@ -190,11 +212,9 @@ void api_patterns_diff(struct api_req *r, PGconn *c)
 
   snprintf(ver, sizeof(ver), "%d", r->version);
   if (r->q_against[0]) {
-    int a = api_pv_number(r->q_against, strlen(r->q_against));
-    if (!a) {
-      api_pv_bad_query(r, "against", "must be a version number from 1");
+    int a;
+    if (api_pv_query_number(r, "against", r->q_against, "must be a version number from 1", &a))
       return;
-    }
     snprintf(against, sizeof(against), "%d", a);
     params[1] = against;
   }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "http.h"
 #include "log.h"
 #include "migrate.h"
 #include "pool.h"
@@ -211,6 +212,52 @@ unsigned api_route_match(struct api_req *r, const char *method, const char *url)
   return 0;
 }
 
+void api_resp_tagged(struct api_req *r, char *body, size_t len, const char *etag)
+{
+  snprintf(r->resp.etag, sizeof(r->resp.etag), "%s", etag);
+  if (jobcache_etag_matches(r->if_none_match, etag)) {
+    free(body);
+    api_resp_set(r, 304, NULL, strdup(""));
+    return;
+  }
+  api_resp_set(r, 200, "application/json", body);
+  r->resp.body_len = body ? len : 0;
+}
+
+/* GET /v1/jobs/{id} and GET /v1/jobs from the job cache, on the loop thread: 1 when
+ * answered. Only after the request's NOTIFY barrier passed, and only for a token the
+ * token cache knows; anything else goes to the database. */
+static int api_from_cache(struct api_req *r)
+{
+  struct jobcache_hit hit;
+  char key[JOBCACHE_KEY_MAX];
+  int is_list = r->route == ROUTE_JOBS;
+
+  if ((r->route != ROUTE_JOB && !is_list) || r->barrier_state != API_BARRIER_PASSED ||
+      (strcmp(r->method, "GET") != 0 && strcmp(r->method, "HEAD") != 0))
+    return 0;
+  if (auth_resolve(&r->ctx->auth, 1, NULL, r->auth_too_long ? NULL : r->auth, &r->who,
+                   ctx_wall_ms()) != 0 ||
+      r->who.role == AUTH_NONE || (int)r->who.role < r->need_role)
+    return 0;
+  if (is_list ? api_list_cache_key(r, key, sizeof(key)) != 0
+              : snprintf(key, sizeof(key), "%s", r->id) < 0)
+    return 0;
+  if (jobcache_get(&r->ctx->jobs, is_list, key, r->if_none_match, &hit) != 1)
+    return 0;
+  if (!is_list && r->who.role == AUTH_SUBMITTER && hit.owner != r->who.token_id) {
+    free(hit.body); /* not this token's: the database path says so */
+    return 0;
+  }
+  if (!hit.body) { /* If-None-Match named it: 304, and nothing was copied */
+    snprintf(r->resp.etag, sizeof(r->resp.etag), "%s", hit.etag);
+    api_resp_set(r, 304, NULL, strdup(""));
+    return 1;
+  }
+  api_resp_tagged(r, hit.body, hit.len, hit.etag);
+  return 1;
+}
+
 void api_query_arg(struct api_req *r, const char *key, const char *value)
 {
   size_t have, add;
@@ -250,6 +297,8 @@ void api_query_arg(struct api_req *r, const char *key, const char *value)
 
 int api_handle_inline(struct api_req *r)
 {
+  if (api_from_cache(r))
+    return 1;
   if (r->route == ROUTE_HEALTHZ) {
     api_resp_set(r, 200, "application/json", strdup("{\"status\":\"ok\"}"));
     return 1;
@@ -304,6 +353,13 @@ static void api_metrics_query(struct api_req *r, PGconn *c)
   PQclear(res);
 }
 
+static int api_is_submit(const struct api_req *r)
+{
+  return r->route == ROUTE_JOBS && strcmp(r->method, "POST") == 0;
+}
+
+int api_needs_barrier(const struct api_req *r) { return r->need_role && !api_is_submit(r); }
+
 void api_work(struct api_req *r)
 {
   char err[256];
@@ -320,18 +376,23 @@ void api_work(struct api_req *r)
     return;
   }
   if (r->need_role) {
-    int rc = auth_resolve(&r->ctx->auth, c, r->auth_too_long ? NULL : r->auth, &r->who,
-                          ctx_wall_ms());
+    /* The token cache is trusted after the barrier, or where the statement checks the
+     * token again (a submission). */
+    int use_cache = r->barrier_state == API_BARRIER_PASSED || api_is_submit(r);
+    int rc = auth_resolve(&r->ctx->auth, use_cache, c, r->auth_too_long ? NULL : r->auth,
+                          &r->who, ctx_wall_ms());
     if (rc) {
       api_resp_simple_problem(r, 503, "unavailable", "Database unavailable",
                               "token lookup failed; retry later");
       goto out;
     }
     if (r->who.role == AUTH_NONE) {
+      char why[128];
+      if (r->who.why == AUTH_MISSING && (r->auth[0] || r->auth_too_long))
+        r->who.why = AUTH_UNKNOWN; /* a header was sent, just not a well-formed token */
+      auth_refusal_text(&r->who, why, sizeof(why));
       r->resp.www_authenticate = 1;
-      api_resp_simple_problem(r, 401, "unauthorized", "Unauthorized",
-                              r->auth[0] ? "the bearer token is not valid"
-                                         : "an Authorization: Bearer <token> header is required");
+      api_resp_simple_problem(r, 401, "unauthorized", "Unauthorized", "%s", why);
       goto out;
     }
     if ((int)r->who.role < r->need_role) {
@@ -454,6 +515,50 @@ void api_after_work(struct api_req *r)
       buf_appendf(&b, "kopt_jobs{state=\"%s\"} %lld\n", contract_states[s],
                   r->jobs_by_state[s]);
   pool_render_metrics(r->ctx, &b);
+  buf_appendf(&b, "# HELP kopt_http_connections Open HTTP connections, both listeners.\n"
+                  "# TYPE kopt_http_connections gauge\nkopt_http_connections %u\n"
+                  "# HELP kopt_http_deadline_closed_total Connections shut because a request"
+                  " head or body was not in by its deadline.\n"
+                  "# TYPE kopt_http_deadline_closed_total counter\n"
+                  "kopt_http_deadline_closed_total{part=\"header\"} %u\n"
+                  "kopt_http_deadline_closed_total{part=\"body\"} %u\n",
+              http_connections(r->ctx->http), http_deadline_closed(r->ctx->http, 0),
+              http_deadline_closed(r->ctx->http, 1));
+  {
+    struct jobcache_stats st;
+    jobcache_stats(&r->ctx->jobs, &st);
+    buf_appendf(&b, "# HELP kopt_cache_requests_total Job cache lookups (GET /v1/jobs,"
+                    " GET /v1/jobs/{id}) by result.\n"
+                    "# TYPE kopt_cache_requests_total counter\n"
+                    "kopt_cache_requests_total{result=\"hit\"} %llu\n"
+                    "kopt_cache_requests_total{result=\"miss\"} %llu\n"
+                    "# HELP kopt_cache_fills_total Documents read from the database into the"
+                    " job cache, by outcome (stale: a change was announced during the read).\n"
+                    "# TYPE kopt_cache_fills_total counter\n"
+                    "kopt_cache_fills_total{outcome=\"kept\"} %llu\n"
+                    "kopt_cache_fills_total{outcome=\"stale\"} %llu\n"
+                    "# HELP kopt_cache_invalidations_total Job changes announced (NOTIFY).\n"
+                    "# TYPE kopt_cache_invalidations_total counter\n"
+                    "kopt_cache_invalidations_total %llu\n"
+                    "# HELP kopt_cache_evictions_total Entries dropped to stay in bounds.\n"
+                    "# TYPE kopt_cache_evictions_total counter\nkopt_cache_evictions_total %llu\n"
+                    "# HELP kopt_cache_entries Entries in the job cache.\n"
+                    "# TYPE kopt_cache_entries gauge\nkopt_cache_entries %zu\n"
+                    "# HELP kopt_cache_bytes Bytes held by the job cache.\n"
+                    "# TYPE kopt_cache_bytes gauge\nkopt_cache_bytes %zu\n"
+                    "# HELP kopt_notify_listening 1 while the LISTEN connection is up (caches"
+                    " in use); 0: every read goes to the database.\n"
+                    "# TYPE kopt_notify_listening gauge\nkopt_notify_listening %d\n"
+                    "# HELP kopt_notify_barrier_round_trips_total Round trips on the LISTEN"
+                    " connection that let parked requests trust the caches.\n"
+                    "# TYPE kopt_notify_barrier_round_trips_total counter\n"
+                    "kopt_notify_barrier_round_trips_total %llu\n",
+                (unsigned long long)st.hits, (unsigned long long)st.misses,
+                (unsigned long long)st.fills, (unsigned long long)st.stale_fills,
+                (unsigned long long)st.invalidations, (unsigned long long)st.evictions,
+                st.entries, st.bytes, notify_listening(r->ctx->notify),
+                (unsigned long long)notify_round_trips(r->ctx->notify));
+  }
   buf_appendf(&b, "# HELP kopt_database_up Whether the last scrape reached the database.\n"
                   "# TYPE kopt_database_up gauge\nkopt_database_up %d\n"
                   "# HELP kopt_draining 1 while koptd drains for shutdown.\n"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "auth.h"
 #include "contract.h"
@@ -99,33 +100,105 @@ void auth_cache_init(struct auth_cache *c)
 {
   memset(c, 0, sizeof(*c));
   pthread_mutex_init(&c->mu, NULL);
+  c->live = 1;
 }
 
 void auth_cache_destroy(struct auth_cache *c) { pthread_mutex_destroy(&c->mu); }
+
+static void auth_cache_flush_locked(struct auth_cache *c)
+{
+  for (unsigned i = 0; i < AUTH_CACHE_SLOTS; i++)
+    OPENSSL_cleanse(&c->slots[i], sizeof(c->slots[i]));
+  c->gen++;
+}
+
+void auth_cache_flush(struct auth_cache *c)
+{
+  pthread_mutex_lock(&c->mu);
+  auth_cache_flush_locked(c);
+  pthread_mutex_unlock(&c->mu);
+}
+
+void auth_cache_set_live(struct auth_cache *c, int live)
+{
+  pthread_mutex_lock(&c->mu);
+  auth_cache_flush_locked(c);
+  c->live = live;
+  pthread_mutex_unlock(&c->mu);
+}
 
 static unsigned auth_slot(const unsigned char hash[32])
 {
   return ((unsigned)hash[0] | ((unsigned)hash[1] << 8)) % AUTH_CACHE_SLOTS;
 }
 
-int auth_resolve(struct auth_cache *c, PGconn *conn, const char *header,
+/* A cached identity still holds if its token has not expired since it was cached. */
+static void auth_check_expiry(struct auth_identity *id, int64_t now_ms)
+{
+  if (id->role != AUTH_NONE && id->expires_ms && now_ms >= id->expires_ms) {
+    id->role = AUTH_NONE;
+    id->why = AUTH_EXPIRED;
+  }
+}
+
+/* The row for hash h: fills id (role, or why not). 0 or -EIO. */
+static int auth_lookup(PGconn *conn, const unsigned char h[32], struct auth_identity *id)
+{
+  char hex[KOPT_SHA256_HEX_SIZE], err[256];
+  const char *params[1] = { hex };
+  PGresult *r;
+  size_t blen = 0;
+  unsigned char *stored;
+
+  for (int i = 0; i < 32; i++)
+    snprintf(hex + 2 * i, 3, "%02x", h[i]);
+  r = db_exec(conn, PGRES_TUPLES_OK, err, sizeof(err),
+              "SELECT id, role, token_sha256, revoked_at IS NOT NULL,"
+              " coalesce((extract(epoch FROM expires_at) * 1000)::bigint, 0),"
+              " coalesce(expires_at <= now(), false)"
+              " FROM api_tokens WHERE token_sha256 = decode($1, 'hex')",
+              1, params);
+  if (!r)
+    return -EIO;
+  id->why = AUTH_UNKNOWN;
+  if (PQntuples(r) == 1) {
+    stored = PQunescapeBytea((const unsigned char *)PQgetvalue(r, 0, 2), &blen);
+    /* The index lookup found the row; the final word is a constant-time comparison. */
+    if (stored && blen == 32 && CRYPTO_memcmp(stored, h, 32) == 0) {
+      id->token_id = atoll(PQgetvalue(r, 0, 0));
+      id->expires_ms = atoll(PQgetvalue(r, 0, 4));
+      if (strcmp(PQgetvalue(r, 0, 3), "t") == 0) {
+        id->why = AUTH_REVOKED;
+      } else if (strcmp(PQgetvalue(r, 0, 5), "t") == 0) {
+        id->why = AUTH_EXPIRED;
+      } else {
+        id->role = auth_role_parse(PQgetvalue(r, 0, 1));
+        id->why = id->role == AUTH_NONE ? AUTH_UNKNOWN : AUTH_OK;
+      }
+    }
+    PQfreemem(stored);
+  }
+  PQclear(r);
+  return 0;
+}
+
+int auth_resolve(struct auth_cache *c, int use_cache, PGconn *conn, const char *header,
                  struct auth_identity *id, int64_t now_ms)
 {
   unsigned char h[32];
-  char hex[KOPT_SHA256_HEX_SIZE];
   const char *tok;
   size_t len = 0;
   unsigned slot;
   struct auth_cache_entry *e;
-  PGresult *r = NULL;
-  char err[256];
+  uint64_t gen;
   int rc = 0;
 
-  id->role = AUTH_NONE;
-  id->token_id = 0;
+  memset(id, 0, sizeof(*id));
+  id->why = AUTH_MISSING;
   tok = auth_bearer(header, &len);
   if (!tok)
     goto out;
+  id->why = AUTH_UNKNOWN;
   if (auth_token_hash(tok, len, h)) {
     rc = -EIO;
     goto out;
@@ -133,87 +206,57 @@ int auth_resolve(struct auth_cache *c, PGconn *conn, const char *header,
   slot = auth_slot(h);
   pthread_mutex_lock(&c->mu);
   e = &c->slots[slot];
-  if (e->used && e->expires_ms > now_ms && CRYPTO_memcmp(e->hash, h, 32) == 0) {
+  if (use_cache && c->live && e->used && e->expires_ms > now_ms &&
+      CRYPTO_memcmp(e->hash, h, 32) == 0) {
     *id = e->id;
     pthread_mutex_unlock(&c->mu);
+    auth_check_expiry(id, now_ms);
     goto out;
   }
+  gen = c->gen;
   pthread_mutex_unlock(&c->mu);
   if (!conn)
     goto out;
-  for (int i = 0; i < 32; i++)
-    snprintf(hex + 2 * i, 3, "%02x", h[i]);
-  {
-    const char *params[1] = { hex };
-    r = db_exec(conn, PGRES_TUPLES_OK, err, sizeof(err),
-                "SELECT id, role, token_sha256 FROM api_tokens"
-                " WHERE token_sha256 = decode($1, 'hex') AND revoked_at IS NULL",
-                1, params);
-  }
-  if (!r) {
+  if (auth_lookup(conn, h, id)) {
     rc = -EIO;
     goto out;
   }
-  if (PQntuples(r) == 1) {
-    size_t blen = 0;
-    unsigned char *stored = PQunescapeBytea((const unsigned char *)PQgetvalue(r, 0, 2), &blen);
-    /* The index lookup found the row; the final word is a constant-time comparison. */
-    if (stored && blen == 32 && CRYPTO_memcmp(stored, h, 32) == 0) {
-      id->role = auth_role_parse(PQgetvalue(r, 0, 1));
-      id->token_id = atoll(PQgetvalue(r, 0, 0));
-      pthread_mutex_lock(&c->mu);
-      e = &c->slots[slot];
-      memcpy(e->hash, h, 32);
-      e->id = *id;
-      e->expires_ms = now_ms + AUTH_CACHE_TTL_S * 1000;
-      e->used = 1;
-      pthread_mutex_unlock(&c->mu);
-    }
-    PQfreemem(stored);
+  if (id->role == AUTH_NONE)
+    goto out; /* refusals are not cached: each one asks the database again */
+  pthread_mutex_lock(&c->mu);
+  /* A flush (a token changed) since this lookup began means its answer may be stale. */
+  if (c->live && c->gen == gen) {
+    e = &c->slots[slot];
+    memcpy(e->hash, h, 32);
+    e->id = *id;
+    e->expires_ms = now_ms + AUTH_CACHE_TTL_S * 1000;
+    e->used = 1;
   }
+  pthread_mutex_unlock(&c->mu);
 out:
-  PQclear(r);
   OPENSSL_cleanse(h, sizeof(h));
   return rc;
 }
 
-int auth_token_create(PGconn *conn, enum auth_role role, const char *name, char *out,
-                      size_t outlen, char *err, size_t errlen)
+void auth_refusal_text(const struct auth_identity *id, char *out, size_t outlen)
 {
-  unsigned char h[32];
-  char hex[KOPT_SHA256_HEX_SIZE];
-  const char *params[3];
-  PGresult *r;
-  int rc;
-
-  if (role == AUTH_NONE) {
-    snprintf(err, errlen, "role must be viewer, submitter or admin");
-    return -EINVAL;
+  char when[32] = "";
+  time_t t;
+  struct tm tm;
+  switch (id->why) {
+  case AUTH_MISSING:
+    snprintf(out, outlen, "an Authorization: Bearer <token> header is required");
+    break;
+  case AUTH_REVOKED:
+    snprintf(out, outlen, "the bearer token was revoked");
+    break;
+  case AUTH_EXPIRED:
+    t = (time_t)(id->expires_ms / 1000);
+    if (gmtime_r(&t, &tm))
+      strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    snprintf(out, outlen, "the bearer token expired at %s", when);
+    break;
+  default:
+    snprintf(out, outlen, "the bearer token is not valid");
   }
-  if (name && strlen(name) > 128) {
-    snprintf(err, errlen, "name: at most 128 characters");
-    return -EINVAL;
-  }
-  rc = auth_token_generate(out, outlen);
-  if (rc) {
-    snprintf(err, errlen, "cannot generate random token");
-    return rc;
-  }
-  if (auth_token_hash(out, strlen(out), h)) {
-    snprintf(err, errlen, "cannot hash token");
-    return -EIO;
-  }
-  for (int i = 0; i < 32; i++)
-    snprintf(hex + 2 * i, 3, "%02x", h[i]);
-  params[0] = hex;
-  params[1] = auth_role_name(role);
-  params[2] = name ? name : "";
-  r = db_exec(conn, PGRES_COMMAND_OK, err, errlen,
-              "INSERT INTO api_tokens (token_sha256, role, name)"
-              " VALUES (decode($1, 'hex'), $2, $3)",
-              3, params);
-  if (!r)
-    return -EIO;
-  PQclear(r);
-  return 0;
 }

@@ -121,8 +121,30 @@ static int config_set(struct config *cfg, const char *section, const char *key,
       rc = -ERANGE;
   } else if (IS("server", "max_connections"))
     rc = config_parse_uint(val, 4, 100000, &cfg->max_connections);
+  else if (IS("server", "max_connections_per_ip"))
+    rc = config_parse_uint(val, 1, 100000, &cfg->max_connections_per_ip);
   else if (IS("server", "connection_timeout_s"))
     rc = config_parse_uint(val, 1, 3600, &cfg->connection_timeout_s);
+  else if (IS("server", "header_timeout_s"))
+    rc = config_parse_uint(val, 1, 3600, &cfg->header_timeout_s);
+  else if (IS("server", "body_timeout_s"))
+    rc = config_parse_uint(val, 1, 3600, &cfg->body_timeout_s);
+  else if (IS("server", "probe_listen")) {
+    cfg->probe_listen_host[0] = '\0';
+    cfg->probe_listen_port = 0;
+    rc = *val == '\0' || strcmp(val, "none") == 0
+             ? 0
+             : config_parse_listen(val, cfg->probe_listen_host, sizeof(cfg->probe_listen_host),
+                                   &cfg->probe_listen_port);
+  } else if (IS("server", "max_streams_per_token"))
+    rc = config_parse_uint(val, 1, 100000, &cfg->max_streams_per_token);
+  else if (IS("server", "cache_max_entries"))
+    rc = config_parse_uint(val, 0, 10000000, &cfg->cache_max_entries);
+  else if (IS("server", "cache_max_bytes")) {
+    rc = config_parse_size(val, &cfg->cache_max_bytes);
+    if (!rc && (cfg->cache_max_bytes < (1u << 20) || cfg->cache_max_bytes > (16ull << 30)))
+      rc = -ERANGE;
+  }
   else if (IS("server", "host_id"))
     rc = config_copy(cfg->host_id, sizeof(cfg->host_id), val);
   else if (IS("database", "url"))
@@ -175,7 +197,13 @@ static void config_defaults(struct config *cfg)
   cfg->max_body_bytes = KOPT_BODY_BYTES_DEFAULT;
   cfg->max_source_bytes = KOPT_SOURCE_BYTES_DEFAULT;
   cfg->max_connections = 1024;
+  cfg->max_connections_per_ip = 128;
   cfg->connection_timeout_s = 60;
+  cfg->header_timeout_s = 10;
+  cfg->body_timeout_s = 30;
+  cfg->max_streams_per_token = 16;
+  cfg->cache_max_entries = 10000;
+  cfg->cache_max_bytes = 64u << 20;
   snprintf(cfg->database_url, sizeof(cfg->database_url), "postgresql:///kopt");
   cfg->pool_size = 4;
   snprintf(cfg->devices, sizeof(cfg->devices), "auto");
@@ -194,6 +222,14 @@ int config_load(struct config *cfg, const char *path, char *err, size_t errlen)
     { "KOPT_MAX_BODY_BYTES", "server", "max_body_bytes" },
     { "KOPT_MAX_SOURCE_BYTES", "server", "max_source_bytes" },
     { "KOPT_MAX_CONNECTIONS", "server", "max_connections" },
+    { "KOPT_MAX_CONNECTIONS_PER_IP", "server", "max_connections_per_ip" },
+    { "KOPT_CONNECTION_TIMEOUT_S", "server", "connection_timeout_s" },
+    { "KOPT_HEADER_TIMEOUT_S", "server", "header_timeout_s" },
+    { "KOPT_BODY_TIMEOUT_S", "server", "body_timeout_s" },
+    { "KOPT_PROBE_LISTEN", "server", "probe_listen" },
+    { "KOPT_MAX_STREAMS_PER_TOKEN", "server", "max_streams_per_token" },
+    { "KOPT_CACHE_MAX_ENTRIES", "server", "cache_max_entries" },
+    { "KOPT_CACHE_MAX_BYTES", "server", "cache_max_bytes" },
     { "KOPT_HOST_ID", "server", "host_id" },
     { "KOPT_DATABASE_URL", "database", "url" },
     { "KOPT_POOL_SIZE", "database", "pool_size" },

@@ -13,8 +13,16 @@ struct config {
   unsigned listen_port;
   size_t max_body_bytes;               /* [server] max_body_bytes, KOPT_MAX_BODY_BYTES */
   size_t max_source_bytes;             /* [server] max_source_bytes, KOPT_MAX_SOURCE_BYTES */
-  unsigned max_connections;            /* [server] max_connections */
-  unsigned connection_timeout_s;       /* [server] connection_timeout_s */
+  unsigned max_connections;            /* [server] max_connections, KOPT_MAX_CONNECTIONS */
+  unsigned max_connections_per_ip;     /* [server] max_connections_per_ip */
+  unsigned connection_timeout_s;       /* [server] connection_timeout_s: idle limit */
+  unsigned header_timeout_s;           /* [server] header_timeout_s: whole head, absolute */
+  unsigned body_timeout_s;             /* [server] body_timeout_s: whole body, absolute */
+  char probe_listen_host[256];         /* [server] probe_listen, KOPT_PROBE_LISTEN; "" = off */
+  unsigned probe_listen_port;
+  unsigned max_streams_per_token;      /* [server] max_streams_per_token */
+  unsigned cache_max_entries;          /* [server] cache_max_entries (0: no job cache) */
+  size_t cache_max_bytes;              /* [server] cache_max_bytes */
   char database_url[CONFIG_STR_MAX];   /* [database] url, KOPT_DATABASE_URL */
   unsigned pool_size;                  /* [database] pool_size, KOPT_POOL_SIZE */
   char devices[CONFIG_STR_MAX];        /* [workers] devices, KOPT_DEVICES */

@@ -8,6 +8,7 @@
 #include "auth.h"
 #include "config.h"
 #include "db.h"
+#include "jobcache.h"
 #include "metrics.h"
 
 struct http_server;
@@ -22,6 +23,7 @@ struct kopt_ctx {
   char config_path[CONFIG_STR_MAX];
   struct db_pool pool;
   struct auth_cache auth;
+  struct jobcache jobs;          /* job documents and lists, invalidated by NOTIFY */
   struct metrics metrics;        /* loop thread only */
   struct http_server *http;      /* owned */
   struct sse_hub *sse;           /* owned */

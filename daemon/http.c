@@ -1,4 +1,6 @@
+#include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <stdio.h>
@@ -10,23 +12,44 @@
 
 #include "api.h"
 #include "http.h"
+#include "http_deadline.h"
+#include "notify.h"
 #include "log.h"
 #include "sse.h"
 
-struct http_server {
-  struct kopt_ctx *ctx;          /* borrowed */
-  struct MHD_Daemon *mhd;        /* owned */
+/* The probe listener's own small table: probes are few and short. */
+#define HTTP_PROBE_MAX_CONNECTIONS 32
+#define HTTP_PROBE_IDLE_TIMEOUT_S 10
+#define HTTP_SWEEP_MS 500
+/* Each connection's buffer for the request head and I/O. libmicrohttpd clears all of it
+ * between keep-alive requests, so its size is paid on every request: 16 KiB holds any head
+ * this API needs (a larger one is refused with 431). */
+#define HTTP_CONN_MEMORY (16 * 1024)
+
+/* One libmicrohttpd daemon on one socket, driven by the loop through MHD's epoll fd. */
+struct http_listener {
+  struct http_server *srv;       /* borrowed: the owner */
+  struct MHD_Daemon *mhd;        /* owned; NULL when this listener is not configured */
   uv_poll_t poll;                /* on MHD's epoll fd */
   uv_timer_t timer;              /* MHD_get_timeout */
+  unsigned port;
+  int probe;                     /* serves only /healthz, /readyz and /metrics */
+};
+
+struct http_server {
+  struct kopt_ctx *ctx;          /* borrowed */
+  struct http_listener api;      /* [server] listen: every route */
+  struct http_listener probe;    /* [server] probe_listen: the probes, own connection table */
   uv_idle_t kick;                /* one MHD_run after resumes */
+  uv_timer_t sweep;              /* header/body deadlines */
+  struct http_conn_table conns;  /* every connection of both listeners */
   unsigned inflight;             /* requests between first callback and completion */
   unsigned pending_work;         /* thread-pool items not yet back */
   unsigned handles_open;
-  unsigned port;
   int quiesced;
 };
 
-static void http_run(struct http_server *s);
+static void http_run(struct http_listener *l);
 
 static void http_timer_cb(uv_timer_t *t) { http_run(t->data); }
 
@@ -39,27 +62,74 @@ static void http_poll_cb(uv_poll_t *p, int status, int events)
 
 static void http_kick_cb(uv_idle_t *i)
 {
+  struct http_server *s = i->data;
   uv_idle_stop(i);
-  http_run(i->data);
+  http_run(&s->api);
+  http_run(&s->probe);
 }
 
 void http_kick(struct http_server *s)
 {
-  if (s && s->mhd)
+  if (s && s->api.mhd)
     uv_idle_start(&s->kick, http_kick_cb);
 }
 
-static void http_run(struct http_server *s)
+static void http_run(struct http_listener *l)
 {
   MHD_UNSIGNED_LONG_LONG to = 0;
-  if (!s->mhd)
+  if (!l->mhd)
     return;
-  MHD_run(s->mhd);
+  MHD_run(l->mhd);
   /* Waiting longer than MHD_get_timeout would leave timed-out connections open. */
-  if (MHD_get_timeout(s->mhd, &to) == MHD_YES)
-    uv_timer_start(&s->timer, http_timer_cb, to > 60000 ? 60000 : to, 0);
+  if (MHD_get_timeout(l->mhd, &to) == MHD_YES)
+    uv_timer_start(&l->timer, http_timer_cb, to > 60000 ? 60000 : to, 0);
   else
-    uv_timer_start(&s->timer, http_timer_cb, 1000, 0);
+    uv_timer_start(&l->timer, http_timer_cb, 1000, 0);
+}
+
+static void http_sweep_cb(uv_timer_t *t)
+{
+  struct http_server *s = t->data;
+  const struct config *cfg = &s->ctx->cfg;
+  unsigned n = http_conn_sweep(&s->conns, ctx_now_ms(), cfg->header_timeout_s * 1000ull,
+                               cfg->body_timeout_s * 1000ull);
+  if (n) {
+    log_info("http.deadline_closed", "connections=%u open=%u header_timeout_s=%u"
+             " body_timeout_s=%u", n, s->conns.count, cfg->header_timeout_s,
+             cfg->body_timeout_s);
+    /* The shut sockets are readable now; MHD closes them on its next run. */
+    http_kick(s);
+  }
+}
+
+/* The per-connection record that MHD keeps as the socket context. */
+static struct http_conn *http_conn_of(struct MHD_Connection *c)
+{
+  const union MHD_ConnectionInfo *i =
+      MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return i ? i->socket_context : NULL;
+}
+
+static void http_conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+                             enum MHD_ConnectionNotificationCode code)
+{
+  struct http_listener *l = cls;
+  struct http_server *s = l->srv;
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    /* Without a record the connection simply has no deadline beyond MHD's idle limit. */
+    *socket_context = i ? http_conn_open(&s->conns, i->connect_fd, ctx_now_ms()) : NULL;
+  } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+    http_conn_close(&s->conns, *socket_context);
+    *socket_context = NULL;
+  }
+}
+
+static void http_phase(struct api_req *r, enum http_phase p)
+{
+  if (r->hconn)
+    http_conn_phase(r->hconn, p, ctx_now_ms());
 }
 
 static void http_work_cb(uv_work_t *w)
@@ -71,6 +141,7 @@ static void http_after_work_cb(uv_work_t *w, int status)
 {
   struct api_req *r = w->data;
   struct http_server *s = r->ctx->http;
+  assert(s);
   if (status == UV_ECANCELED)
     api_resp_simple_problem(r, 503, "unavailable", "Shutting down", "koptd is stopping");
   s->pending_work--;
@@ -90,9 +161,53 @@ static void http_add_headers(struct MHD_Response *resp, const struct api_req *r,
     MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->resp.allow);
   if (r->resp.www_authenticate)
     MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"kopt\"");
-  MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  if (r->resp.etag[0]) {
+    /* Clients may keep it, but must ask again each time (If-None-Match: 304). */
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r->resp.etag);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "private, no-cache");
+  } else {
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  }
   if (draining)
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+}
+
+/* 429: the token holds its maximum of event streams. */
+static void http_streams_per_token(struct api_req *r, unsigned max)
+{
+  struct problem p;
+  problem_init(&p, 429, "too-many-streams", "Too many event streams for this token");
+  problem_add(&p, "Authorization", "maxStreamsPerToken", max,
+              "this token already holds %u open event streams, the most one token may hold"
+              " (max_streams_per_token); close one and retry",
+              max);
+  api_resp_problem(r, &p);
+}
+
+static enum MHD_Result http_queue_events(struct http_server *s, struct api_req *r)
+{
+  struct MHD_Response *resp = NULL;
+  enum MHD_Result ret;
+  unsigned per_token = s->ctx->cfg.max_streams_per_token;
+  int rc = sse_open(s->ctx->sse, r->conn, r->id, r->who.token_id, per_token, r->events_from,
+                    r->resp.body, r->resp.body_len, r->job_terminal, &resp);
+  if (rc == -EDQUOT) {
+    http_streams_per_token(r, per_token);
+    return MHD_NO; /* caller queues the problem */
+  }
+  if (rc) {
+    api_resp_simple_problem(r, 503, "unavailable", "Too many event streams",
+                            "the server holds its maximum of %u event streams; retry later",
+                            SSE_MAX_STREAMS);
+    return MHD_NO;
+  }
+  r->responded = 1;
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+  MHD_add_response_header(resp, "X-Accel-Buffering", "no");
+  ret = MHD_queue_response(r->conn, 200, resp);
+  MHD_destroy_response(resp);
+  return ret;
 }
 
 static enum MHD_Result http_queue(struct http_server *s, struct api_req *r)
@@ -100,21 +215,11 @@ static enum MHD_Result http_queue(struct http_server *s, struct api_req *r)
   struct MHD_Response *resp;
   enum MHD_Result ret;
 
+  http_phase(r, HTTP_PHASE_BUSY);
   if (r->route == ROUTE_JOB_EVENTS && r->resp.status == 200) {
-    resp = sse_response(s->ctx->sse, r->conn, r->id, r->events_from, r->resp.body,
-                        r->resp.body_len, r->job_terminal);
-    if (!resp) {
-      api_resp_simple_problem(r, 503, "unavailable", "Too many event streams",
-                              "the server holds its maximum of event streams; retry later");
-    } else {
-      r->responded = 1;
-      MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
-      MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
-      MHD_add_response_header(resp, "X-Accel-Buffering", "no");
-      ret = MHD_queue_response(r->conn, 200, resp);
-      MHD_destroy_response(resp);
+    ret = http_queue_events(s, r);
+    if (r->responded)
       return ret;
-    }
   }
   if (!r->resp.body)
     api_resp_simple_problem(r, 500, "internal", "Internal error", "no response was produced");
@@ -163,7 +268,10 @@ static void http_collect(struct api_req *r, struct MHD_Connection *c)
                    &r->auth_too_long, NULL);
   http_copy_header(c, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type, sizeof(r->content_type),
                    NULL, NULL);
-  http_copy_header(c, "Last-Event-ID", r->last_event_id, sizeof(r->last_event_id), NULL, NULL);
+  http_copy_header(c, "Last-Event-ID", r->last_event_id, sizeof(r->last_event_id),
+                   &r->last_event_id_too_long, NULL);
+  http_copy_header(c, MHD_HTTP_HEADER_IF_NONE_MATCH, r->if_none_match, sizeof(r->if_none_match),
+                   NULL, NULL);
   http_copy_header(c, "Idempotency-Key", r->idem_key, sizeof(r->idem_key), &r->idem_bad,
                    &r->idem_present);
   if (r->idem_present) {
@@ -193,12 +301,27 @@ static void http_too_large(struct api_req *r)
   api_resp_problem(r, &p);
 }
 
+static void http_barrier_cb(struct notify_waiter *w, int ok)
+{
+  struct api_req *r = (struct api_req *)((char *)w - offsetof(struct api_req, barrier));
+  r->barrier_state = ok ? API_BARRIER_PASSED : API_BARRIER_FAILED;
+  r->suspended = 0;
+  MHD_resume_connection(r->conn);
+  http_kick(r->ctx->http);
+}
+
+static int http_is_probe(enum api_route route)
+{
+  return route == ROUTE_HEALTHZ || route == ROUTE_READYZ || route == ROUTE_METRICS;
+}
+
 static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const char *url,
                                    const char *method, const char *version,
                                    const char *upload_data, size_t *upload_data_size,
                                    void **req_cls)
 {
-  struct http_server *s = cls;
+  struct http_listener *l = cls;
+  struct http_server *s = l->srv;
   struct api_req *r = *req_cls;
   (void)version;
 
@@ -209,12 +332,19 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
       return MHD_NO;
     r->ctx = s->ctx;
     r->conn = conn;
+    r->hconn = http_conn_of(conn);
     r->t_start_ns = uv_hrtime();
     r->max_source_bytes = s->ctx->cfg.max_source_bytes;
     buf_init(&r->body, s->ctx->cfg.max_body_bytes);
     *req_cls = r;
     s->inflight++;
+    http_phase(r, HTTP_PHASE_BODY);
     api_route_match(r, method, url);
+    if (l->probe && !r->resp.status && !http_is_probe(r->route)) {
+      api_resp_simple_problem(r, 404, "not-found", "Not found",
+                              "this listener (probe_listen) serves only /healthz, /readyz and"
+                              " /metrics");
+    }
     http_collect(r, conn);
     if (r->body_too_large) {
       /* Known from Content-Length: answer now, without reading the body. */
@@ -235,11 +365,20 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
     return MHD_YES;
   if (r->dispatched)
     return http_queue(s, r); /* resumed after the pool work finished */
-  r->dispatched = 1;
+  http_phase(r, HTTP_PHASE_BUSY);
   if (r->body_too_large) {
     http_too_large(r);
     return http_queue(s, r);
   }
+  if (!r->resp.status && api_needs_barrier(r) && r->barrier_state == API_BARRIER_NONE &&
+      notify_barrier(s->ctx->notify, &r->barrier, http_barrier_cb) == 0) {
+    /* Park until every change committed before now has reached the caches. */
+    r->barrier_state = API_BARRIER_WAITING;
+    r->suspended = 1;
+    MHD_suspend_connection(conn);
+    return MHD_YES;
+  }
+  r->dispatched = 1;
   if (r->resp.status || api_handle_inline(r))
     return http_queue(s, r);
   r->work.data = r;
@@ -256,12 +395,16 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
 static void http_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
                            enum MHD_RequestTerminationCode toe)
 {
-  struct http_server *s = cls;
+  struct http_listener *l = cls;
+  struct http_server *s = l->srv;
   struct api_req *r = *req_cls;
   double secs;
   (void)conn;
   if (!r)
     return;
+  notify_barrier_cancel(s->ctx->notify, &r->barrier); /* ended while parked (shutdown) */
+  /* The next request's head is due header_timeout_s from now. */
+  http_phase(r, HTTP_PHASE_HEAD);
   secs = (double)(uv_hrtime() - r->t_start_ns) / 1e9;
   metrics_observe(&s->ctx->metrics, r->route_name ? r->route_name : "other", r->method,
                   r->responded ? r->resp.status : 499, secs);
@@ -287,84 +430,129 @@ static void http_mhd_log(void *cls, const char *fmt, va_list ap)
   log_debug("http.mhd", "msg=%s", log_quote(q, sizeof(q), msg));
 }
 
-int http_start(struct kopt_ctx *ctx, char *err, size_t errlen)
+/* Starts l on host:port. 0 or -errno with err filled. */
+static int http_listen(struct http_server *s, struct http_listener *l, const char *host,
+                       unsigned port, int probe, char *err, size_t errlen)
 {
-  struct http_server *s = calloc(1, sizeof(*s));
+  const struct config *cfg = &s->ctx->cfg;
   struct addrinfo hints, *ai = NULL;
-  char port[16];
+  char portstr[16];
   const union MHD_DaemonInfo *info;
   int rc = 0, epfd;
 
-  if (!s)
-    return -ENOMEM;
-  s->ctx = ctx;
+  l->srv = s;
+  l->probe = probe;
   memset(&hints, 0, sizeof(hints));
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  snprintf(port, sizeof(port), "%u", ctx->cfg.listen_port);
-  if (getaddrinfo(ctx->cfg.listen_host, port, &hints, &ai) != 0 || !ai) {
-    snprintf(err, errlen, "listen: cannot resolve %s", ctx->cfg.listen_host);
+  snprintf(portstr, sizeof(portstr), "%u", port);
+  if (getaddrinfo(host, portstr, &hints, &ai) != 0 || !ai) {
+    snprintf(err, errlen, "%s: cannot resolve %s", probe ? "probe_listen" : "listen", host);
     rc = -EINVAL;
     goto out;
   }
-  s->mhd = MHD_start_daemon(
+  /* The probe listener has a connection table of its own, so clients that fill the API's
+   * table (or hold their per-IP share of it) cannot make /healthz unreachable. */
+  l->mhd = MHD_start_daemon(
       MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG |
           (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-      (uint16_t)ctx->cfg.listen_port, NULL, NULL, http_access, s,
+      (uint16_t)port, NULL, NULL, http_access, l,
+      MHD_OPTION_EXTERNAL_LOGGER, http_mhd_log, s, /* first: it applies to what follows */
       MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-      MHD_OPTION_NOTIFY_COMPLETED, http_completed, s,
-      MHD_OPTION_CONNECTION_LIMIT, (unsigned)ctx->cfg.max_connections,
-      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)ctx->cfg.connection_timeout_s,
-      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+      MHD_OPTION_NOTIFY_COMPLETED, http_completed, l,
+      MHD_OPTION_NOTIFY_CONNECTION, http_conn_notify, l,
+      MHD_OPTION_CONNECTION_LIMIT,
+      probe ? (unsigned)HTTP_PROBE_MAX_CONNECTIONS : cfg->max_connections,
+      MHD_OPTION_PER_IP_CONNECTION_LIMIT, probe ? 0u : cfg->max_connections_per_ip,
+      MHD_OPTION_CONNECTION_TIMEOUT,
+      probe ? (unsigned)HTTP_PROBE_IDLE_TIMEOUT_S : cfg->connection_timeout_s,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONN_MEMORY,
       MHD_OPTION_SIGPIPE_HANDLED_BY_APP, (int)1,
-      MHD_OPTION_EXTERNAL_LOGGER, http_mhd_log, s,
       MHD_OPTION_END);
-  if (!s->mhd) {
-    snprintf(err, errlen, "listen: cannot bind %s:%u (in use, or not a local address?)",
-             ctx->cfg.listen_host, ctx->cfg.listen_port);
+  if (!l->mhd) {
+    snprintf(err, errlen, "%s: cannot bind %s:%u (in use, or not a local address?)",
+             probe ? "probe_listen" : "listen", host, port);
     rc = -EADDRINUSE;
     goto out;
   }
-  info = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_EPOLL_FD);
+  info = MHD_get_daemon_info(l->mhd, MHD_DAEMON_INFO_EPOLL_FD);
   epfd = info ? info->epoll_fd : -1;
-  info = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_BIND_PORT);
-  s->port = info ? info->port : ctx->cfg.listen_port;
+  info = MHD_get_daemon_info(l->mhd, MHD_DAEMON_INFO_BIND_PORT);
+  l->port = info ? info->port : port;
   if (epfd < 0) {
     snprintf(err, errlen, "libmicrohttpd gave no epoll descriptor");
+    MHD_stop_daemon(l->mhd);
+    l->mhd = NULL;
     rc = -EIO;
     goto out;
   }
-  uv_poll_init(ctx->loop, &s->poll, epfd);
-  uv_timer_init(ctx->loop, &s->timer);
-  uv_idle_init(ctx->loop, &s->kick);
-  s->poll.data = s->timer.data = s->kick.data = s;
-  s->handles_open = 3;
-  uv_poll_start(&s->poll, UV_READABLE, http_poll_cb);
-  ctx->http = s;
-  http_run(s);
+  uv_poll_init(s->ctx->loop, &l->poll, epfd);
+  uv_timer_init(s->ctx->loop, &l->timer);
+  l->poll.data = l->timer.data = l;
+  s->handles_open += 2;
+  uv_poll_start(&l->poll, UV_READABLE, http_poll_cb);
+  http_run(l);
 out:
   if (ai)
     freeaddrinfo(ai);
-  if (rc) {
-    if (s->mhd)
-      MHD_stop_daemon(s->mhd);
-    free(s);
-  }
   return rc;
 }
 
-unsigned http_port(struct http_server *s) { return s->port; }
+int http_start(struct kopt_ctx *ctx, char *err, size_t errlen)
+{
+  struct http_server *s = calloc(1, sizeof(*s));
+  const struct config *cfg = &ctx->cfg;
+  int rc;
+
+  if (!s)
+    return -ENOMEM;
+  s->ctx = ctx;
+  uv_idle_init(ctx->loop, &s->kick);
+  uv_timer_init(ctx->loop, &s->sweep);
+  s->kick.data = s->sweep.data = s;
+  s->handles_open = 2;
+  ctx->http = s;
+  rc = http_listen(s, &s->api, cfg->listen_host, cfg->listen_port, 0, err, errlen);
+  if (!rc && cfg->probe_listen_host[0])
+    rc = http_listen(s, &s->probe, cfg->probe_listen_host, cfg->probe_listen_port, 1, err,
+                     errlen);
+  if (rc) {
+    http_stop(s); /* frees s once its handles have closed */
+    return rc;
+  }
+  uv_timer_start(&s->sweep, http_sweep_cb, HTTP_SWEEP_MS, HTTP_SWEEP_MS);
+  return 0;
+}
+
+unsigned http_port(struct http_server *s) { return s->api.port; }
+
+unsigned http_probe_port(struct http_server *s) { return s->probe.mhd ? s->probe.port : 0; }
+
+unsigned http_connections(struct http_server *s) { return s ? s->conns.count : 0; }
+
+unsigned http_deadline_closed(struct http_server *s, int body)
+{
+  return s ? (unsigned)s->conns.closed[body ? 1 : 0] : 0;
+}
+
+static void http_quiesce_one(struct http_listener *l)
+{
+  MHD_socket fd;
+  if (!l->mhd)
+    return;
+  fd = MHD_quiesce_daemon(l->mhd);
+  if (fd != MHD_INVALID_SOCKET)
+    close(fd);
+}
 
 void http_quiesce(struct http_server *s)
 {
-  MHD_socket fd;
   if (!s || s->quiesced)
     return;
   s->quiesced = 1;
-  fd = MHD_quiesce_daemon(s->mhd);
-  if (fd != MHD_INVALID_SOCKET)
-    close(fd);
+  http_quiesce_one(&s->api);
+  http_quiesce_one(&s->probe);
 }
 
 unsigned http_busy(struct http_server *s) { return s ? s->inflight + s->pending_work : 0; }
@@ -376,16 +564,27 @@ static void http_handle_closed(uv_handle_t *h)
     free(s);
 }
 
+static void http_stop_one(struct http_listener *l)
+{
+  if (!l->mhd)
+    return;
+  uv_poll_stop(&l->poll);
+  l->poll.data = l->timer.data = l->srv;
+  uv_close((uv_handle_t *)&l->poll, http_handle_closed);
+  uv_close((uv_handle_t *)&l->timer, http_handle_closed);
+  /* Closes idle keep-alive connections; completion callbacks free their requests. */
+  MHD_stop_daemon(l->mhd);
+  l->mhd = NULL;
+}
+
 void http_stop(struct http_server *s)
 {
   if (!s)
     return;
-  uv_poll_stop(&s->poll);
-  uv_close((uv_handle_t *)&s->poll, http_handle_closed);
-  uv_close((uv_handle_t *)&s->timer, http_handle_closed);
+  uv_timer_stop(&s->sweep);
   uv_close((uv_handle_t *)&s->kick, http_handle_closed);
-  /* Closes idle keep-alive connections; completion callbacks free their requests. */
-  MHD_stop_daemon(s->mhd);
-  s->mhd = NULL;
+  uv_close((uv_handle_t *)&s->sweep, http_handle_closed);
+  http_stop_one(&s->api);
+  http_stop_one(&s->probe);
   s->ctx->http = NULL;
 }

@@ -1,7 +1,9 @@
 /* koptd: the kopt daemon. `koptd [-c FILE]` serves; `koptd migrate` applies migrations;
- * `koptd token create --role R` prints a new API token on its last line. */
+ * `koptd token create --role R` prints a new API token on its last line, `token list` and
+ * `token revoke` manage them (daemon/tokens.c). */
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include "devices.h"
 #include "sdnotify.h"
 #include "sse.h"
+#include "tokens.h"
 #include "workercfg.h"
 
 #define DRAIN_LIMIT_MS 8000
@@ -43,20 +46,58 @@ static void usage(FILE *f)
           "usage: koptd [-c FILE] [serve]\n"
           "       koptd [-c FILE] migrate\n"
           "       koptd [-c FILE] token create --role viewer|submitter|admin [--name NAME]\n"
+          "                                    [--expires-in 30d]\n"
+          "       koptd [-c FILE] token list\n"
+          "       koptd [-c FILE] token revoke ID|PREFIX|TOKEN\n"
           "       koptd --version\n"
           "Settings come from FILE (INI) and the environment (KOPT_DATABASE_URL, KOPT_LISTEN,\n"
           "KOPT_DEVICES, KOPT_LOG_LEVEL, KOPT_POOL_SIZE, KOPT_MAX_BODY_BYTES, ...).\n"
           "See deploy/koptd.conf.example.\n");
 }
 
-static const char *const notify_channels[] = { "kopt_job_events", "kopt_jobs_queued", NULL };
+/* Every change to a job is announced on kopt_job_events or kopt_job_changed (migration
+ * 003); either one invalidates the job cache. */
+static const char *const notify_channels[] = { "kopt_job_changed", "kopt_job_events",
+                                               "kopt_jobs_queued", "kopt_tokens_changed",
+                                               NULL };
+
+/* {"job_id": "<uuid>", ...} (kopt_job_events) -> the id; "" when it is not there. */
+static void notify_job_id(const char *payload, char id[40])
+{
+  json_error_t je;
+  json_t *doc = json_loads(payload, 0, &je);
+  const char *s = json_string_value(json_object_get(doc, "job_id"));
+  snprintf(id, 40, "%s", s ? s : "");
+  json_decref(doc);
+}
 
 static void on_notify(struct kopt_ctx *ctx, const char *channel, const char *payload)
 {
-  if (strcmp(channel, "kopt_job_events") == 0 && ctx->sse)
-    sse_on_notify(ctx->sse, payload);
-  else if (strcmp(channel, "kopt_jobs_queued") == 0 || channel[0] == '\0')
-    sched_kick(ctx); /* a new job, or a reconnect after which anything may have changed */
+  if (strcmp(channel, "kopt_job_changed") == 0) {
+    jobcache_invalidate(&ctx->jobs, payload);
+  } else if (strcmp(channel, "kopt_job_events") == 0) {
+    char id[40];
+    notify_job_id(payload, id);
+    /* Invalidate first: a stream woken here makes its reader read the job again. */
+    jobcache_invalidate(&ctx->jobs, id[0] ? id : "*");
+    if (ctx->sse && id[0])
+      sse_on_notify(ctx->sse, id);
+  }
+  else if (strcmp(channel, "kopt_jobs_queued") == 0)
+    sched_kick(ctx);
+  else if (strcmp(channel, "kopt_tokens_changed") == 0) {
+    auth_cache_flush(&ctx->auth); /* revoked (or otherwise changed): forget it now */
+    jobcache_invalidate(&ctx->jobs, "*"); /* job documents name their token */
+  }
+  else if (channel[0] == '\0') {
+    /* Up: listening again, and anything may have changed meanwhile. Down: changes would go
+     * unannounced, so the token cache is bypassed until the channel is back. */
+    int up = strcmp(payload, NOTIFY_UP) == 0;
+    auth_cache_set_live(&ctx->auth, up);
+    jobcache_set_live(&ctx->jobs, up);
+    if (up)
+      sched_kick(ctx);
+  }
 }
 
 static void close_walk_cb(uv_handle_t *h, void *arg)
@@ -69,9 +110,11 @@ static void close_walk_cb(uv_handle_t *h, void *arg)
 static void shutdown_now(struct kopt_ctx *ctx)
 {
   uv_timer_stop(&ctx->drain_timer);
+  /* The listener first: requests parked on a NOTIFY barrier are resumed (failed) before
+   * MHD stops, which it must not do with connections still suspended. */
+  notify_stop(ctx->notify);
   http_stop(ctx->http);
   sse_hub_stop(ctx->sse);
-  notify_stop(ctx->notify);
   /* Signals, timers: everything left that main owns. */
   uv_walk(ctx->loop, close_walk_cb, NULL);
 }
@@ -120,11 +163,30 @@ static void on_signal(uv_signal_t *s, int signum)
       return;
     }
     if (strcmp(nc.listen_host, ctx->cfg.listen_host) || nc.listen_port != ctx->cfg.listen_port ||
+        strcmp(nc.probe_listen_host, ctx->cfg.probe_listen_host) ||
+        nc.probe_listen_port != ctx->cfg.probe_listen_port ||
+        nc.max_connections != ctx->cfg.max_connections ||
+        nc.max_connections_per_ip != ctx->cfg.max_connections_per_ip ||
+        nc.connection_timeout_s != ctx->cfg.connection_timeout_s ||
+        nc.cache_max_entries != ctx->cfg.cache_max_entries ||
+        nc.cache_max_bytes != ctx->cfg.cache_max_bytes ||
         strcmp(nc.database_url, ctx->cfg.database_url) || nc.pool_size != ctx->cfg.pool_size)
-      log_warn("config.restart_needed", "keys=\"listen database.url pool_size\"");
-    /* Keep what only a restart can change; take the rest. */
+      log_warn("config.restart_needed",
+               "keys=\"listen probe_listen max_connections max_connections_per_ip"
+               " connection_timeout_s cache_max_entries cache_max_bytes database.url"
+               " pool_size\"");
+    /* Keep what only a restart can change (the listeners' sockets and tables, the
+     * database pool); take the rest. */
     snprintf(nc.listen_host, sizeof(nc.listen_host), "%s", ctx->cfg.listen_host);
     nc.listen_port = ctx->cfg.listen_port;
+    snprintf(nc.probe_listen_host, sizeof(nc.probe_listen_host), "%s",
+             ctx->cfg.probe_listen_host);
+    nc.probe_listen_port = ctx->cfg.probe_listen_port;
+    nc.max_connections = ctx->cfg.max_connections;
+    nc.max_connections_per_ip = ctx->cfg.max_connections_per_ip;
+    nc.connection_timeout_s = ctx->cfg.connection_timeout_s;
+    nc.cache_max_entries = ctx->cfg.cache_max_entries;
+    nc.cache_max_bytes = ctx->cfg.cache_max_bytes;
     snprintf(nc.database_url, sizeof(nc.database_url), "%s", ctx->cfg.database_url);
     nc.pool_size = ctx->cfg.pool_size;
     if (ctx->workers) {
@@ -175,56 +237,6 @@ static int cmd_migrate(struct kopt_ctx *ctx)
   return rc ? 1 : 0;
 }
 
-static int cmd_token(struct kopt_ctx *ctx, int argc, char **argv)
-{
-  static const struct option opts[] = { { "role", required_argument, NULL, 'r' },
-                                        { "name", required_argument, NULL, 'n' },
-                                        { NULL, 0, NULL, 0 } };
-  const char *role = NULL, *name = "";
-  char err[512], tok[AUTH_TOKEN_LEN + 1];
-  unsigned applied;
-  PGconn *c = NULL;
-  int o, rc = 1;
-
-  if (argc < 2 || strcmp(argv[1], "create") != 0) {
-    fprintf(stderr, "koptd: usage: koptd token create --role viewer|submitter|admin [--name N]\n");
-    return 2;
-  }
-  optind = 1;
-  while ((o = getopt_long(argc - 1, argv + 1, "", opts, NULL)) != -1) {
-    if (o == 'r')
-      role = optarg;
-    else if (o == 'n')
-      name = optarg;
-    else
-      return 2;
-  }
-  if (auth_role_parse(role) == AUTH_NONE) {
-    fprintf(stderr, "koptd: --role must be viewer, submitter or admin\n");
-    return 2;
-  }
-  c = db_connect(ctx->cfg.database_url, err, sizeof(err));
-  if (!c) {
-    fprintf(stderr, "koptd: cannot connect to the database: %s\n", err);
-    goto out;
-  }
-  if (migrate_apply(c, &applied, err, sizeof(err)) != 0) {
-    fprintf(stderr, "koptd: migration failed: %s\n", err);
-    goto out;
-  }
-  if (auth_token_create(c, auth_role_parse(role), name, tok, sizeof(tok), err, sizeof(err))) {
-    fprintf(stderr, "koptd: cannot create token: %s\n", err);
-    goto out;
-  }
-  printf("created a %s token%s%s; it is shown once, store it now:\n%s\n", role,
-         *name ? " named " : "", name, tok);
-  rc = 0;
-out:
-  if (c)
-    PQfinish(c);
-  return rc;
-}
-
 static int cmd_serve(struct kopt_ctx *ctx)
 {
   char err[512], env[16];
@@ -241,6 +253,7 @@ static int cmd_serve(struct kopt_ctx *ctx)
   ctx->loop = uv_default_loop();
   snprintf(ctx->instance_id, sizeof(ctx->instance_id), "%s:%d", ctx->cfg.host_id, (int)getpid());
   auth_cache_init(&ctx->auth);
+  jobcache_init(&ctx->jobs, ctx->cfg.cache_max_entries, ctx->cfg.cache_max_bytes);
   metrics_init(&ctx->metrics, ctx_now_ms());
   ctx->schema_latest = migrate_latest();
 
@@ -262,6 +275,7 @@ static int cmd_serve(struct kopt_ctx *ctx)
     log_error("config.invalid", "err=\"%s\"", err);
     goto out;
   }
+  auth_cache_set_live(&ctx->auth, 0); /* until the NOTIFY channel listens */
   if (sse_hub_init(ctx) || notify_start(ctx, notify_channels, on_notify)) {
     log_error("koptd.init_failed", "err=out_of_memory");
     goto out;
@@ -296,9 +310,13 @@ static int cmd_serve(struct kopt_ctx *ctx)
       goto out;
     }
   }
-  log_info("koptd.ready", "listen=%s:%u version=%s schema=%d pool=%u devices=%u instance=%s",
-           ctx->cfg.listen_host, http_port(ctx->http), KOPT_VERSION, ctx->schema_latest,
-           ctx->cfg.pool_size, devs.n, ctx->instance_id);
+  log_info("koptd.ready",
+           "listen=%s:%u probe_listen=%s:%u version=%s schema=%d pool=%u devices=%u"
+           " instance=%s",
+           ctx->cfg.listen_host, http_port(ctx->http),
+           ctx->cfg.probe_listen_host[0] ? ctx->cfg.probe_listen_host : "none",
+           http_probe_port(ctx->http), KOPT_VERSION, ctx->schema_latest, ctx->cfg.pool_size,
+           devs.n, ctx->instance_id);
   sdnotify_send("READY=1");
   uv_run(ctx->loop, UV_RUN_DEFAULT);
   rc = ctx->exit_code;
@@ -319,6 +337,7 @@ out:
   db_pool_close(&ctx->pool);
 out_nopool:
   auth_cache_destroy(&ctx->auth);
+  jobcache_destroy(&ctx->jobs);
   if (ctx->loop)
     uv_loop_close(ctx->loop);
   return rc;
@@ -355,7 +374,7 @@ int main(int argc, char **argv)
   if (strcmp(argv[optind], "migrate") == 0)
     return cmd_migrate(&ctx);
   if (strcmp(argv[optind], "token") == 0)
-    return cmd_token(&ctx, argc - optind, argv + optind);
+    return tokens_cmd(ctx.cfg.database_url, argc - optind, argv + optind);
   fprintf(stderr, "koptd: unknown command '%s'\n", argv[optind]);
   usage(stderr);
   return 2;

@@ -1,14 +1,17 @@
 #include <errno.h>
 #include <jansson.h>
 #include <microhttpd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "buf.h"
 #include "contract.h"
 #include "http.h"
 #include "log.h"
+#include "params.h"
 #include "sse.h"
 
 struct sse_stream {
@@ -17,6 +20,7 @@ struct sse_stream {
   struct kopt_ctx *ctx;              /* borrowed; outlives every stream */
   struct MHD_Connection *conn;       /* borrowed; valid while the response lives */
   char job_id[KOPT_JOB_ID_SIZE];
+  long long token_id;                /* who opened it: streams are capped per token */
   long long last_id;
   struct buf out;                    /* bytes not yet handed to MHD */
   size_t off;
@@ -104,14 +108,19 @@ static void sse_free_cb(void *cls)
   sse_unref(st);
 }
 
-long long sse_last_event_id(const char *v)
+int sse_last_event_id(const char *v, int too_long, struct problem *p, long long *id)
 {
-  char *end;
-  long long id;
+  *id = -1;
+  if (too_long) {
+    problem_add(p, SSE_LAST_EVENT_ID, "maximum", INT64_MAX,
+                "must be an event id this server sent (an integer up to %lld)",
+                (long long)INT64_MAX);
+    return -EINVAL;
+  }
   if (!v || !v[0])
-    return -1;
-  id = strtoll(v, &end, 10);
-  return *end || id < 0 ? -1 : id; /* a mangled id restarts from the current state */
+    return 0;
+  /* A mangled id is the client's bug: answered 400, not hidden by a restart. */
+  return params_int_field(p, SSE_LAST_EVENT_ID, v, 0, INT64_MAX, id) ? -EINVAL : 0;
 }
 
 int sse_read_events(PGconn *c, const char *job_id, long long after, int limit, struct buf *out,
@@ -120,23 +129,33 @@ int sse_read_events(PGconn *c, const char *job_id, long long after, int limit, s
   char from[24], lim[16];
   const char *params[3] = { job_id, from, lim };
   PGresult *res;
+  int n = 0;
 
   snprintf(from, sizeof(from), "%lld", after);
   snprintf(lim, sizeof(lim), "%d", limit);
+  /* The job's state comes from the same snapshot as the events: when it is final and
+   * fewer than `limit` events follow `after`, this read saw the last of them, whatever
+   * `after` was (the client's Last-Event-ID may lie past the end). */
   res = db_exec(c, PGRES_TUPLES_OK, err, errlen,
-                "SELECT id, kind, data::text, data->>'state' FROM job_events"
-                " WHERE job_id = $1::uuid AND id > $2::bigint ORDER BY id LIMIT $3::int",
+                "SELECT e.id, e.kind, e.data::text, e.data->>'state', j.state FROM jobs j"
+                " LEFT JOIN LATERAL (SELECT id, kind, data FROM job_events"
+                "  WHERE job_id = j.id AND id > $2::bigint ORDER BY id LIMIT $3::int) e ON true"
+                " WHERE j.id = $1::uuid ORDER BY e.id",
                 3, params);
   if (!res)
     return -EIO;
   for (int i = 0; i < PQntuples(res); i++) {
-    const char *state = PQgetvalue(res, i, 3);
+    if (PQgetisnull(res, i, 0))
+      continue; /* the job, without events after `after` */
+    n++;
     *last = atoll(PQgetvalue(res, i, 0));
     buf_appendf(out, "id: %s\nevent: %s\ndata: %s\n\n", PQgetvalue(res, i, 0),
                 PQgetvalue(res, i, 1), PQgetvalue(res, i, 2));
-    if (contract_state_terminal(state))
+    if (contract_state_terminal(PQgetvalue(res, i, 3)))
       *terminal = 1;
   }
+  if (PQntuples(res) == 0 || (n < limit && contract_state_terminal(PQgetvalue(res, 0, 4))))
+    *terminal = 1; /* final, or the job is gone: nothing more will come */
   PQclear(res);
   return 0;
 }
@@ -221,22 +240,62 @@ int sse_hub_init(struct kopt_ctx *ctx)
   return 0;
 }
 
-struct MHD_Response *sse_response(struct sse_hub *h, struct MHD_Connection *conn,
-                                  const char *job_id, long long last_id, const char *initial,
-                                  size_t initial_len, int terminal)
+/* Whether the client has gone: a parked stream is not watched by MHD, so a client that
+ * closed its end would hold its place until the next keepalive write. */
+static int sse_client_gone(struct sse_stream *st)
+{
+  const union MHD_ConnectionInfo *i =
+      MHD_get_connection_info(st->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+  char b;
+  ssize_t n;
+  if (!i)
+    return 0;
+  n = recv(i->connect_fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+  return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* Streams held (not ending) by token_id, or by anyone when token_id is -1. With reap, the
+ * ones whose client has gone are ended first and not counted. */
+static unsigned sse_streams_held(struct sse_hub *h, long long token_id, int reap)
+{
+  unsigned n = 0;
+  for (struct sse_stream *st = h->head; st; st = st->next) {
+    if (st->closing || (token_id != -1 && st->token_id != token_id))
+      continue;
+    if (reap && sse_client_gone(st)) {
+      st->closing = 1;
+      sse_wake(st);
+      continue;
+    }
+    n++;
+  }
+  return n;
+}
+
+int sse_open(struct sse_hub *h, struct MHD_Connection *conn, const char *job_id,
+             long long token_id, unsigned per_token_max, long long last_id, const char *initial,
+             size_t initial_len, int terminal, struct MHD_Response **out)
 {
   struct sse_stream *st;
   struct MHD_Response *resp;
 
-  if (h->count >= SSE_MAX_STREAMS)
-    return NULL;
+  *out = NULL;
+  /* Walks of at most SSE_MAX_STREAMS: cheaper than keeping a per-token table in step. The
+   * socket checks run only at a limit. */
+  if (h->count >= 2 * SSE_MAX_STREAMS || /* ending ones included: a hard bound */
+      (h->count >= SSE_MAX_STREAMS && sse_streams_held(h, -1, 1) >= SSE_MAX_STREAMS))
+    return -EBUSY;
+  if (sse_streams_held(h, token_id, 0) >= per_token_max &&
+      sse_streams_held(h, token_id, 1) >= per_token_max)
+    return -EDQUOT;
   st = calloc(1, sizeof(*st));
   if (!st)
-    return NULL;
+    return -ENOMEM;
   st->hub = h;
   st->ctx = h->ctx;
   st->conn = conn;
   snprintf(st->job_id, sizeof(st->job_id), "%s", job_id);
+  st->token_id = token_id;
   st->last_id = last_id;
   st->terminal = terminal;
   st->refs = 1;
@@ -244,13 +303,13 @@ struct MHD_Response *sse_response(struct sse_hub *h, struct MHD_Connection *conn
   buf_init(&st->fetched, SSE_OUT_CAP);
   if (buf_append(&st->out, initial, initial_len)) {
     sse_unref(st);
-    return NULL;
+    return -ENOMEM;
   }
   resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, sse_reader, st,
                                            sse_free_cb);
   if (!resp) {
     sse_unref(st);
-    return NULL;
+    return -ENOMEM;
   }
   st->next = h->head;
   if (h->head)
@@ -260,19 +319,15 @@ struct MHD_Response *sse_response(struct sse_hub *h, struct MHD_Connection *conn
   /* Events committed between the initial read and now are picked up at once. */
   if (!terminal)
     sse_fetch(st);
-  return resp;
+  *out = resp;
+  return 0;
 }
 
-void sse_on_notify(struct sse_hub *h, const char *payload)
+void sse_on_notify(struct sse_hub *h, const char *job_id)
 {
-  json_error_t je;
-  json_t *doc = json_loads(payload, 0, &je);
-  const char *job = json_string_value(json_object_get(doc, "job_id"));
-  if (job)
-    for (struct sse_stream *st = h->head; st; st = st->next)
-      if (strcmp(st->job_id, job) == 0)
-        sse_fetch(st);
-  json_decref(doc);
+  for (struct sse_stream *st = h->head; st; st = st->next)
+    if (strcmp(st->job_id, job_id) == 0)
+      sse_fetch(st);
 }
 
 void sse_close_all(struct sse_hub *h)

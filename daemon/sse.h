@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "ctx.h"
+#include "problem.h"
 
 #define SSE_MAX_STREAMS 256
 #define SSE_KEEPALIVE_MS 15000
@@ -15,24 +16,31 @@
 struct MHD_Connection;
 struct MHD_Response;
 
-/* The event id a reconnecting client sent (Last-Event-ID, may be NULL): the id, or -1 when
- * absent or not a non-negative decimal integer (the stream then starts from the state). */
-long long sse_last_event_id(const char *v);
+#define SSE_LAST_EVENT_ID "Last-Event-ID"
+
+/* The event id a reconnecting client sent (Last-Event-ID: v, NULL or "" when absent;
+ * too_long when the header did not fit the request's copy). 0 with *id set (-1 when
+ * absent: the stream starts from the job's state), or -EINVAL with an error naming the
+ * header added to p (not a decimal integer from 0 to INT64_MAX: a 400). Pure, so it is
+ * fuzzed (tests/fuzz/fuzz_router.c, fuzz_sse.c). */
+int sse_last_event_id(const char *v, int too_long, struct problem *p, long long *id);
 
 /* Appends the job's events after id `after` (at most limit) to out as SSE frames; *last
- * gets the last id written, *terminal is set when one is a terminal state. Blocking (pool
- * thread). 0 or -EIO with err. Shared by the stream and the route's Last-Event-ID replay. */
+ * gets the last id written, *terminal is set when one is a terminal state or when the job
+ * is final and no event after `after` was left unread. Blocking (pool thread). 0 or -EIO
+ * with err. Shared by the stream and the route's Last-Event-ID replay. */
 int sse_read_events(PGconn *c, const char *job_id, long long after, int limit, struct buf *out,
                     long long *last, int *terminal, char *err, size_t errlen);
 
 int sse_hub_init(struct kopt_ctx *ctx);
-/* A response that streams events for job_id, starting with initial (copied). NULL when the
- * hub is full or out of memory. */
-struct MHD_Response *sse_response(struct sse_hub *h, struct MHD_Connection *conn,
-                                  const char *job_id, long long last_id, const char *initial,
-                                  size_t initial_len, int terminal);
-/* A NOTIFY payload from channel kopt_job_events: {"job_id": ..., "event_id": ...}. */
-void sse_on_notify(struct sse_hub *h, const char *payload);
+/* *out = a response that streams events for job_id, starting with initial (copied), held
+ * by token_id. 0; -EBUSY when the hub holds SSE_MAX_STREAMS; -EDQUOT when token_id holds
+ * per_token_max already; -ENOMEM. */
+int sse_open(struct sse_hub *h, struct MHD_Connection *conn, const char *job_id,
+             long long token_id, unsigned per_token_max, long long last_id, const char *initial,
+             size_t initial_len, int terminal, struct MHD_Response **out);
+/* A job has new events (NOTIFY kopt_job_events): its streams read them. */
+void sse_on_notify(struct sse_hub *h, const char *job_id);
 /* Ends every stream (drain); they finish with an event "shutdown". */
 void sse_close_all(struct sse_hub *h);
 unsigned sse_count(struct sse_hub *h);

@@ -1,7 +1,7 @@
 -- The schema that migrations/ produce, for reading (regenerate: scripts/dump_schema.sh).
 -- Do not edit: change migrations/ instead.
 
-\restrict WaXgo0agdTvcuqENa7KLEP1cUMMMIBykgFQunQUZ8EqhzePwoLtLZfgzJqjxriI
+\restrict bn8Ox9vTg0NLhpZSXedz5WUYipE8qoEoh3c9yu62ttX2aqbXiD81pwGb0XHvXbp
 
 CREATE FUNCTION public.kopt_batch_job_done() RETURNS trigger
     LANGUAGE plpgsql
@@ -127,6 +127,10 @@ CREATE FUNCTION public.kopt_job_changed() RETURNS trigger
 DECLARE
   ev bigint;
 BEGIN
+  IF TG_OP = 'DELETE' THEN
+    PERFORM pg_notify('kopt_job_changed', OLD.id::text);
+    RETURN NULL;
+  END IF;
   IF TG_OP = 'INSERT' OR NEW.state IS DISTINCT FROM OLD.state
      OR NEW.progress IS DISTINCT FROM OLD.progress
      OR NEW.cancel_requested IS DISTINCT FROM OLD.cancel_requested THEN
@@ -137,6 +141,8 @@ BEGIN
     PERFORM pg_notify('kopt_job_events',
                       json_build_object('job_id', NEW.id, 'event_id', ev,
                                         'state', NEW.state)::text);
+  ELSE
+    PERFORM pg_notify('kopt_job_changed', NEW.id::text);
   END IF;
   IF NEW.state = 'queued' AND (TG_OP = 'INSERT' OR OLD.state IS DISTINCT FROM 'queued') THEN
     PERFORM pg_notify('kopt_jobs_queued', NEW.backend);
@@ -178,6 +184,7 @@ CREATE TABLE public.jobs (
     infra_retries integer DEFAULT 0 NOT NULL,
     last_attempt_end text,
     pattern_version integer,
+    owner_token_name text,
     CONSTRAINT jobs_backend_check CHECK ((backend = ANY (ARRAY['cuda'::text, 'ascend'::text, 'interp'::text, 'any'::text]))),
     CONSTRAINT jobs_idempotency_key_check CHECK (((length(idempotency_key) >= 1) AND (length(idempotency_key) <= 255))),
     CONSTRAINT jobs_infra_retries_check CHECK ((infra_retries >= 0)),
@@ -198,7 +205,11 @@ CREATE FUNCTION public.kopt_job_json(j public.jobs) RETURNS jsonb
     'created_at', kopt_ts(j.created_at), 'updated_at', kopt_ts(j.updated_at),
     'started_at', kopt_ts(j.started_at), 'finished_at', kopt_ts(j.finished_at),
     'baseline', j.baseline, 'best', j.best, 'progress', j.progress, 'worker', j.worker,
-    'batch_id', j.batch_id)
+    'batch_id', j.batch_id,
+    'submitted_by', CASE WHEN j.owner_token_id IS NULL THEN NULL
+                    ELSE jsonb_build_object('token_id', j.owner_token_id,
+                                            'token_name', coalesce(j.owner_token_name, ''))
+                    END)
 $$;
 
 CREATE FUNCTION public.kopt_job_touch() RETURNS trigger
@@ -207,6 +218,15 @@ CREATE FUNCTION public.kopt_job_touch() RETURNS trigger
 BEGIN
   NEW.updated_at := now();
   RETURN NEW;
+END
+$$;
+
+CREATE FUNCTION public.kopt_jobs_truncated() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM pg_notify('kopt_job_changed', '*');
+  RETURN NULL;
 END
 $$;
 
@@ -622,6 +642,15 @@ CREATE FUNCTION public.kopt_synthesis_rounds(until timestamp with time zone, bat
     AND ((until IS NOT NULL AND j.finished_at <= until) OR j.batch_id = ANY (batch_ids))
 $$;
 
+CREATE FUNCTION public.kopt_tokens_changed() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM pg_notify('kopt_tokens_changed', OLD.id::text);
+  RETURN NULL;
+END
+$$;
+
 CREATE FUNCTION public.kopt_ts(t timestamp with time zone) RETURNS text
     LANGUAGE sql IMMUTABLE
     AS $$
@@ -635,7 +664,10 @@ CREATE TABLE public.api_tokens (
     name text DEFAULT ''::text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     revoked_at timestamp with time zone,
+    expires_at timestamp with time zone,
+    prefix text,
     CONSTRAINT api_tokens_name_check CHECK ((length(name) <= 128)),
+    CONSTRAINT api_tokens_prefix_check CHECK (((prefix IS NULL) OR (length(prefix) <= 16))),
     CONSTRAINT api_tokens_role_check CHECK ((role = ANY (ARRAY['viewer'::text, 'submitter'::text, 'admin'::text]))),
     CONSTRAINT api_tokens_token_sha256_check CHECK ((octet_length(token_sha256) = 32))
 );
@@ -867,13 +899,19 @@ CREATE UNIQUE INDEX jobs_idempotency ON public.jobs USING btree (owner_token_id,
 
 CREATE INDEX jobs_lease ON public.jobs USING btree (lease_expires_at) WHERE (state = 'running'::text);
 
+CREATE INDEX jobs_owner_seq ON public.jobs USING btree (owner_token_id, seq DESC);
+
 CREATE INDEX jobs_state_seq ON public.jobs USING btree (state, seq DESC);
+
+CREATE TRIGGER api_tokens_changed AFTER DELETE OR UPDATE ON public.api_tokens FOR EACH ROW EXECUTE FUNCTION public.kopt_tokens_changed();
 
 CREATE TRIGGER jobs_batch_done AFTER UPDATE OF state ON public.jobs FOR EACH ROW WHEN (((new.batch_id IS NOT NULL) AND (old.state IS DISTINCT FROM new.state) AND (new.state = ANY (ARRAY['succeeded'::text, 'failed'::text, 'cancelled'::text])))) EXECUTE FUNCTION public.kopt_batch_job_done();
 
-CREATE TRIGGER jobs_changed AFTER INSERT OR UPDATE ON public.jobs FOR EACH ROW EXECUTE FUNCTION public.kopt_job_changed();
+CREATE TRIGGER jobs_changed AFTER INSERT OR DELETE OR UPDATE ON public.jobs FOR EACH ROW EXECUTE FUNCTION public.kopt_job_changed();
 
 CREATE TRIGGER jobs_touch BEFORE UPDATE ON public.jobs FOR EACH ROW EXECUTE FUNCTION public.kopt_job_touch();
+
+CREATE TRIGGER jobs_truncated AFTER TRUNCATE ON public.jobs FOR EACH STATEMENT EXECUTE FUNCTION public.kopt_jobs_truncated();
 
 CREATE TRIGGER pattern_versions_guard BEFORE DELETE OR UPDATE ON public.pattern_index_versions FOR EACH ROW EXECUTE FUNCTION public.kopt_pattern_versions_guard();
 
@@ -924,5 +962,5 @@ ALTER TABLE ONLY public.rounds
 ALTER TABLE ONLY public.rounds
     ADD CONSTRAINT rounds_kernel_sha256_fkey FOREIGN KEY (kernel_sha256) REFERENCES public.kernels(sha256);
 
-\unrestrict WaXgo0agdTvcuqENa7KLEP1cUMMMIBykgFQunQUZ8EqhzePwoLtLZfgzJqjxriI
+\unrestrict bn8Ox9vTg0NLhpZSXedz5WUYipE8qoEoh3c9yu62ttX2aqbXiD81pwGb0XHvXbp
 

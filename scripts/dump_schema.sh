@@ -4,7 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d /tmp/kopt-schema.XXXXXX)
-trap 'bash scripts/pg.sh stop "$dir/pg" >/dev/null 2>&1; rm -rf "$dir"' EXIT
+# Under root pg.sh may put the cluster in /tmp/kopt-pg-<hash>, $dir/pg a symlink to it.
+trap 'bash scripts/pg.sh stop "$dir/pg" >/dev/null 2>&1
+      if [ -L "$dir/pg" ]; then rm -rf "$(readlink "$dir/pg")"; fi
+      rm -rf "$dir"' EXIT
 bash scripts/pg.sh start --fast "$dir/pg" >/dev/null
 url=$(bash scripts/pg.sh url "$dir/pg")
 KOPT_DATABASE_URL="$url" bin/koptd migrate 2>/dev/null

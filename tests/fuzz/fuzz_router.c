@@ -1,12 +1,12 @@
 /* fuzz_router: what the loop thread and the routes read from a request line before any
  * database work: api_route_match (method and path), api_query_arg (each query argument, as
- * MHD hands them over), GET /v1/jobs's query check (api_jobs_list_query) and the
- * Last-Event-ID header (sse_last_event_id). */
+ * MHD hands them over), GET /v1/jobs's query check (api_jobs_list_query), the other lists'
+ * pages (api_page_query) and the Last-Event-ID header (sse_last_event_id). */
 #include <ctype.h>
 
 #include "api.h"
 #include "fuzz.h"
-#include "sse.h"
+#include "fuzz_sse_id.h"
 
 enum { F_METHOD, F_URL, F_QUERY, F_LAST_ID, F_NPARTS };
 
@@ -84,13 +84,35 @@ static void fuzz_list_query(struct api_req *r)
   }
 }
 
+/* The batch and pattern-version lists' pages (api_page_query, which GET /v1/jobs's check
+ * uses too): accepted, a limit in bounds and a bigint's digits; refused, errors. */
+static void fuzz_page_query(const struct api_req *r)
+{
+  static const char prefixes[] = { 'b', 'v' };
+  for (size_t i = 0; i < sizeof(prefixes); i++) {
+    char cur[API_CURSOR_MAX];
+    struct problem p;
+    long limit;
+    int rc;
+
+    problem_init(&p, 400, "validation", "Request failed validation");
+    rc = api_page_query(r, 20, 100, prefixes[i], cur, &limit, &p);
+    FUZZ_CHECK(rc == 0 ? !problem_has_errors(&p) : rc == -EINVAL && problem_has_errors(&p),
+               "rc %d", rc);
+    if (rc == 0)
+      FUZZ_CHECK(limit >= 1 && limit <= 100 && strspn(cur, "0123456789") == strlen(cur) &&
+                     strlen(cur) <= 19,
+                 "limit %ld cursor %s", limit, cur);
+    problem_free(&p);
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   const char *part[F_NPARTS];
   struct api_req *r;
   char *copy = fuzz_split(data, size, part, NULL, F_NPARTS), *q;
-  long long id;
 
   r = calloc(1, sizeof(*r));
   if (!copy || !r)
@@ -101,9 +123,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (q)
     fuzz_query(r, q);
   free(q);
+  fuzz_page_query(r);
   fuzz_list_query(r);
-  id = sse_last_event_id(part[F_LAST_ID]);
-  FUZZ_CHECK(id >= -1, "Last-Event-ID %lld", id);
+  fuzz_last_event_id(part[F_LAST_ID]);
 out:
   free(r);
   free(copy);

@@ -323,8 +323,8 @@ def raw_exchange(port, data, timeout=10.0, half_close=False):
             c.send(data)
             if half_close:
                 c.sock.shutdown(socket.SHUT_WR)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        except OSError:
+            pass  # the server has closed already (broken pipe, reset, not connected)
         try:
             return c.read_response()
         except (EOFError, ConnectionResetError, BrokenPipeError):

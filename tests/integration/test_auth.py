@@ -67,7 +67,7 @@ def test_auth_matrix(koptd, tokens, api, done_job, route, auth):
     # a refused cancel changes nothing
     if route.startswith("cancel"):
         target = own if route == "cancel-own" else other
-        st = api.job(target)["state"]
+        st = api.job(target, token=tokens["admin"])["state"]
         assert st == ("cancelled" if want == 200 else "queued"), f"state after {r.status_code}: {st}"
 
 
@@ -96,24 +96,6 @@ def test_revoked_token_401(koptd, api):
     tok = create_token(koptd.db_url, "viewer", "to-revoke")
     psql(koptd.db_url, "UPDATE api_tokens SET revoked_at = now() WHERE name = 'to-revoke'")
     assert_problem(koptd.api(tok).get("/v1/jobs"), 401, "unauthorized")
-
-
-@pytest.mark.slow
-def test_revoked_token_refused_within_cache_ttl(koptd, api):
-    """koptd caches token lookups (AUTH_CACHE_TTL_S, 30 s): a token in use is refused at
-    the latest that long after its revocation."""
-    import time
-    from kopt_helpers import create_token
-    tok = create_token(koptd.db_url, "viewer", "to-revoke-later")
-    assert koptd.api(tok).get("/v1/jobs").status_code == 200
-    psql(koptd.db_url, "UPDATE api_tokens SET revoked_at = now() WHERE name = 'to-revoke-later'")
-    deadline = time.monotonic() + 35
-    while time.monotonic() < deadline:
-        r = koptd.api(tok).get("/v1/jobs")
-        if r.status_code == 401:
-            break
-        time.sleep(1)
-    assert_problem(r, 401, "unauthorized")
 
 
 def test_tokens_stored_hashed(koptd, tokens):

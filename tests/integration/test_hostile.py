@@ -126,14 +126,22 @@ def test_pipelined_requests(koptd):
 
 
 def test_many_connections_at_once(koptd):
+    """200 idle connections from one address: beyond max_connections_per_ip (128 by
+    default) they are closed, and other addresses are served all the while."""
     conns = []
     try:
         for _ in range(200):
             conns.append(socket.create_connection(("127.0.0.1", koptd.port), timeout=5))
-        healthy(koptd)
+        assert koptd.alive(), f"koptd died; log:\n{koptd.log()[-4000:]}"
+        other = socket.create_connection(("127.0.0.1", koptd.port), timeout=5,
+                                         source_address=("127.0.0.2", 0))
+        with other:
+            other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            assert other.recv(100).startswith(b"HTTP/1.1 200"), "another address must be served"
     finally:
         for s in conns:
             s.close()
+    time.sleep(0.3)
     healthy(koptd)
 
 

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "auth.h"
+#include "tokens.h"
 #include "hash.h"
 
 /* daemon/main.c (not linked into unit tests) defines these; some linked modules use them. */
@@ -266,8 +267,8 @@ static void cache_put_all(struct auth_cache *c, const unsigned char hash[32], en
 static void test_resolve_unknown(void **state)
 {
   struct cache_fixture *f = *state;
-  struct auth_identity id = { AUTH_ADMIN, 99 };
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 1000), 0);
+  struct auth_identity id = { .role = AUTH_ADMIN, .token_id = 99 };
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
   assert_int_equal(id.role, AUTH_NONE);
   assert_int_equal(id.token_id, 0);
 }
@@ -275,31 +276,31 @@ static void test_resolve_unknown(void **state)
 static void test_resolve_malformed_header(void **state)
 {
   struct cache_fixture *f = *state;
-  struct auth_identity id = { AUTH_ADMIN, 99 };
+  struct auth_identity id = { .role = AUTH_ADMIN, .token_id = 99 };
   /* Even with every slot holding the token, a bad header resolves to nobody. */
   cache_put_all(&f->cache, f->hash, AUTH_ADMIN, 5, 1000000, 1);
-  assert_int_equal(auth_resolve(&f->cache, NULL, NULL, &id, 1000), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, NULL, &id, 1000), 0);
   assert_int_equal(id.role, AUTH_NONE);
   id.role = AUTH_ADMIN;
-  assert_int_equal(auth_resolve(&f->cache, NULL, good_token, &id, 1000), 0); /* no scheme */
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, good_token, &id, 1000), 0); /* no scheme */
   assert_int_equal(id.role, AUTH_NONE);
   id.role = AUTH_ADMIN;
-  assert_int_equal(auth_resolve(&f->cache, NULL, "Bearer kopt_short", &id, 1000), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, "Bearer kopt_short", &id, 1000), 0);
   assert_int_equal(id.role, AUTH_NONE);
 }
 
 static void test_resolve_cached(void **state)
 {
   struct cache_fixture *f = *state;
-  struct auth_identity id = { AUTH_NONE, 0 };
+  struct auth_identity id = { .role = AUTH_NONE };
   cache_put_all(&f->cache, f->hash, AUTH_SUBMITTER, 17, 5000, 1);
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
   assert_int_equal(id.role, AUTH_SUBMITTER);
   assert_int_equal(id.token_id, 17);
   /* The scheme's case does not matter. */
   id.role = AUTH_NONE;
   f->header[0] = 'b';
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 4999), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 4999), 0);
   assert_int_equal(id.role, AUTH_SUBMITTER);
 }
 
@@ -311,7 +312,7 @@ static void test_resolve_only_that_token(void **state)
   cache_put_all(&f->cache, f->hash, AUTH_ADMIN, 1, 5000, 1);
   /* A different (valid-looking) token with the same cache slots filled is unknown. */
   snprintf(other, sizeof(other), "Bearer %.*sB", AUTH_TOKEN_LEN - 1, good_token);
-  assert_int_equal(auth_resolve(&f->cache, NULL, other, &id, 1000), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, other, &id, 1000), 0);
   assert_int_equal(id.role, AUTH_NONE);
 }
 
@@ -328,7 +329,7 @@ static void test_resolve_single_slot(void **state)
     f->cache.slots[s].id.token_id = 3;
     f->cache.slots[s].expires_ms = 5000;
     f->cache.slots[s].used = 1;
-    assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 1000), 0);
+    assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
     if (id.role == AUTH_VIEWER)
       hits++;
   }
@@ -340,12 +341,12 @@ static void test_resolve_expired(void **state)
   struct cache_fixture *f = *state;
   struct auth_identity id;
   cache_put_all(&f->cache, f->hash, AUTH_ADMIN, 8, 5000, 1);
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 4999), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 4999), 0);
   assert_int_equal(id.role, AUTH_ADMIN);
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 5000), 0); /* at expiry */
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 5000), 0); /* at expiry */
   assert_int_equal(id.role, AUTH_NONE);
   assert_int_equal(id.token_id, 0);
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 60000), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 60000), 0);
   assert_int_equal(id.role, AUTH_NONE);
 }
 
@@ -354,8 +355,87 @@ static void test_resolve_unused_slot(void **state)
   struct cache_fixture *f = *state;
   struct auth_identity id;
   cache_put_all(&f->cache, f->hash, AUTH_ADMIN, 8, 5000, 0);
-  assert_int_equal(auth_resolve(&f->cache, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
   assert_int_equal(id.role, AUTH_NONE);
+}
+
+static void test_flush_and_live(void **state)
+{
+  struct cache_fixture *f = *state;
+  struct auth_identity id;
+  uint64_t gen = f->cache.gen;
+  cache_put_all(&f->cache, f->hash, AUTH_VIEWER, 4, 5000, 1);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(id.role, AUTH_VIEWER);
+  assert_int_equal(id.why, AUTH_OK);
+  /* a token changed (NOTIFY): forgotten at once, and any lookup in flight may not fill */
+  auth_cache_flush(&f->cache);
+  assert_true(f->cache.gen > gen);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(id.role, AUTH_NONE);
+  /* while the NOTIFY channel is down, even a filled slot is not trusted */
+  cache_put_all(&f->cache, f->hash, AUTH_VIEWER, 4, 5000, 1);
+  f->cache.live = 0;
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(id.role, AUTH_NONE);
+  auth_cache_set_live(&f->cache, 1); /* back: emptied, since changes went unannounced */
+  assert_int_equal(f->cache.live, 1);
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(id.role, AUTH_NONE);
+  auth_cache_set_live(&f->cache, 0);
+  assert_int_equal(f->cache.live, 0);
+}
+
+static void test_token_expiry_on_cache_hit(void **state)
+{
+  struct cache_fixture *f = *state;
+  struct auth_identity id;
+  char text[128];
+  cache_put_all(&f->cache, f->hash, AUTH_SUBMITTER, 6, 1000000, 1);
+  for (unsigned i = 0; i < AUTH_CACHE_SLOTS; i++)
+    f->cache.slots[i].id.expires_ms = 1767225600000LL; /* 2026-01-01T00:00:00Z */
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1000), 0);
+  assert_int_equal(id.role, AUTH_SUBMITTER);
+  /* the entry is still cached, but the token itself has expired */
+  cache_put_all(&f->cache, f->hash, AUTH_SUBMITTER, 6, 1767225600000LL + 5000, 1);
+  for (unsigned i = 0; i < AUTH_CACHE_SLOTS; i++)
+    f->cache.slots[i].id.expires_ms = 1767225600000LL;
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, f->header, &id, 1767225600000LL), 0);
+  assert_int_equal(id.role, AUTH_NONE);
+  assert_int_equal(id.why, AUTH_EXPIRED);
+  auth_refusal_text(&id, text, sizeof(text));
+  assert_string_equal(text, "the bearer token expired at 2026-01-01T00:00:00Z");
+  id.why = AUTH_REVOKED;
+  auth_refusal_text(&id, text, sizeof(text));
+  assert_string_equal(text, "the bearer token was revoked");
+  assert_int_equal(auth_resolve(&f->cache, 1, NULL, NULL, &id, 1000), 0);
+  assert_int_equal(id.why, AUTH_MISSING);
+  auth_refusal_text(&id, text, sizeof(text));
+  assert_non_null(strstr(text, "header is required"));
+}
+
+static void test_token_durations(void **state)
+{
+  long long s = -1;
+  (void)state;
+  assert_int_equal(tokens_parse_duration("30d", &s), 0);
+  assert_true(s == 30LL * 86400);
+  assert_int_equal(tokens_parse_duration("12h", &s), 0);
+  assert_true(s == 12LL * 3600);
+  assert_int_equal(tokens_parse_duration("90m", &s), 0);
+  assert_true(s == 5400);
+  assert_int_equal(tokens_parse_duration("45s", &s), 0);
+  assert_true(s == 45);
+  assert_int_equal(tokens_parse_duration("2w", &s), 0);
+  assert_true(s == 14LL * 86400);
+  assert_int_equal(tokens_parse_duration("3600", &s), 0);
+  assert_true(s == 3600);
+  assert_int_equal(tokens_parse_duration("3660d", &s), 0); /* just under ten years */
+  const char *bad[] = { "0d", "0", "-1d", "1.5d", "d", "", "30dd", "30x", "99999d", " 1d",
+                        "+1d", "1d ", "9999999999999", NULL };
+  for (int i = 0; bad[i]; i++)
+    assert_int_equal(tokens_parse_duration(bad[i], &s), -EINVAL);
+  assert_int_equal(tokens_parse_duration(NULL, &s), -EINVAL);
 }
 
 int main(void)
@@ -369,6 +449,7 @@ int main(void)
     cmocka_unit_test(test_bearer_ok),
     cmocka_unit_test(test_bearer_rejects),
     cmocka_unit_test(test_roles),
+    cmocka_unit_test(test_token_durations),
     cmocka_unit_test_setup_teardown(test_resolve_unknown, cache_setup, cache_teardown),
     cmocka_unit_test_setup_teardown(test_resolve_malformed_header, cache_setup, cache_teardown),
     cmocka_unit_test_setup_teardown(test_resolve_cached, cache_setup, cache_teardown),
@@ -376,6 +457,8 @@ int main(void)
     cmocka_unit_test_setup_teardown(test_resolve_single_slot, cache_setup, cache_teardown),
     cmocka_unit_test_setup_teardown(test_resolve_expired, cache_setup, cache_teardown),
     cmocka_unit_test_setup_teardown(test_resolve_unused_slot, cache_setup, cache_teardown),
+    cmocka_unit_test_setup_teardown(test_flush_and_live, cache_setup, cache_teardown),
+    cmocka_unit_test_setup_teardown(test_token_expiry_on_cache_hit, cache_setup, cache_teardown),
   };
   return cmocka_run_group_tests_name("auth", tests, NULL, NULL);
 }

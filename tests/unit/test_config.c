@@ -35,6 +35,8 @@ static const char *const all_env[] = {
   "KOPT_LISTEN", "KOPT_MAX_BODY_BYTES", "KOPT_MAX_SOURCE_BYTES", "KOPT_MAX_CONNECTIONS",
   "KOPT_HOST_ID", "KOPT_DATABASE_URL", "KOPT_POOL_SIZE", "KOPT_DEVICES", "KOPT_WORKER_BIN",
   "KOPT_HARNESS_PYTHON", "KOPT_HARNESS_DIR", "KOPT_WORK_DIR", "KOPT_LEASE_S", "KOPT_LOG_LEVEL",
+  "KOPT_MAX_CONNECTIONS_PER_IP", "KOPT_CONNECTION_TIMEOUT_S", "KOPT_HEADER_TIMEOUT_S",
+  "KOPT_BODY_TIMEOUT_S", "KOPT_PROBE_LISTEN", "KOPT_MAX_STREAMS_PER_TOKEN",
   NULL
 };
 
@@ -85,6 +87,12 @@ static void test_defaults(void **state)
   assert_int_equal(cfg.max_source_bytes, 256u << 10);
   assert_int_equal(cfg.max_connections, 1024);
   assert_int_equal(cfg.connection_timeout_s, 60);
+  assert_int_equal(cfg.max_connections_per_ip, 128);
+  assert_int_equal(cfg.header_timeout_s, 10);
+  assert_int_equal(cfg.body_timeout_s, 30);
+  assert_string_equal(cfg.probe_listen_host, "");
+  assert_int_equal(cfg.probe_listen_port, 0);
+  assert_int_equal(cfg.max_streams_per_token, 16);
   assert_string_equal(cfg.database_url, "postgresql:///kopt");
   assert_int_equal(cfg.pool_size, 4);
   assert_string_equal(cfg.devices, "auto");
@@ -360,6 +368,41 @@ static void test_too_long_string(void **state)
   clean_env(NULL);
 }
 
+/* The client-starvation settings: file, environment, "none" and bounds. */
+static void test_connection_guards(void **state)
+{
+  struct config cfg;
+  char err[512] = "", path[64];
+  (void)state;
+  write_tmp(path, "[server]\nprobe_listen = 127.0.0.1:9100\nheader_timeout_s = 5\n"
+                  "body_timeout_s = 20\nmax_connections_per_ip = 16\n"
+                  "max_streams_per_token = 4\n");
+  assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+  assert_string_equal(cfg.probe_listen_host, "127.0.0.1");
+  assert_int_equal(cfg.probe_listen_port, 9100);
+  assert_int_equal(cfg.header_timeout_s, 5);
+  assert_int_equal(cfg.body_timeout_s, 20);
+  assert_int_equal(cfg.max_connections_per_ip, 16);
+  assert_int_equal(cfg.max_streams_per_token, 4);
+  setenv("KOPT_PROBE_LISTEN", "none", 1);
+  setenv("KOPT_HEADER_TIMEOUT_S", "2", 1);
+  assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+  assert_string_equal(cfg.probe_listen_host, "");
+  assert_int_equal(cfg.probe_listen_port, 0);
+  assert_int_equal(cfg.header_timeout_s, 2);
+  setenv("KOPT_HEADER_TIMEOUT_S", "0", 1);
+  assert_int_equal(config_load(&cfg, path, err, sizeof(err)), -EINVAL);
+  assert_non_null(strstr(err, "KOPT_HEADER_TIMEOUT_S"));
+  unsetenv("KOPT_HEADER_TIMEOUT_S");
+  setenv("KOPT_PROBE_LISTEN", "nohostport", 1);
+  assert_int_equal(config_load(&cfg, path, err, sizeof(err)), -EINVAL);
+  assert_non_null(strstr(err, "probe_listen"));
+  unsetenv("KOPT_PROBE_LISTEN");
+  setenv("KOPT_MAX_STREAMS_PER_TOKEN", "0", 1);
+  assert_int_equal(config_load(&cfg, path, err, sizeof(err)), -EINVAL);
+  unlink(path);
+}
+
 static void test_parse_listen(void **state)
 {
   char host[64];
@@ -463,6 +506,7 @@ int main(void)
     cmocka_unit_test_setup_teardown(test_error_first_one_reported, clean_env, clean_env),
     cmocka_unit_test_setup_teardown(test_error_missing_file, clean_env, clean_env),
     cmocka_unit_test_setup_teardown(test_too_long_string, clean_env, clean_env),
+    cmocka_unit_test_setup_teardown(test_connection_guards, clean_env, clean_env),
     cmocka_unit_test(test_parse_listen),
     cmocka_unit_test(test_parse_size),
   };
