@@ -195,6 +195,7 @@ int db_conn_broken(PGconn *c) { return PQstatus(c) != CONNECTION_OK; }
 
 /* ------------------------------------------------------------ prepared statements */
 
+#define DB_SQLSTATE_NO_STATEMENT "26000"        /* invalid_sql_statement_name */
 #define DB_SQLSTATE_DUPLICATE_STATEMENT "42P05" /* duplicate_prepared_statement */
 
 /* The slot holding c, which the calling thread has acquired; NULL if c is not one of p's. */
@@ -223,9 +224,10 @@ static int db_sqlstate_is(const PGresult *r, const char *code)
   return st && strcmp(st, code) == 0;
 }
 
-/* Prepares s on the slot's connection and records it. 0; -ENOSPC when the slot's list is full (run s unprepared); -ESTALE when the session had
- * it already (42P05: the list was emptied after another statement went missing) inside a
- * transaction, which that error aborted; -EIO with err filled. */
+/* Prepares s on the slot's connection and records it. 0; -ENOSPC when the slot's list is
+ * full (run s unprepared); -ESTALE when the session had it already (42P05: the list was
+ * emptied after another statement went missing) inside a transaction, which that error
+ * aborted; -EIO with err filled. */
 static int db_prepare(struct db_pool *p, struct db_slot *sl, const struct db_stmt *s,
                       char *err, size_t errlen)
 {
@@ -273,8 +275,10 @@ int db_pool_exec(struct db_pool *p, PGconn *c, const struct db_stmt *s, ExecStat
     r = prepared ? PQexecPrepared(c, s->name, s->nparams, params, NULL, NULL, 0)
                  : PQexecParams(c, s->sql, s->nparams, NULL, params, NULL, NULL, 0);
     if (PQresultStatus(r) == want) {
-      *out = r;
-      return 0;
+      *out = r; /* the caller's now */
+      r = NULL;
+      rc = 0;
+      goto out;
     }
     db_error_text(c, r, err, errlen);
     rc = -EIO;

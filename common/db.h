@@ -8,7 +8,6 @@
 #include <stddef.h>
 
 #define DB_PREPARED_MAX 16         /* statements one pool connection keeps prepared */
-#define DB_SQLSTATE_NO_STATEMENT "26000" /* invalid_sql_statement_name */
 
 /* A statement sent by name: prepared (PQprepare) on a pool connection the first time that
  * connection runs it, then executed with PQexecPrepared, so PostgreSQL parses and plans it
