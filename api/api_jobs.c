@@ -20,6 +20,34 @@
 #define API_EVENTS_REPLAY_MAX 1000
 #define API_ROUND_MAX 100 /* jobs.rounds is at most 100; round numbers run 0..rounds */
 
+/* The statements of a submission and of a job read, prepared once per pool connection
+ * (db_pool_exec): parsing and planning them on every call (PQexecParams) cost PostgreSQL
+ * more CPU than running them, and PostgreSQL's CPU is what caps submissions here. */
+static const struct db_stmt api_stmt_kernel_insert = {
+  "kopt_kernel_insert",
+  "INSERT INTO kernels (sha256, source) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING", 2
+};
+static const struct db_stmt api_stmt_job_insert = {
+  "kopt_job_insert",
+  "INSERT INTO jobs (name, backend, priority, rounds, policy, proposer, spec,"
+  " kernel_sha256, reference_sha256, owner_token_id, owner_token_name,"
+  " idempotency_key, request_sha256)"
+  " SELECT $1, $2, $3::int, $4::int, $5, $6, $7::jsonb, $8, $9, t.id, t.name,"
+  " $11, $12 FROM api_tokens t WHERE t.id = $10::bigint"
+  " AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())"
+  " ON CONFLICT (owner_token_id, idempotency_key)"
+  " WHERE idempotency_key IS NOT NULL DO NOTHING"
+  " RETURNING id, kopt_job_json(jobs)::text", 12
+};
+static const struct db_stmt api_stmt_xact_id = {
+  "kopt_xact_id", "SELECT pg_current_xact_id()", 0
+};
+static const struct db_stmt api_stmt_job_read = {
+  "kopt_job_read",
+  "SELECT (kopt_job_json(j) || jsonb_build_object('spec', j.spec))::text,"
+  " coalesce(owner_token_id, 0) FROM jobs j WHERE id = $1::uuid", 1
+};
+
 static void api_db_error(struct api_req *r, const char *what, const char *err)
 {
   log_error("db.query_failed", "route=%s what=%s err=\"%.300s\"", r->route_name, what, err);
@@ -126,32 +154,28 @@ static int api_jobs_replay(struct api_req *r, PGconn *c, const char *owner,
   return 0;
 }
 
-/* INSERT of one source, content-addressed (a second copy is a no-op). 0 or -EIO. */
-static int api_store_source(PGconn *c, const char *sha, const char *src, char *err,
-                            size_t errlen)
+/* INSERT of one source, content-addressed (a second copy is a no-op). 0, -EIO or -ESTALE
+ * (db_pool_exec). */
+static int api_store_source(struct db_pool *p, PGconn *c, const char *sha, const char *src,
+                            char *err, size_t errlen)
 {
   const char *params[2] = { sha, src };
-  PGresult *res = db_exec(c, PGRES_COMMAND_OK, err, errlen,
-                          "INSERT INTO kernels (sha256, source) VALUES ($1, $2)"
-                          " ON CONFLICT (sha256) DO NOTHING",
-                          2, params);
-  if (!res)
-    return -EIO;
+  PGresult *res;
+  int rc = db_pool_exec(p, c, &api_stmt_kernel_insert, PGRES_COMMAND_OK, params, &res, err,
+                        errlen);
   PQclear(res);
-  return 0;
+  return rc;
 }
 
 /* Waits until everything this connection has committed is on disk: a transaction of our
  * own (it takes an id) commits synchronously, and a synchronous commit flushes the WAL up
  * to its record, past every earlier commit. Concurrent waits share one flush. 0 or -EIO. */
-static int api_wait_durable(PGconn *c, char *err, size_t errlen)
+static int api_wait_durable(struct db_pool *p, PGconn *c, char *err, size_t errlen)
 {
-  PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, errlen, "SELECT pg_current_xact_id()", 0,
-                          NULL);
-  if (!res)
-    return -EIO;
+  PGresult *res;
+  int rc = db_pool_exec(p, c, &api_stmt_xact_id, PGRES_TUPLES_OK, NULL, &res, err, errlen);
   PQclear(res);
-  return 0;
+  return rc ? -EIO : 0;
 }
 
 /* Stores the sources and the job in one transaction. The job's INSERT checks the token
@@ -170,13 +194,15 @@ static int api_wait_durable(PGconn *c, char *err, size_t errlen)
  * and flush, other readers can see the job before it is durable; a PostgreSQL crash in
  * that instant loses it, unacknowledged. A worker never runs such a job: its claim is a
  * synchronous commit, which flushes the job first.
- * (Separate statements measured faster here than one statement with data-modifying CTEs.) */
+ * (Separate statements measured faster here than one statement with data-modifying CTEs.)
+ * -ESTALE: a prepared statement was missing (db_pool_exec); nothing stored, run it again. */
 static int api_jobs_store(struct api_req *r, PGconn *c, json_t *spec, const char *spec_txt,
                           const char *ksha, const char *ksrc, const char *rsha,
                           const char *rsrc, const char *reqsha, char *err, size_t errlen)
 {
   char owner[API_OWNER_MAX];
   struct api_job_cols cols;
+  struct db_pool *pool = &r->ctx->pool;
   const char *params[12];
   PGresult *res = NULL;
   int rc = -EIO, in_tx = 0;
@@ -190,28 +216,19 @@ static int api_jobs_store(struct api_req *r, PGconn *c, json_t *spec, const char
   params[10] = r->idem_present ? r->idem_key : NULL;
   params[11] = reqsha;
   in_tx = 1;
-  if (api_exec_simple(c, "BEGIN; SET LOCAL synchronous_commit TO off", err, errlen) ||
-      api_store_source(c, ksha, ksrc, err, errlen) ||
-      (rsha && api_store_source(c, rsha, rsrc, err, errlen)))
+  if (api_exec_simple(c, "BEGIN; SET LOCAL synchronous_commit TO off", err, errlen))
     goto out;
-  res = db_exec(c, PGRES_TUPLES_OK, err, errlen,
-                "INSERT INTO jobs (name, backend, priority, rounds, policy, proposer, spec,"
-                " kernel_sha256, reference_sha256, owner_token_id, owner_token_name,"
-                " idempotency_key, request_sha256)"
-                " SELECT $1, $2, $3::int, $4::int, $5, $6, $7::jsonb, $8, $9, t.id, t.name,"
-                " $11, $12 FROM api_tokens t WHERE t.id = $10::bigint"
-                " AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())"
-                " ON CONFLICT (owner_token_id, idempotency_key)"
-                " WHERE idempotency_key IS NOT NULL DO NOTHING"
-                " RETURNING id, kopt_job_json(jobs)::text",
-                12, params);
-  if (!res)
+  if ((rc = api_store_source(pool, c, ksha, ksrc, err, errlen)) != 0 ||
+      (rsha && (rc = api_store_source(pool, c, rsha, rsrc, err, errlen)) != 0) ||
+      (rc = db_pool_exec(pool, c, &api_stmt_job_insert, PGRES_TUPLES_OK, params, &res, err,
+                         errlen)) != 0)
     goto out;
+  rc = -EIO;
   if (PQntuples(res) == 1) {
     if (api_exec_cmd(c, "COMMIT", err, errlen))
       goto out;
     in_tx = 0;
-    if (api_wait_durable(c, err, errlen)) {
+    if (api_wait_durable(pool, c, err, errlen)) {
       rc = -EAGAIN;
       goto out;
     }
@@ -291,9 +308,14 @@ void api_jobs_create(struct api_req *r, PGconn *c)
   if (!spec_txt)
     goto oom;
 
-  rc = api_jobs_store(r, c, spec, spec_txt, ksha, json_string_value(ksrc),
-                      has_ref ? rsha : NULL, has_ref ? json_string_value(rsrc) : NULL, reqsha,
-                      err, sizeof(err));
+  /* Twice at most: -ESTALE stored nothing, and the second run prepares afresh. */
+  for (int tries = 0; tries < 2; tries++) {
+    rc = api_jobs_store(r, c, spec, spec_txt, ksha, json_string_value(ksrc),
+                        has_ref ? rsha : NULL, has_ref ? json_string_value(rsrc) : NULL,
+                        reqsha, err, sizeof(err));
+    if (rc != -ESTALE)
+      break;
+  }
   if (rc == -EAGAIN) {
     log_error("db.query_failed", "route=%s what=\"waiting for the job to reach the disk\""
               " err=\"%.300s\"", r->route_name, err);
@@ -451,15 +473,14 @@ void api_jobs_get(struct api_req *r, PGconn *c)
   const char *params[1] = { r->id };
   /* Before the query: a change announced while it runs voids the fill. */
   struct jobcache_ticket t = jobcache_ticket(&r->ctx->jobs, 0, r->id);
-  PGresult *res = db_exec(c, PGRES_TUPLES_OK, err, sizeof(err),
-                          "SELECT (kopt_job_json(j) || jsonb_build_object('spec', j.spec))::text,"
-                          " coalesce(owner_token_id, 0) FROM jobs j WHERE id = $1::uuid",
-                          1, params);
+  PGresult *res = NULL;
   const char *doc;
   size_t len;
   long long owner;
+  int rc = db_pool_exec(&r->ctx->pool, c, &api_stmt_job_read, PGRES_TUPLES_OK, params, &res,
+                        err, sizeof(err));
 
-  if (!res) {
+  if (rc) {
     api_db_error(r, "reading the job", err);
     return;
   }

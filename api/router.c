@@ -559,6 +559,19 @@ void api_after_work(struct api_req *r)
                 st.entries, st.bytes, notify_listening(r->ctx->notify),
                 (unsigned long long)notify_round_trips(r->ctx->notify));
   }
+  {
+    unsigned long long prepares, lost;
+    db_pool_prepare_counts(&r->ctx->pool, &prepares, &lost);
+    buf_appendf(&b, "# HELP kopt_db_prepares_total Statements prepared on koptd's database"
+                    " connections (once per connection and statement, again in a new"
+                    " session).\n# TYPE kopt_db_prepares_total counter\n"
+                    "kopt_db_prepares_total %llu\n"
+                    "# HELP kopt_db_statements_lost_total Prepared statements a session"
+                    " had lost (SQLSTATE 26000, e.g. DISCARD ALL from a pooler), prepared"
+                    " again.\n# TYPE kopt_db_statements_lost_total counter\n"
+                    "kopt_db_statements_lost_total %llu\n",
+                prepares, lost);
+  }
   buf_appendf(&b, "# HELP kopt_database_up Whether the last scrape reached the database.\n"
                   "# TYPE kopt_database_up gauge\nkopt_database_up %d\n"
                   "# HELP kopt_draining 1 while koptd drains for shutdown.\n"

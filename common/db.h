@@ -7,14 +7,37 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#define DB_PREPARED_MAX 16         /* statements one pool connection keeps prepared */
+
+/* A statement sent by name: prepared (PQprepare) on a pool connection the first time that
+ * connection runs it, then executed with PQexecPrepared, so PostgreSQL parses and plans it
+ * once per session rather than on every call. Descriptors are static and named uniquely
+ * in the process ("kopt_" prefix); the pool remembers them by address. */
+struct db_stmt {
+  const char *name;
+  const char *sql;
+  int nparams;
+};
+
+/* One connection of the pool. prepared lists what this session has prepared: it is
+ * touched only by the thread holding the slot, and emptied whenever the connection is
+ * reset or replaced (a new session has no prepared statements). */
+struct db_slot {
+  PGconn *conn;            /* owned; NULL: reconnected on the next acquire */
+  int busy;
+  unsigned nprepared;
+  const struct db_stmt *prepared[DB_PREPARED_MAX]; /* borrowed (static descriptors) */
+};
+
 struct db_pool {
   char *conninfo;          /* owned */
-  PGconn **conns;          /* owned; NULL slots are reconnected lazily */
-  int *busy;
+  struct db_slot *slots;   /* owned, size of them */
   unsigned size;
   pthread_mutex_t mu;
   pthread_cond_t cv;
   int closing;
+  unsigned long long prepares;   /* PQprepare calls that succeeded (under mu) */
+  unsigned long long lost;       /* statements a session had lost (SQLSTATE 26000; under mu) */
 };
 
 /* Connects size connections; fails (-ECONNREFUSED, err filled) if the first cannot. */
@@ -25,6 +48,17 @@ int db_pool_init(struct db_pool *p, const char *conninfo, unsigned size, char *e
 PGconn *db_pool_acquire(struct db_pool *p, char *err, size_t errlen);
 void db_pool_release(struct db_pool *p, PGconn *c);
 void db_pool_close(struct db_pool *p);
+/* Runs the prepared statement s on c, a connection acquired from p (text params, text
+ * results), preparing it first on this connection's first use. A statement the session
+ * lost (SQLSTATE 26000: DISCARD ALL, a reconnect behind the pool's back) is prepared again
+ * and run once more. Returns 0 with *out the result (caller PQclears), -EIO with err filled,
+ * or -ESTALE: the statement was missing inside a transaction, which that error aborted;
+ * roll back and run the transaction again (its statements are prepared afresh). */
+int db_pool_exec(struct db_pool *p, PGconn *c, const struct db_stmt *s, ExecStatusType want,
+                 const char *const *params, PGresult **out, char *err, size_t errlen);
+/* Statements prepared so far, and statements found lost by their session. */
+void db_pool_prepare_counts(struct db_pool *p, unsigned long long *prepares,
+                            unsigned long long *lost);
 
 /* Opens one standalone connection (for subcommands, LISTEN). NULL + err on failure. */
 PGconn *db_connect(const char *conninfo, char *err, size_t errlen);

@@ -48,6 +48,7 @@ build() {
   local targets=(all)
   case "$mode" in
     unit) targets+=(unit-bins) ;;
+    integration) targets+=(unit-bins) ;; # test_db_prepared.py runs bin/tests/test_db
     all) targets+=(unit-bins fuzz-bins) ;;
     fuzz) targets=(fuzz-bins) ;;
     harness) return 0 ;;
