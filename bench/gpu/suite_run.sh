@@ -16,7 +16,8 @@
 # Environment: OPS (default all), RUNS (3), ROUNDS (5), POLICY (hierarchy), PROPOSER (rules),
 # FIRST_RUN (number of the first run; give it when results of several invocations of the same
 # operators are merged), PHASES (default "kopt baselines exhaustive report"), EXH_CAP (256),
-# JOB_TIMEOUT (s per job, 900), RUN_TIMEOUT (s for all kopt jobs together; jobs unfinished by
+# SANDBOX_BWRAP (1: the carried bubblewrap, bench/gpu/README.md), JOB_TIMEOUT (s per job,
+# 900), RUN_TIMEOUT (s for all kopt jobs together; jobs unfinished by
 # then are cancelled and recorded as timed out, so a device call ends with its results packed),
 # BASE_TIMEOUT (s for the baselines phase), KOPT_DEVICES (auto: every GPU gets a worker).
 # One device-tool command may run 10 minutes: split the suite with OPS (and PHASES).
@@ -54,6 +55,9 @@ start_stack() {
   mkdir -p /opt/deps
   for f in .devdeps/*.deb; do dpkg -x "$f" /opt/deps; done
   export LD_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu
+  # SANDBOX_BWRAP=1: the carried bubblewrap, so the harness runs in the allowlisted view
+  # (bench/gpu/README.md); otherwise the launcher's unshare fallback
+  [ "${SANDBOX_BWRAP:-0}" = 1 ] && export PATH=/opt/deps/usr/bin:$PATH
   if ldd "$BIN/koptd" "$BIN/kopt-worker" | grep "not found"; then log "missing libraries (above)"; return 1; fi
   id kopt >/dev/null 2>&1 || useradd -r -M -s /usr/sbin/nologin kopt
   PGBIN=/opt/deps/usr/lib/postgresql/15/bin
