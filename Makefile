@@ -99,13 +99,16 @@ $(BIN)/koptctl: $(call obj,$(CLI_SRC) $(COMMON_SRC))
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDFLAGS_ALL)
 
-# Unit tests (cmocka): one binary per tests/unit/test_*.c, linked with daemon modules.
+# Unit tests (cmocka): one binary per tests/unit/test_*.c, linked with daemon modules and
+# tests/unit/support/ctx_clock.c (koptd's clocks, weak: a test may define its own).
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BIN)/tests/%,$(UNIT_SRC))
-$(BIN)/tests/%: $(call obj,tests/unit/%.c $(DAEMON_SRC) $(WORKER_SRC) $(COMMON_SRC)) $(GEN_OBJ)
+$(BIN)/tests/%: $(call obj,tests/unit/%.c tests/unit/support/ctx_clock.c $(DAEMON_SRC) $(WORKER_SRC) $(COMMON_SRC)) \
+                  $(GEN_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS_ALL) -lcmocka
 unit-bins: $(UNIT_BIN)
+.SECONDARY: $(call obj,tests/unit/support/ctx_clock.c)
 
 # ASan + UBSan build of the same sources, in its own tree.
 asan:

@@ -16,22 +16,6 @@
 #include "tokens.h"
 #include "hash.h"
 
-/* daemon/main.c (not linked into unit tests) defines these; some linked modules use them. */
-uint64_t ctx_now_ms(void);
-int64_t ctx_wall_ms(void);
-uint64_t ctx_now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-int64_t ctx_wall_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static const char b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 /* A syntactically valid token (kopt_ + 43 base64url characters). */
 static const char good_token[] = "kopt_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";

@@ -15,22 +15,6 @@
 
 #include "config.h"
 
-/* daemon/main.c (not linked into unit tests) defines these; some linked modules use them. */
-uint64_t ctx_now_ms(void);
-int64_t ctx_wall_ms(void);
-uint64_t ctx_now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-int64_t ctx_wall_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static const char *const all_env[] = {
   "KOPT_LISTEN", "KOPT_MAX_BODY_BYTES", "KOPT_MAX_SOURCE_BYTES", "KOPT_MAX_CONNECTIONS",
   "KOPT_HOST_ID", "KOPT_DATABASE_URL", "KOPT_POOL_SIZE", "KOPT_DEVICES", "KOPT_WORKER_BIN",

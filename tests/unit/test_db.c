@@ -20,22 +20,6 @@
 
 #include "db.h"
 
-/* daemon/main.c (not linked into unit tests) defines these; some linked modules use them. */
-uint64_t ctx_now_ms(void);
-int64_t ctx_wall_ms(void);
-uint64_t ctx_now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-int64_t ctx_wall_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 #define TEST_ERR_MAX 512
 #define TEST_WAIT_MS 5000 /* for a terminated backend's EOF to reach the socket */
 

@@ -15,22 +15,6 @@
 
 #include "jobcache.h"
 
-/* daemon/main.c (not linked into unit tests) defines these; some linked modules use them. */
-uint64_t ctx_now_ms(void);
-int64_t ctx_wall_ms(void);
-uint64_t ctx_now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-int64_t ctx_wall_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static const char *const A = "8c0d6b3e-1f2a-4b5c-9d8e-7f6a5b4c3d2e";
 static const char *const B = "11111111-2222-4333-8444-555555555555";
 

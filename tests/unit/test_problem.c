@@ -17,22 +17,6 @@
 #include "jsonlim.h"
 #include "problem.h"
 
-/* daemon/main.c (not linked into unit tests) defines these; some linked modules use them. */
-uint64_t ctx_now_ms(void);
-int64_t ctx_wall_ms(void);
-uint64_t ctx_now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-int64_t ctx_wall_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Renders p and parses the result back. */
 static json_t *render_doc(const struct problem *p)
 {

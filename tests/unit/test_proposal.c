@@ -15,22 +15,6 @@
 
 #include "proposal.h"
 
-/* daemon/main.c (not linked into unit tests) defines these; some linked modules use them. */
-uint64_t ctx_now_ms(void);
-int64_t ctx_wall_ms(void);
-uint64_t ctx_now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-int64_t ctx_wall_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 #define KERNEL                                                                              \
   "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n"             \
   "def add_kernel(x, y, o, n, BLOCK: tl.constexpr):\n    pid = tl.program_id(0)\n"         \
