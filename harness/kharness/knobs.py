@@ -406,8 +406,6 @@ class _Builder:
         if not isinstance(value, int) or isinstance(value, bool):
             return False
         key: tuple = ("computed", kw.value.lineno, kw.value.col_offset, opt)
-        if key in self.frozen_keys:
-            return True
         text = short(self.prog.text(kw))
         where = Where("launch_computed", kw.value.lineno, site.function, text)
         k = self.knob(key, opt, opt, opt, value, facts, where, [Site("literal", *self.prog.index.span(kw.value))])
