@@ -49,7 +49,6 @@ CALIBRATION_RANGE = 1e3         # s_r searched up to this multiple of the common
 SCALE_MAX = 1e30                # calibration scales stay finite
 FACTOR_MAX = 1e6                # upper limit of the two factors in a job's tolerances
 TIE_ROWS_MAX = 4096              # rows of index outputs resolve_ties examines (a bound, not a tolerance)
-BUDGET_KEY = "_budget"          # judge_output's flat budget tensor, for resolve_ties
 U_FLOAT32 = 2.0 ** -24
 U_FLOAT64 = 2.0 ** -53
 DTYPE_ALIASES = {"fp32": "float32", "fp16": "float16", "bf16": "bfloat16", "fp64": "float64"}
@@ -325,17 +324,33 @@ def calibrate(absolute: torch.Tensor, relative: torch.Tensor, need: torch.Tensor
 def judge_output(c: Any, truth: Truth, tol: Tolerances) -> dict[str, Any]:
     """Judge one output leaf. Returns the record: "passed", "problem" (the message body,
     starting with what is wrong, after "output k ") and the numbers."""
+    return _judge_leaf(c, truth, tol)[0]
+
+
+def judge_outputs(leaves_c: list[Any], leaves_g: list[Any], truths: list[Truth],
+                  tol: Tolerances) -> list[dict[str, Any]]:
+    """Judge every output leaf of one case (judge_output), then let index outputs whose only
+    fault is the order of tied values pass (resolve_ties)."""
+    judged = [_judge_leaf(c, t, tol) for c, t in zip(leaves_c, truths)]
+    outs = [d for d, _ in judged]
+    resolve_ties(leaves_c, leaves_g, outs, [b for _, b in judged])
+    return outs
+
+
+def _judge_leaf(c: Any, truth: Truth, tol: Tolerances) -> tuple[dict[str, Any], torch.Tensor | None]:
+    """judge_output's record and, for a floating-point output that got that far, the flat
+    per-element budget (resolve_ties compares tied values with it)."""
     d: dict[str, Any] = {"passed": False, "problem": None}
     g = truth.reference
     if not isinstance(g, torch.Tensor):
         d["kind"] = "value"
         d["problem"] = _value_problem(c, g)
         d["passed"] = d["problem"] is None
-        return d
+        return d, None
     d["shape"], d["dtype"] = list(g.shape), str(g.dtype).replace("torch.", "")
     d["problem"] = _structure_problem(c, g, d)
     if d["problem"] is not None:
-        return d
+        return d, None
     if c.device != g.device:
         g = g.to(c.device)
     d["numel"] = n = g.numel()
@@ -343,7 +358,7 @@ def judge_output(c: Any, truth: Truth, tol: Tolerances) -> dict[str, Any]:
         d["problem"] = _exact_problem(c, g, d)
     if n == 0 or not (g.is_floating_point() or g.is_complex()):
         d["passed"] = d["problem"] is None
-        return d
+        return d, None
     shape = c.shape
     cr, gr = (torch.view_as_real(c), torch.view_as_real(g)) if g.is_complex() else (c, g)
     cf, gf = cr.reshape(-1).to(torch.float64), gr.reshape(-1).to(torch.float64)
@@ -351,19 +366,19 @@ def judge_output(c: Any, truth: Truth, tol: Tolerances) -> dict[str, Any]:
         shape = cr.shape
     d["problem"] = _position_problem(cf, gf, shape, d)
     if d["problem"] is not None:
-        return d
+        return d, None
     fin = torch.isfinite(cf) & torch.isfinite(gf)
     b = element_budgets(gf, fin, truth, g, tol)
     d["truth"] = truth.truth_name if b.reference_err is not None or truth.float64 is None else \
         "reference in its own dtype (its float64 output does not match)"
     d["rtol"], d["atol"] = b.info["rtol"], b.info["atol"]
     d["budget"] = b.info
-    d[BUDGET_KEY] = b.budget        # for resolve_ties; popped before the record is written
     _record_errors(d, cf, gf, fin, b, shape)
-    return d
+    return d, b.budget
 
 
-def resolve_ties(leaves_c: list[Any], leaves_g: list[Any], outs: list[dict[str, Any]]) -> None:
+def resolve_ties(leaves_c: list[Any], leaves_g: list[Any], outs: list[dict[str, Any]],
+                 budgets: list[torch.Tensor | None]) -> None:
     """Index outputs that order near-equal values differently (top-k, sort, argsort).
 
     An integer output is exact, but which of two values equal within rounding comes first is
@@ -382,16 +397,15 @@ def resolve_ties(leaves_c: list[Any], leaves_g: list[Any], outs: list[dict[str, 
             continue
         for m, dm in enumerate(outs):
             v = leaves_g[m]
-            if (m == k or not dm["passed"] or BUDGET_KEY not in dm or not isinstance(v, torch.Tensor)
+            bm = budgets[m]
+            if (m == k or not dm["passed"] or bm is None or not isinstance(v, torch.Tensor)
                     or tuple(v.shape) != tuple(g.shape)):
                 continue
             n = _tie_swaps(c.to(g.device), g, v.to(g.device).to(torch.float64),
-                           dm[BUDGET_KEY].reshape(g.shape).to(g.device))
+                           bm.reshape(g.shape).to(g.device))
             if n:
                 d.update(passed=True, problem=None, ties={"companion": m, "elements": n})
                 break
-    for d in outs:
-        d.pop(BUDGET_KEY, None)
 
 
 def _tie_swaps(c: torch.Tensor, g: torch.Tensor, v: torch.Tensor, budget: torch.Tensor) -> int:

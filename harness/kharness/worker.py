@@ -5,19 +5,31 @@ prints from user code can never corrupt the protocol stream.
 
 It may die (segfault, OOM kill, CPU limit) or be killed (timeout): the supervisor restarts it
 and replays the last `load`."""
+from __future__ import annotations
+
 import argparse
 import faulthandler
+import functools
 import json
 import math
 import os
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from . import backend as bk
 from .protocol import HarnessError, encode, error, ok
+
+if TYPE_CHECKING:
+    from .cases import CaseSet
+    from .judge import Tolerances
+    from .precompile import CompilePool
+
+_T = TypeVar("_T")
 
 PROGRESS_PREFIX = "\x1ekopt-progress "
 
@@ -27,17 +39,17 @@ PROGRESS_PREFIX = "\x1ekopt-progress "
 _LOG = sys.stderr
 
 
-def progress(text):
+def progress(text: str) -> None:
     _LOG.write(f"{PROGRESS_PREFIX}{text}\n")
     _LOG.flush()
 
 
-def log(text):
+def log(text: str) -> None:
     _LOG.write(f"kopt-harness[worker {os.getpid()}]: {text}\n")
     _LOG.flush()
 
 
-def _int_field(req, name, default, lo, hi):
+def _int_field(req: dict[str, Any], name: str, default: int, lo: int, hi: int) -> int:
     v = req.get(name, default)
     if v is None:
         v = default
@@ -46,7 +58,7 @@ def _int_field(req, name, default, lo, hi):
     return v
 
 
-def _num_field(req, name, default, lo, hi):
+def _num_field(req: dict[str, Any], name: str, default: float, lo: float, hi: float) -> float:
     v = req.get(name, default)
     if v is None:
         v = default
@@ -60,21 +72,51 @@ CASE_CACHE_MAX_BYTES = {"cuda": 24 << 30, "ascend": 8 << 30, "interp": 1 << 30}
 
 
 class Problem:
-    pass
+    """The loaded problem (attributes set by Worker.op_load)."""
+
+    jobdir: str
+    case_cache: dict[int, Any]                          # case index -> device inputs
+    ref_cache: dict[int, tuple[Any, _Evaluations]]      # case index -> reference outputs
+    case_cache_bytes: int
+    seed: int
+    tol: Tolerances
+    tunables: dict[str, Any]
+    module_names: list[str]
+    kernel_src: str
+    ref_src: str | None
+    has_reference: bool
+    kernel_path: str
+    ref_path: str | None
+    kernel_mod: ModuleType
+    ref_mod: ModuleType | None
+    cases: CaseSet
+    init_inputs: list[Any]
+    correctness: list[int]
+    bench: list[int]
+    static: dict[str, Any]
+    kernel_model: Any
+    ref_model: Any
+    ref64_model: Any
+    mag_model: Any
+    launches: list[dict[str, Any]]
+    probe_case: int
+    runtime_check: dict[str, Any]
+    golden: dict[int, Any] | None
 
 
 class Worker:
-    def __init__(self, backend, root):
+    def __init__(self, backend: str, root: str | None) -> None:
         import torch
+
         from . import guard, launches
         self.torch = torch
         self.backend = backend
         self.root = root
         self.device = bk.device_for(backend)
-        self.problem = None
+        self.problem: Problem | None = None
         self.poisoned = False
-        self._peak_bw = None
-        self._compile_pool = None
+        self._peak_bw: float | None = None
+        self._compile_pool: CompilePool | None = None
         from .timing import Timer
         self.timer = Timer(backend)
         launches.install()
@@ -82,22 +124,22 @@ class Worker:
         self._set_roots()
 
     # ------------------------------------------------------------------ helpers
-    def _set_roots(self, extra=()):
+    def _set_roots(self, extra: tuple[str, ...] = ()) -> None:
         from . import guard
         roots = [self.root, os.environ.get("TMPDIR"), os.environ.get("TRITON_CACHE_DIR"),
                  os.environ.get("TRITON_DUMP_DIR"), os.environ.get("TRITON_OVERRIDE_DIR")]
         guard.set_roots([r for r in list(roots) + list(extra) if r])
 
-    def _need_problem(self):
+    def _need_problem(self) -> Problem:
         if self.problem is None:
             raise HarnessError("not-loaded", "no problem is loaded: send `load` first")
         return self.problem
 
-    def _user_dirs(self):
+    def _user_dirs(self) -> list[str | None]:
         p = self.problem
         return [p.jobdir] if p else [self.root]
 
-    def _resolve_workdir(self, wd):
+    def _resolve_workdir(self, wd: Any) -> str:
         if wd is None or wd == "":
             wd = "job"
         if not isinstance(wd, str):
@@ -115,7 +157,7 @@ class Worker:
         os.makedirs(path, exist_ok=True)
         return path
 
-    def _fail(self, e, what_kind=None):
+    def _fail(self, e: Exception, what_kind: str | None = None) -> Exception:
         from .usercode import UserCodeFailure
         if isinstance(e, UserCodeFailure):
             if e.kind == "device-fault":
@@ -123,7 +165,7 @@ class Worker:
             return HarnessError(e.kind if e.kind != "exception" else (what_kind or "kernel-error"), e.message)
         return e
 
-    def _import_kernel(self, source, who):
+    def _import_kernel(self, source: str | None, who: str) -> tuple[ModuleType, str, str]:
         """Module for `source` (None: the loaded initial kernel)."""
         from .usercode import import_module, write_source
         p = self._need_problem()
@@ -137,7 +179,7 @@ class Worker:
             return sys.modules[name], source, path
         return import_module(path, name, who, self._user_dirs()), source, path
 
-    def _tunables(self, req, key="tunables"):
+    def _tunables(self, req: dict[str, Any], key: str = "tunables") -> dict[str, Any]:
         t = req.get(key)
         if t is None:
             return dict(self.problem.tunables) if self.problem else {}
@@ -145,7 +187,7 @@ class Worker:
             raise HarnessError("bad-request", f"{key} must be an object of identifier -> value")
         return t
 
-    def _device_inputs(self, i, dtype64=False):
+    def _device_inputs(self, i: int, dtype64: bool = False) -> list[Any]:
         """Fresh inputs of case i on the device (a private copy each call). The case's
         tensors are generated once per problem and kept on the device up to
         CASE_CACHE_MAX_BYTES: generating large random inputs on the CPU and copying them
@@ -153,7 +195,7 @@ class Worker:
         milliseconds."""
         from .cases import clone_tree, to_device
         from .correctness import storages
-        p = self.problem
+        p = cast(Problem, self.problem)
         base = p.case_cache.get(i)
         if base is None:
             base = to_device(p.cases.inputs(i), self.device)
@@ -165,8 +207,8 @@ class Worker:
         return to_device(clone_tree(base), self.device, dtype64=dtype64)
 
     # ------------------------------------------------------------------ ops
-    def handle(self, req):
-        op = req.get("op")
+    def handle(self, req: dict[str, Any]) -> dict[str, Any]:
+        op: Any = req.get("op")
         rid = req.get("id")
         t0 = time.time()
         try:
@@ -179,10 +221,10 @@ class Worker:
             resp = ok(rid, res)
         except HarnessError as e:
             resp = error(rid, e.kind, e.message, **e.extra)
-        except Exception as e:  # a bug in the harness, or user code escaping run_user
+        except Exception as e:  # noqa: BLE001 - a harness bug or user code escaping run_user: answered as internal
             from .usercode import UserCodeFailure
             if isinstance(e, UserCodeFailure):
-                e2 = self._fail(e)
+                e2 = cast(HarnessError, self._fail(e))   # a UserCodeFailure becomes a HarnessError
                 resp = error(rid, e2.kind, e2.message)
             else:
                 log("internal error:\n" + traceback.format_exc())
@@ -195,24 +237,36 @@ class Worker:
                 resp["error"]["worker_restarting"] = True
         return resp
 
-    def op_hello(self, req):
+    def op_hello(self, req: dict[str, Any]) -> dict[str, Any]:
         env = bk.environment(self.backend)
         env["pid"] = os.getpid()
         env["workdir"] = self.root
         env["loaded"] = self.problem is not None
         return env
 
-    def op_shutdown(self, req):
+    def op_shutdown(self, req: dict[str, Any]) -> dict[str, Any]:
         return {"bye": True}
 
-    def op_load(self, req):
+    def op_load(self, req: dict[str, Any]) -> dict[str, Any]:
         from . import launches
-        from .cases import CaseSet, parse_jsonl_cases, sample_indices, case_seed, describe_value
+        from .cases import (
+            CaseSet,
+            case_seed,
+            describe_value,
+            parse_jsonl_cases,
+            sample_indices,
+        )
         from .judge import Tolerances
         from .static_check import check_source
-        from .usercode import (UserCodeFailure, build_model, call_forward, forget_module, import_module,
-                               run_user, write_source)
-        torch = self.torch
+        from .usercode import (
+            UserCodeFailure,
+            build_model,
+            call_forward,
+            forget_module,
+            import_module,
+            run_user,
+            write_source,
+        )
         ksrc = req.get("kernel_source")
         if not isinstance(ksrc, str) or not ksrc.strip():
             raise HarnessError("bad-request", "load needs kernel_source (a Python module with class ModelNew)")
@@ -307,7 +361,7 @@ class Worker:
                 for i in p.correctness:
                     progress(f"load golden case {i}")
                     inp = self._device_inputs(i)
-                    out = run_user(f"initial kernel on case {i}", lambda: call_forward(p.kernel_model, inp), udirs)
+                    out = run_user(f"initial kernel on case {i}", functools.partial(call_forward, p.kernel_model, inp), udirs)
                     p.golden[i] = _to_cpu(out)
         except UserCodeFailure as e:
             self.problem = None
@@ -337,19 +391,18 @@ class Worker:
         }
 
     # ------------------------------------------------------------------ validate
-    def op_validate(self, req):
+    def op_validate(self, req: dict[str, Any]) -> dict[str, Any]:
         from . import launches
         from .cases import clone_tree
         from .correctness import flatten_outputs, inputs_mutated, overlaps, storages
-        from .judge import judge_output, resolve_ties
+        from .judge import judge_outputs
         from .static_check import RuntimeTrace, check_source
         from .usercode import UserCodeFailure, build_model, call_forward, run_user
-        torch = self.torch
         p = self._need_problem()
         csrc = req.get("candidate_source")
         who = "candidate" if csrc is not None and csrc != p.kernel_src else "initial kernel"
         udirs = self._user_dirs()
-        res = {"who": who, "passed": False, "failure": None, "cases": [], "backend": self.backend}
+        res: dict[str, Any] = {"who": who, "passed": False, "failure": None, "cases": [], "backend": self.backend}
         # static check first
         static = check_source(csrc if csrc is not None else p.kernel_src)
         res["static_check"] = static
@@ -361,7 +414,7 @@ class Worker:
                                          f"{v['code'] + ': ' if v['code'] else ''}{v['reason']}{more}"}
             return res
         try:
-            mod, src, path = self._import_kernel(csrc, who)
+            mod, _src, _path = self._import_kernel(csrc, who)
             model = p.kernel_model if mod is p.kernel_mod and not req.get("tunables") else build_model(
                 mod, "ModelNew", p.init_inputs, self._tunables(req), self.device, p.seed, udirs, who)
         except UserCodeFailure as e:
@@ -379,7 +432,6 @@ class Worker:
         per_output: dict[int, dict] = {}
         unavailable = None
         all_recs = []
-        from .cases import to_device
         for i in cases:
             progress(f"validate case {i} {who}")
             entry = {"case": i, "passed": False}
@@ -389,7 +441,7 @@ class Worker:
             # 1. candidate first
             try:
                 with launches.recording() as recs, trace:
-                    out_c = run_user(f"{who} on case {i}", lambda: _sync_ret(call_forward(model, cin), self.backend),
+                    out_c = run_user(f"{who} on case {i}", lambda cin=cin: _sync_ret(call_forward(model, cin), self.backend),
                                      udirs)
                 all_recs.extend(recs)
             except UserCodeFailure as e:
@@ -427,7 +479,8 @@ class Worker:
                 if extra.note and not unavailable:
                     unavailable = extra.note
             else:
-                out_g = _to_device_tree(p.golden[i], self.device) if i in p.golden else None
+                golden = cast("dict[int, Any]", p.golden)     # set at load when there is no reference
+                out_g = _to_device_tree(golden[i], self.device) if i in golden else None
                 if out_g is None:
                     raise HarnessError("bad-request", f"case {i} has no golden output (not a correctness case)")
                 extra = _Evaluations(note="no reference: the initial kernel's outputs are the golden",
@@ -446,14 +499,10 @@ class Worker:
                 res["failure"] = {"kind": "wrong-result", "case": i,
                                   "message": f"{who} wrong on case {i}: {len(leaves_c)} outputs, expected {len(leaves_g)}"}
                 break
-            outs = []
             problem = None
-            for k, (c, g) in enumerate(zip(leaves_c, leaves_g)):
-                d = judge_output(c, extra.truth(k, g), p.tol)
-                d["output"] = k
-                outs.append(d)
-            resolve_ties(leaves_c, leaves_g, outs)
+            outs = judge_outputs(leaves_c, leaves_g, [extra.truth(k, g) for k, g in enumerate(leaves_g)], p.tol)
             for k, d in enumerate(outs):
+                d["output"] = k
                 _summarize_output(per_output, k, i, d)
                 if not d["passed"] and problem is None:
                     problem = f"{who} wrong on case {i}: output {k} {d['problem']}"
@@ -475,7 +524,7 @@ class Worker:
         res["passed"] = res["failure"] is None and all(c["passed"] for c in res["cases"])
         return res
 
-    def _reference_outputs(self, i, udirs):
+    def _reference_outputs(self, i: int, udirs: list[str | None]) -> tuple[Any, _Evaluations]:
         """(outputs, evaluations) of the reference on case i: its outputs in its own dtypes,
         then in float64 on the upcast inputs, and in float64 on |inputs| and on 2|inputs|
         with |parameters| (the magnitudes of the judge's budget, kharness/judge.py). They
@@ -483,11 +532,11 @@ class Worker:
         CASE_CACHE_MAX_BYTES with the inputs): a sweep screens dozens of candidates on one
         case."""
         from .correctness import storages
-        hit = self.problem.ref_cache.get(i)
+        p = cast(Problem, self.problem)
+        hit = p.ref_cache.get(i)
         if hit is not None:
             return hit
         out = self._reference_outputs_uncached(i, udirs)
-        p = self.problem
         ev = out[1]
         nbytes = sum(b1 - b0 for leaves in ([out[0]], ev.float64, ev.magnitude, ev.magnitude2) if leaves
                      for (b0, b1, _) in storages(leaves))
@@ -496,16 +545,16 @@ class Worker:
             p.case_cache_bytes += nbytes
         return out
 
-    def _reference_outputs_uncached(self, i, udirs):
+    def _reference_outputs_uncached(self, i: int, udirs: list[str | None]) -> tuple[Any, _Evaluations]:
         from .cases import map_float_tensors
         from .correctness import flatten_outputs
         from .judge import Float64Mode
         from .usercode import UserCodeFailure, build_model, call_forward, run_user
-        p = self.problem
+        p = cast(Problem, self.problem)
         torch = self.torch
 
-        def run(model, inputs, what):
-            def go():
+        def run(model: Any, inputs: Any, what: str) -> Any:
+            def go() -> Any:
                 if model is p.ref_model:
                     return _sync_ret(call_forward(model, inputs), self.backend)
                 with Float64Mode():
@@ -541,7 +590,7 @@ class Worker:
         return out_g, ev
 
     # ------------------------------------------------------------------ bench
-    def _bench_fn(self, model, i, rotate=True):
+    def _bench_fn(self, model: Any, i: int, rotate: bool = True) -> tuple[Callable[[int], Any], dict[str, int]]:
         """(fn(k), info) running model on case i with inputs rotated over copies."""
         from .cases import clone_tree
         from .correctness import storages
@@ -556,18 +605,19 @@ class Worker:
             n = max(2, min(8, (2 * l2) // max(nbytes, 1)))
             copies += [clone_tree(base) for _ in range(int(n) - 1)]
 
-        def fn(k):
+        def fn(k: int) -> Any:
             return model(*copies[k % len(copies)])
 
         return fn, {"input_bytes": nbytes, "input_copies": len(copies)}
 
-    def _time_model(self, model, i, what, warmup_ms, rep_ms, min_reps, max_reps):
+    def _time_model(self, model: Any, i: int, what: str, warmup_ms: float, rep_ms: float, min_reps: int,
+                    max_reps: int) -> tuple[dict[str, Any], Callable[[int], Any]]:
         from .timing import stats
-        from .usercode import call_forward, run_user
+        from .usercode import run_user
         torch = self.torch
         fn, info = self._bench_fn(model, i)
 
-        def go():
+        def go() -> tuple[list[float], dict[str, Any]]:
             with torch.no_grad():
                 return self.timer.bench(fn, warmup_ms, rep_ms, min_reps, max_reps)
 
@@ -577,7 +627,7 @@ class Worker:
         st.update(info)
         return st, fn
 
-    def _peak_bandwidth(self):
+    def _peak_bandwidth(self) -> float | None:
         """Device-to-device copy bandwidth (GB/s), measured once."""
         if self._peak_bw is not None or self.backend not in ("cuda", "ascend"):
             return self._peak_bw
@@ -586,16 +636,16 @@ class Worker:
         try:
             a = torch.empty(n, dtype=torch.float32, device=self.device)
             b = torch.empty_like(a)
-            times = self.timer.measure(lambda k: b.copy_(a), 10, flush=False)
+            times = self.timer.measure(lambda k, a=a, b=b: b.copy_(a), 10, flush=False)
             t = sorted(times)[len(times) // 2]
             self._peak_bw = 2 * a.numel() * 4 / (t * 1e-3) / 1e9
             del a, b
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - best effort: the report omits the bound, says why
             log(f"bandwidth probe failed: {e}")
             self._peak_bw = None
         return self._peak_bw
 
-    def _bench_defaults(self, req):
+    def _bench_defaults(self, req: dict[str, Any]) -> tuple[float, float, int, int]:
         gpu = self.backend != "interp"
         warmup_ms = _num_field(req, "warmup_ms", 25.0 if gpu else 0.0, 0, 60000)
         rep_ms = req.get("rep_ms", req.get("rep"))
@@ -604,8 +654,8 @@ class Worker:
         max_reps = _int_field(req, "max_reps", 10000 if gpu else 50, min_reps, 1000000)
         return warmup_ms, rep_ms, min_reps, max_reps
 
-    def op_bench(self, req):
-        from .correctness import flatten_outputs, storages
+    def op_bench(self, req: dict[str, Any]) -> dict[str, Any]:
+        from .correctness import storages
         from .usercode import UserCodeFailure, build_model, run_user
         torch = self.torch
         p = self._need_problem()
@@ -625,11 +675,11 @@ class Worker:
             for i in cases:
                 progress(f"bench case {i} {who}")
                 st, fn = self._time_model(model, i, who, warmup_ms, rep_ms, min_reps, max_reps)
-                entry = {"case": i, "kernel": st}
+                entry: dict[str, Any] = {"case": i, "kernel": st}
                 if self.backend != "interp":
                     # bytes moved estimate: every input and output storage touched once
                     with torch.no_grad():
-                        o = run_user(f"{who} on case {i}", lambda: fn(0), self._user_dirs())
+                        o = run_user(f"{who} on case {i}", functools.partial(fn, 0), self._user_dirs())
                     ob = sum(b1 - b0 for (b0, b1, _) in storages(o))
                     moved = st["input_bytes"] + ob
                     entry["bytes_moved_estimate"] = moved
@@ -655,7 +705,7 @@ class Worker:
                 "rep_ms": rep_ms, "cases": out, "summary": summary, "env": bk.environment(self.backend)}
 
     # ------------------------------------------------------------------ compare
-    def op_compare(self, req):
+    def op_compare(self, req: dict[str, Any]) -> dict[str, Any]:
         from .timing import abba_decision, stats
         from .usercode import UserCodeFailure, build_model, run_user
         torch = self.torch
@@ -683,7 +733,7 @@ class Worker:
             fa = {i: self._bench_fn(A, i)[0] for i in cases}
             fb = {i: self._bench_fn(B, i)[0] for i in cases}
 
-            def warmup():
+            def warmup() -> None:
                 with torch.no_grad():
                     for i in cases:
                         for f in (fa[i], fb[i]):
@@ -693,10 +743,10 @@ class Worker:
 
             progress("compare warmup")
             run_user("warm-up of incumbent/candidate", warmup, udirs)
-            samples = {"A": {i: [] for i in cases}, "B": {i: [] for i in cases}}
-            slots = {"A1": [], "B1": [], "B2": [], "A2": []}
+            samples: dict[str, dict[int, list[float]]] = {"A": {i: [] for i in cases}, "B": {i: [] for i in cases}}
+            slots: dict[str, list[float]] = {"A1": [], "B1": [], "B2": [], "A2": []}
 
-            def one_round(r):
+            def one_round(r: int) -> None:
                 with torch.no_grad():
                     for slot in ("A1", "B1", "B2", "A2"):
                         fs = fa if slot[0] == "A" else fb
@@ -711,7 +761,7 @@ class Worker:
             used = 0
             for r in range(rounds):
                 progress(f"compare round {r}")
-                run_user(f"compare round {r}", lambda: one_round(r), udirs)
+                run_user(f"compare round {r}", functools.partial(one_round, r), udirs)
                 used = r + 1
                 if adaptive and used >= min(rounds, ADAPTIVE_MIN_ROUNDS) and _decided(slots, min_imp):
                     break
@@ -732,11 +782,11 @@ class Worker:
                 "slots": slots, "cases": per_case, "env": bk.environment(self.backend)}
 
     # ------------------------------------------------------------------ compile / profile
-    def probe_launches(self, mod, who, req):
+    def probe_launches(self, mod: ModuleType, who: str, req: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
         """(launch summary, case) of one forward of `mod`'s ModelNew on the first benchmark case."""
         from . import launches
         from .usercode import UserCodeFailure, build_model, call_forward, run_user
-        p = self.problem
+        p = cast(Problem, self.problem)
         if mod is p.kernel_mod and not req.get("tunables"):
             return p.launches, p.probe_case
         case = p.bench[0]
@@ -750,11 +800,11 @@ class Worker:
             raise self._fail(e)
         return launches.summarize(recs), case
 
-    def op_sweep(self, req):
+    def op_sweep(self, req: dict[str, Any]) -> dict[str, Any]:
         from .sweep import sweep_op
         return sweep_op(self, req)
 
-    def compile_pool(self):
+    def compile_pool(self) -> CompilePool:
         """The process pool that compiles sweep candidates in parallel (started lazily, kept
         for this worker's life)."""
         if self._compile_pool is None:
@@ -763,7 +813,7 @@ class Worker:
         return self._compile_pool
 
     # ------------------------------------------------------------------ knobs / rewrite
-    def _source_launches(self, src, req):
+    def _source_launches(self, src: str | None, req: dict[str, Any]) -> tuple[str, list[dict[str, Any]], int]:
         """(source, launch summary, case) of `src` (None: the loaded kernel); the launches of a
         source other than the loaded kernel are recorded on one forward of the first benchmark case."""
         from .usercode import UserCodeFailure
@@ -778,7 +828,7 @@ class Worker:
         launches_, case = self.probe_launches(mod, who, req)
         return src, launches_, case
 
-    def op_knobs(self, req):
+    def op_knobs(self, req: dict[str, Any]) -> dict[str, Any]:
         from .knobs import discover
         from .srcedit import RewriteRefused
         declared = _declared(req)
@@ -792,7 +842,7 @@ class Worker:
         res["probe_case"] = case
         return res
 
-    def op_rewrite(self, req):
+    def op_rewrite(self, req: dict[str, Any]) -> dict[str, Any]:
         from .knobs import discover
         from .rewrite import apply_changes
         from .srcedit import RewriteRefused, check_parses
@@ -828,11 +878,11 @@ class Worker:
             raise HarnessError("rewrite-refused", str(e))
         return res
 
-    def op_compile(self, req):
+    def op_compile(self, req: dict[str, Any]) -> dict[str, Any]:
         from .compile import compile_op
         return compile_op(self, req)
 
-    def op_profile(self, req):
+    def op_profile(self, req: dict[str, Any]) -> dict[str, Any]:
         from .profile import profile_op
         return profile_op(self, req)
 
@@ -841,7 +891,7 @@ class Worker:
 ADAPTIVE_MIN_ROUNDS = 6
 
 
-def _decided(slots, min_imp):
+def _decided(slots: dict[str, list[float]], min_imp: float) -> bool:
     """True when more rounds would not change the decision: the median log ratio lies more
     than two standard errors (of a median: 1.2533 sigma / sqrt(n)) away from the decision
     threshold."""
@@ -858,7 +908,7 @@ def _decided(slots, min_imp):
     return abs(-dec["log_ratio_median"] - dec["threshold"]) > 2 * se
 
 
-def _declared(req):
+def _declared(req: dict[str, Any]) -> dict[str, list[int]]:
     from .knobs import check_declared
     try:
         return check_declared(req.get("declared") or {})
@@ -866,7 +916,7 @@ def _declared(req):
         raise HarnessError("bad-request", str(e))
 
 
-def _structural_module():
+def _structural_module() -> ModuleType | None:
     """kharness.structural when this harness has it (built separately), else None."""
     import importlib
     name = f"{__package__}.structural"
@@ -878,7 +928,7 @@ def _structural_module():
         return None
 
 
-def _structural_survey(src, recs):
+def _structural_survey(src: str, recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     import dataclasses
     mod = _structural_module()
     if mod is None:
@@ -946,7 +996,7 @@ def _summarize_output(per_output: dict[int, dict], k: int, case: int, d: dict) -
         o["relative_scale"] = max(o["relative_scale"], b["relative_scale"])
 
 
-def statistics_median(v):
+def statistics_median(v: list[float]) -> float | None:
     s = sorted(v)
     if not s:
         return None
@@ -954,12 +1004,12 @@ def statistics_median(v):
     return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
 
 
-def _sync_ret(x, backend):
+def _sync_ret(x: _T, backend: str) -> _T:
     bk.sync(backend)
     return x
 
 
-def _to_cpu(v):
+def _to_cpu(v: Any) -> Any:
     import torch
     if isinstance(v, torch.Tensor):
         return v.detach().to("cpu", copy=True)
@@ -970,7 +1020,7 @@ def _to_cpu(v):
     return v
 
 
-def _to_device_tree(v, device):
+def _to_device_tree(v: Any, device: Any) -> Any:
     import torch
     if isinstance(v, torch.Tensor):
         return v.to(device, copy=True)
@@ -981,7 +1031,7 @@ def _to_device_tree(v, device):
     return v
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--worker", action="store_true")
     ap.add_argument("--backend", default="auto")
@@ -1000,7 +1050,7 @@ def main(argv=None):
         backend = bk.choose_backend(args.backend)
         root = os.path.realpath(args.workdir) if args.workdir else None
         w = Worker(backend, root)
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 - any start-up failure is told to the supervisor
         proto.write(encode({"ready": False, "error": f"{type(e).__name__}: {e}",
                             "traceback": traceback.format_exc()[-4000:]}))
         proto.flush()
