@@ -31,6 +31,8 @@ What it does, in order (each step logs one line on stderr, and says so when it f
 4. A clean environment: HOME and TMPDIR inside the work directory, Triton caches there,
    device selection and toolchain variables passed through.
 """
+from __future__ import annotations
+
 import argparse
 import ctypes
 import os
@@ -39,6 +41,7 @@ import shutil
 import stat
 import subprocess
 import sys
+from typing import NoReturn
 
 import sandbox_view
 
@@ -68,12 +71,12 @@ PASS_ENV = (
 )
 
 
-def log(msg):
+def log(msg) -> None:
     sys.stderr.write(f"kopt-launch: {msg}\n")
     sys.stderr.flush()
 
 
-def parse_args(argv):
+def parse_args(argv) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--backend", default="auto", help="cuda | ascend | interp | auto")
     ap.add_argument("--workdir", required=True, help="private work directory (created; the only writable path)")
@@ -102,12 +105,12 @@ def parse_args(argv):
 
 # ------------------------------------------------------------------------------ stage 1
 
-def venv_root(python):
+def venv_root(python) -> str | None:
     d = os.path.dirname(os.path.dirname(python))
     return d if os.path.exists(os.path.join(d, "pyvenv.cfg")) else None
 
 
-def traversable_by_others(path):
+def traversable_by_others(path) -> bool:
     """Every ancestor directory has o+x and the path itself o+r (rough check of whether an
     unrelated user can use it)."""
     p = os.path.realpath(path)
@@ -123,7 +126,7 @@ def traversable_by_others(path):
     return bool(os.stat(p).st_mode & stat.S_IROTH)
 
 
-def readable_harness(workdir):
+def readable_harness(workdir) -> str:
     """The harness directory the sandbox user can read. Without bubblewrap nothing re-binds
     it, and a clone under a private home (/root is 0700) is out of the sandbox user's reach:
     then the harness is copied once (by content) beside the work directory, whose parent is
@@ -155,7 +158,7 @@ def readable_harness(workdir):
     return dest
 
 
-def traversable_dirs(path):
+def traversable_dirs(path) -> bool:
     p = os.path.realpath(path)
     parts = p.split(os.sep)
     for i in range(1, len(parts) + 1):
@@ -168,7 +171,7 @@ def traversable_dirs(path):
     return True
 
 
-def ensure_user(name):
+def ensure_user(name) -> tuple[int, int]:
     try:
         pw = pwd.getpwnam(name)
         return pw.pw_uid, pw.pw_gid
@@ -177,7 +180,7 @@ def ensure_user(name):
     useradd = shutil.which("useradd") or "/usr/sbin/useradd"
     nologin = "/usr/sbin/nologin" if os.path.exists("/usr/sbin/nologin") else "/bin/false"
     r = subprocess.run([useradd, "-r", "-M", "-d", "/nonexistent", "-s", nologin, "-U", name],
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, check=False)
     if r.returncode != 0:
         raise RuntimeError(f"useradd {name} failed: {r.stderr.strip()}")
     log(f"created system user {name}")
@@ -185,7 +188,7 @@ def ensure_user(name):
     return pw.pw_uid, pw.pw_gid
 
 
-def chown_tree(path, uid, gid):
+def chown_tree(path, uid, gid) -> None:
     for root, dirs, files in os.walk(path):
         for n in [root] + [os.path.join(root, x) for x in dirs + files]:
             try:
@@ -195,7 +198,7 @@ def chown_tree(path, uid, gid):
     os.chmod(path, 0o700)
 
 
-def device_nodes(backend, extra):
+def device_nodes(backend, extra) -> list[str]:
     nodes = []
     import glob
     if backend in ("cuda", "auto"):
@@ -208,7 +211,7 @@ def device_nodes(backend, extra):
     return [n for n in dict.fromkeys(nodes) if os.path.exists(n)]
 
 
-def ascend_venv(args):
+def ascend_venv(args) -> tuple[str | None, str | None]:
     """(venv root, python) of the triton-ascend virtualenv, or (None, None)."""
     py = args.ascend_python or os.environ.get("KOPT_ASCEND_PYTHON") or os.path.join(REPO, ".venv-ascend", "bin", "python")
     if not os.access(py, os.X_OK):
@@ -219,7 +222,7 @@ def ascend_venv(args):
     return (os.path.realpath(root) if root else None), py
 
 
-def bwrap_cmd(bwrap, args, workdir, view, ident, inner):
+def bwrap_cmd(bwrap, args, workdir, view, ident: tuple[str, int, int], inner) -> tuple[list[str], tuple[int, int]]:
     """The bubblewrap command line; also returns the descriptors it reads (its generated
     /etc/passwd and /etc/group), which the caller passes on and closes."""
     cmd = [bwrap, "--die-with-parent", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-pid",
@@ -232,12 +235,12 @@ def bwrap_cmd(bwrap, args, workdir, view, ident, inner):
     return cmd + ["--"] + inner, fds
 
 
-def close_fds(fds):
+def close_fds(fds) -> None:
     for fd in fds:
         os.close(fd)
 
 
-def sandbox_identity(args, uid, gid):
+def sandbox_identity(args, uid, gid) -> tuple[str, int, int]:
     """(name, uid, gid) the harness runs as, for the generated /etc/passwd."""
     if uid >= 0:
         return args.user, uid, gid
@@ -247,16 +250,16 @@ def sandbox_identity(args, uid, gid):
         return "kopt", os.getuid(), os.getgid()
 
 
-def probe(cmd_prefix, fds=()):
+def probe(cmd_prefix, fds=()) -> tuple[bool, str]:
     try:
         r = subprocess.run(cmd_prefix + ["/bin/true"], capture_output=True, text=True, timeout=30,
-                           pass_fds=fds)
+                           pass_fds=fds, check=False)
         return r.returncode == 0, (r.stderr or "").strip()
     except (OSError, subprocess.SubprocessError) as e:
         return False, str(e)
 
 
-def stage1(args):
+def stage1(args) -> int:
     workdir = os.path.realpath(args.workdir)
     os.makedirs(workdir, exist_ok=True)
     python = args.python or os.path.join(REPO, ".venv", "bin", "python")
@@ -286,7 +289,7 @@ def stage1(args):
         log(f"not root: harness runs as the calling user (uid {os.getuid()})")
     isolation = args.isolation
     bwrap = shutil.which("bwrap")
-    chosen = None
+    chosen: list[str] | None = None
     # triton-ascend's interpreter (Ascend compiles), bound at its own path like the main one
     aroot, apy = ascend_venv(args)
     if aroot and apy:
@@ -375,7 +378,7 @@ def refuse_unreadable(dirs: list[str]) -> None:
                              f"(uid {os.getuid()}): make it and the directories above it readable by that user "
                              f"(o+rX), or use an interpreter it can read")
 
-def stage2(args):
+def stage2(args) -> NoReturn:
     import resource
     lims = {resource.RLIMIT_NOFILE: args.nofile, resource.RLIMIT_NPROC: args.nproc,
             resource.RLIMIT_FSIZE: args.fsize_mb * (1 << 20) if args.fsize_mb else None, resource.RLIMIT_CORE: 0}
@@ -383,7 +386,7 @@ def stage2(args):
         if v is None:
             continue
         try:
-            soft, hard = resource.getrlimit(rl)
+            _soft, hard = resource.getrlimit(rl)
             v = v if hard == resource.RLIM_INFINITY else min(v, hard)
             resource.setrlimit(rl, (v, v))
         except (ValueError, OSError) as e:
@@ -399,8 +402,8 @@ def stage2(args):
     for k in PASS_ENV:
         if k in os.environ:
             env.setdefault(k, os.environ[k])
-    for e in args.env:
-        k, _, v = e.partition("=")
+    for assignment in args.env:
+        k, _, v = assignment.partition("=")
         env[k] = v
     if args.stage2_uid >= 0:
         os.makedirs(tmp, exist_ok=True)
@@ -423,7 +426,7 @@ def stage2(args):
         PR_SET_NO_NEW_PRIVS = 38
         if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             log("could not set PR_SET_NO_NEW_PRIVS")
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 -- best effort, logged: libc or prctl may be missing (non-Linux, odd libc)
         log(f"could not set PR_SET_NO_NEW_PRIVS: {e}")
     harness = os.path.join(HERE, "kopt_harness.py")
     cmd = [sys.executable, harness, "--backend", args.backend, "--workdir", workdir, "--cpu-s", str(args.cpu_s)]
@@ -439,7 +442,7 @@ def stage2(args):
                          f"same user); give each harness its own --user")
 
 
-def main(argv=None):
+def main(argv=None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.stage2:
         return stage2(args)

@@ -12,15 +12,16 @@ import shutil
 import subprocess
 import sys
 import time
+from typing import Any
 
 from .protocol import HarnessError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PASS_RE = re.compile(r"^// -----// IR Dump (Before|After) (\S+) \(([^)]*)\)(?: \('([^']*)' operation(?:: @(\S+))?\))?",
-                     re.M)
+                     re.MULTILINE)
 
 
-def find_tool(name):
+def find_tool(name) -> str | None:
     p = shutil.which(name)
     if p:
         return p
@@ -29,7 +30,7 @@ def find_tool(name):
         cand = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", name)
         if os.access(cand, os.X_OK):
             return cand
-    except Exception:
+    except Exception:  # noqa: S110, BLE001 -- best effort: triton may be absent or fail to import; the next places are tried
         pass
     for d in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
         if d and os.access(os.path.join(d, "bin", name), os.X_OK):
@@ -37,18 +38,18 @@ def find_tool(name):
     return None
 
 
-def parse_pass_dump(text):
+def parse_pass_dump(text) -> list[dict[str, Any]]:
     """Pass names, in order, from an MLIR_ENABLE_DUMP=1 stderr capture, with byte offsets."""
-    out = []
+    out: list[dict[str, Any]] = []
     for m in PASS_RE.finditer(text):
         out.append({"when": m.group(1).lower(), "pass": m.group(2), "flag": m.group(3),
                     "scope": m.group(4), "function": m.group(5), "offset": m.start()})
     return out
 
 
-def parse_res_usage(text):
+def parse_res_usage(text) -> dict[str, dict[str, int]]:
     """cuobjdump -res-usage: {function: {REG, STACK, SHARED, LOCAL, ...}}."""
-    res = {}
+    res: dict[str, dict[str, int]] = {}
     cur = None
     for line in text.splitlines():
         m = re.match(r"\s*Function (\S+):", line)
@@ -61,10 +62,10 @@ def parse_res_usage(text):
     return res
 
 
-def ptx_stats(ptx):
+def ptx_stats(ptx) -> dict[str, int]:
     """Counts that the L3 diagnosis uses: global loads/stores by width, shared memory ops,
     barriers, predicated branches."""
-    st = {}
+    st: dict[str, int] = {}
     for m in re.finditer(r"\b(ld|st)\.global(?:\.[a-z0-9_:]+)*?(?:\.(v2|v4|v8))?\.(b|f|u|s)(8|16|32|64|128)\b", ptx):
         key = f"{m.group(1)}.global{'.' + m.group(2) if m.group(2) else ''}.{m.group(4)}"
         st[key] = st.get(key, 0) + 1
@@ -76,16 +77,16 @@ def ptx_stats(ptx):
     return st
 
 
-def ops_by_source_line(mlir, source_file):
+def ops_by_source_line(mlir, source_file) -> dict[str, list[str]]:
     """{source line: [op names]} from an MLIR file with loc() info, for ops located in
     source_file (L3 attribution of IR ops to kernel source lines)."""
-    locs = {}
-    alias = {}
+    locs: dict[str, int] = {}
+    alias: dict[str, str] = {}
     base = os.path.basename(source_file) if source_file else None
-    for m in re.finditer(r'^#(loc\d*) = loc\("([^"]+)":(\d+):(\d+)\)', mlir, re.M):
+    for m in re.finditer(r'^#(loc\d*) = loc\("([^"]+)":(\d+):(\d+)\)', mlir, re.MULTILINE):
         if base is None or os.path.basename(m.group(2)) == base:
             locs[m.group(1)] = int(m.group(3))
-    for m in re.finditer(r'^#(loc\d*) = loc\("[^"]*"\(#(loc\d*)\)\)', mlir, re.M):
+    for m in re.finditer(r'^#(loc\d*) = loc\("[^"]*"\(#(loc\d*)\)\)', mlir, re.MULTILINE):
         alias[m.group(1)] = m.group(2)
     for a in list(alias):
         seen, cur = 0, a
@@ -94,19 +95,19 @@ def ops_by_source_line(mlir, source_file):
             seen += 1
         if cur in locs:
             locs[a] = locs[cur]
-    res = {}
-    for m in re.finditer(r'^\s*(?:%[\w#:, ]+ = )?"?([a-z_]+\.[a-z_.]+)"?.*loc\(#(loc\d*)\)\s*$', mlir, re.M):
+    res: dict[int, list[str]] = {}
+    for m in re.finditer(r'^\s*(?:%[\w#:, ]+ = )?"?([a-z_]+\.[a-z_.]+)"?.*loc\(#(loc\d*)\)\s*$', mlir, re.MULTILINE):
         line = locs.get(m.group(2))
         if line is not None:
             res.setdefault(line, []).append(m.group(1))
     return {str(k): v for k, v in sorted(res.items())}
 
 
-def _file_entry(path):
+def _file_entry(path) -> dict[str, Any] | None:
     return {"path": path, "bytes": os.path.getsize(path)} if path and os.path.exists(path) else None
 
 
-def compile_op(worker, req):
+def compile_op(worker, req) -> dict[str, Any]:
     from .usercode import UserCodeFailure
     p = worker._need_problem()
     target = req.get("target", "cuda:90")
@@ -116,9 +117,8 @@ def compile_op(worker, req):
     csrc = req.get("candidate_source")
     who = "candidate" if csrc is not None and csrc != p.kernel_src else "initial kernel"
     timeout = min(float(req.get("compile_timeout_s", 300)), float(req.get("timeout_s") or 600) - 15)
-    udirs = worker._user_dirs()
     try:
-        mod, src, path = worker._import_kernel(csrc, who)
+        mod, _src, path = worker._import_kernel(csrc, who)
     except UserCodeFailure as e:
         raise worker._fail(e)
     if worker.backend == "ascend" or target.startswith(("ascend", "npu")):
@@ -154,16 +154,17 @@ def compile_op(worker, req):
             with open(passes_path, "w") as errf:
                 r = subprocess.run([sys.executable, os.path.join(HERE, "drivers", "compile_driver.py"), spec_path],
                                    stdout=subprocess.PIPE, stderr=errf, env=env, timeout=timeout, text=True,
-                                   cwd=kdir)
+                                   cwd=kdir, check=False)
         except subprocess.TimeoutExpired:
             raise HarnessError("timeout", f"compiling {name} for {target} did not finish within {timeout:g} s")
         lines = [l for l in r.stdout.splitlines() if l.startswith("{")]
-        info = json.loads(lines[-1]) if lines else {"ok": False, "error": f"compile driver exited {r.returncode}"}
+        info: dict[str, Any] = json.loads(lines[-1]) if lines else {"ok": False, "error": f"compile driver exited {r.returncode}"}
         entry = {"kernel": name, "launches": kinfo["launches"], "args": kinfo["last"]["args"],
                  "kwargs": kinfo["last"]["kwargs"], "grid": kinfo["last"].get("grid"),
                  "compile_s": round(time.time() - t0, 3)}
         if not info.get("ok"):
-            tail = open(passes_path, errors="replace").read()[-3000:]
+            with open(passes_path, errors="replace") as lf:
+                tail = lf.read()[-3000:]
             entry["error"] = info.get("error")
             entry["log"] = _file_entry(passes_path)
             raise HarnessError("compile-failed", f"compiling {name} for {target} failed: {info.get('error')}",
@@ -178,18 +179,23 @@ def compile_op(worker, req):
             sass_path = os.path.join(kdir, f"{name}.sass")
             sass_ok = False
             if cuobjdump:
-                s = subprocess.run([cuobjdump, "-sass", cubin], capture_output=True, text=True, timeout=120)
+                s = subprocess.run([cuobjdump, "-sass", cubin], capture_output=True, text=True, timeout=120,
+                                   check=False)
                 if s.returncode == 0 and s.stdout.strip():
-                    open(sass_path, "w").write(s.stdout)
+                    with open(sass_path, "w") as sf:
+                        sf.write(s.stdout)
                     sass_ok = True
                     entry["sass_tool"] = cuobjdump
-                ru = subprocess.run([cuobjdump, "-res-usage", cubin], capture_output=True, text=True, timeout=60)
+                ru = subprocess.run([cuobjdump, "-res-usage", cubin], capture_output=True, text=True, timeout=60,
+                                    check=False)
                 if ru.returncode == 0:
                     entry["resource_usage"] = parse_res_usage(ru.stdout)
             if not sass_ok and nvdisasm:
-                s = subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True, timeout=120)
+                s = subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True, timeout=120,
+                                   check=False)
                 if s.returncode == 0 and s.stdout.strip():
-                    open(sass_path, "w").write(s.stdout)
+                    with open(sass_path, "w") as sf:
+                        sf.write(s.stdout)
                     sass_ok = True
                     entry["sass_tool"] = nvdisasm
             if sass_ok:
@@ -197,11 +203,14 @@ def compile_op(worker, req):
             else:
                 entry["sass_unavailable"] = "neither cuobjdump nor nvdisasm found (PATH, triton's bundled bin, CUDA_HOME)"
         if "ptx" in info["files"]:
-            entry["ptx_stats"] = ptx_stats(open(info["files"]["ptx"]).read())
+            with open(info["files"]["ptx"]) as pf:
+                entry["ptx_stats"] = ptx_stats(pf.read())
         if "ttgir" in info["files"]:
-            entry["ttgir_ops_by_source_line"] = ops_by_source_line(open(info["files"]["ttgir"]).read(), mfile)
+            with open(info["files"]["ttgir"]) as gf:
+                entry["ttgir_ops_by_source_line"] = ops_by_source_line(gf.read(), mfile)
         if per_pass:
-            text = open(passes_path, errors="replace").read()
+            with open(passes_path, errors="replace") as lf:
+                text = lf.read()
             passes = parse_pass_dump(text)
             files["passes"] = _file_entry(passes_path)
             entry["passes"] = passes

@@ -145,14 +145,16 @@ def compile_ascend(worker: Any, req: dict[str, Any], mod: Any, path: str, who: s
             "adapter_cmd": info.get("adapter_cmd"), "notes": info.get("notes"), "files": files}
         with open(info["files"]["ttadapter"], errors="replace") as f:
             entry["ttadapter_ops_by_source_line"] = ops_by_source_line(f.read(), mfile)
-        if per_pass and files.get("passes"):
-            with open(files["passes"]["path"], errors="replace") as f:
+        pass_file = files.get("passes")
+        if per_pass and pass_file:
+            with open(pass_file["path"], errors="replace") as f:
                 passes = parse_pass_dump(f.read())
             entry["passes"] = passes
             entry["pass_count"] = len(passes)
             entry["distinct_passes"] = sorted({x["pass"] for x in passes})
-        if per_pass and files.get("ttir_passes"):
-            with open(files["ttir_passes"]["path"], errors="replace") as f:
+        ttir_pass_file = files.get("ttir_passes")
+        if per_pass and ttir_pass_file:
+            with open(ttir_pass_file["path"], errors="replace") as f:
                 entry["ttir_pass_count"] = len(parse_pass_dump(f.read()))
         results.append(entry)
     return {"target": target, "ir": "ascend", "who": who, "probe_case": probe_case, "dir": base_dir,

@@ -2,6 +2,7 @@
 import json
 import math
 from dataclasses import dataclass
+from typing import Any
 
 # Defaults, equal to koptd's (common/contract.h: KOPT_SOURCE_BYTES_DEFAULT,
 # KOPT_HARNESS_LINE_MIN). The C worker passes the daemon's settings as --max-source-bytes and
@@ -51,19 +52,19 @@ MAX_TIMEOUT_S = 7200                   # the worker caps its limits to this (wor
 class HarnessError(Exception):
     """An error that becomes {"ok": false, "error": {"kind", "message", ...}}."""
 
-    def __init__(self, kind, message, **extra):
+    def __init__(self, kind, message, **extra) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.extra = extra
 
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         d = {"kind": self.kind, "message": self.message}
         d.update(self.extra)
         return d
 
 
-def sanitize(obj):
+def sanitize(obj) -> Any:
     """Make obj strict-JSON serializable: NaN/Inf become strings, tuples lists, numpy/torch
     scalars Python numbers."""
     if isinstance(obj, float):
@@ -81,26 +82,26 @@ def sanitize(obj):
     if hasattr(obj, "item") and callable(obj.item):
         try:
             return sanitize(obj.item())
-        except Exception:
+        except Exception:  # noqa: S110, BLE001 -- any object's .item() may raise anything: fall back to str(obj)
             pass
     return str(obj)
 
 
-def encode(obj):
+def encode(obj) -> str:
     return json.dumps(sanitize(obj), separators=(",", ":"), allow_nan=False) + "\n"
 
 
-def ok(req_id, result):
+def ok(req_id, result) -> dict[str, Any]:
     return {"id": req_id, "ok": True, "result": result}
 
 
-def error(req_id, kind, message, **extra):
+def error(req_id, kind, message, **extra) -> dict[str, Any]:
     e = {"kind": kind, "message": message}
     e.update(extra)
     return {"id": req_id, "ok": False, "error": e}
 
 
-def _depth(obj, limit, d=0):
+def _depth(obj, limit, d=0) -> int:
     if d > limit:
         return d
     if isinstance(obj, dict):
@@ -110,7 +111,7 @@ def _depth(obj, limit, d=0):
     return d
 
 
-def parse_request(line):
+def parse_request(line) -> dict[str, Any]:
     """Parse and check one request line. Returns the request dict or raises HarnessError
     (the id is attached as .extra['id'] when it could be read)."""
     if len(line) > LIMITS.line_bytes:

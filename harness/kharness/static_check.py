@@ -68,7 +68,7 @@ VIEW_METHODS = {"view", "reshape", "contiguous", "permute", "transpose", "t", "e
                 "as_strided", "movedim", "to", "cuda", "cpu", "npu", "detach", "new_empty", "new_zeros",
                 "new_ones", "new_full"}
 
-_TENSOR_METHOD_CACHE = {}
+_TENSOR_METHOD_CACHE: dict[str, set[str]] = {}
 
 
 def tensor_compute_methods():

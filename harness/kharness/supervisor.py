@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import IO, Any, cast
 
 from .protocol import (
     DEFAULT_TIMEOUTS,
@@ -36,15 +37,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ENTRY = os.path.join(os.path.dirname(HERE), "kopt_harness.py")
 
 
-def log(msg):
+def log(msg) -> None:
     sys.stderr.write(f"kopt-harness[supervisor {os.getpid()}]: {msg}\n")
     sys.stderr.flush()
 
 
-def _signame(n):
+def _signame(n) -> str:
     try:
         return signal.Signals(n).name
-    except Exception:
+    except Exception:  # noqa: BLE001 -- only formats a name; any failure falls back to the number
         return f"signal {n}"
 
 
@@ -56,29 +57,29 @@ SIGNAL_MEANING = {
 
 
 class WorkerDied(Exception):
-    def __init__(self, message, kind="crashed"):
+    def __init__(self, message, kind="crashed") -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
 
 
 class WorkerProc:
-    def __init__(self, args, env, limits):
+    def __init__(self, args, env, limits) -> None:
         self.args = args
-        self.stderr_tail = collections.deque(maxlen=60)
-        self.progress = None
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=60)
+        self.progress: str | None = None
         cmd = [sys.executable, ENTRY, "--worker", "--backend", args.backend]
         if args.workdir:
             cmd += ["--workdir", args.workdir]
 
-        def pre():
+        def pre() -> None:
             os.setsid()
             for name, val in limits.items():
                 if val is None:
                     continue
                 rl = getattr(resource, name)
                 try:
-                    soft, hard = resource.getrlimit(rl)
+                    _soft, hard = resource.getrlimit(rl)
                     v = val if hard == resource.RLIM_INFINITY else min(val, hard)
                     resource.setrlimit(rl, (v, v if hard == resource.RLIM_INFINITY else hard))
                 except (ValueError, OSError):
@@ -86,18 +87,22 @@ class WorkerProc:
 
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      env=env, preexec_fn=pre, close_fds=True)
+        # the three pipes exist (PIPE above): typed once here for the methods below
+        self.stdin = cast(IO[bytes], self.proc.stdin)
+        self.stdout = cast(IO[bytes], self.proc.stdout)
+        self.stderr = cast(IO[bytes], self.proc.stderr)
         self.pid = self.proc.pid
         self._buf = b""
         self.sel = selectors.DefaultSelector()
-        os.set_blocking(self.proc.stdout.fileno(), False)
-        self.sel.register(self.proc.stdout, selectors.EVENT_READ)
+        os.set_blocking(self.stdout.fileno(), False)
+        self.sel.register(self.stdout, selectors.EVENT_READ)
         self.err_thread = threading.Thread(target=self._pump_stderr, daemon=True)
         self.err_thread.start()
         self.fresh = True          # no load replayed yet
         self.started = time.time()
 
-    def _pump_stderr(self):
-        for raw in iter(self.proc.stderr.readline, b""):
+    def _pump_stderr(self) -> None:
+        for raw in iter(self.stderr.readline, b""):
             line = raw.decode("utf-8", "replace").rstrip("\n")
             if line.startswith(PROGRESS_PREFIX):
                 self.progress = line[len(PROGRESS_PREFIX):]
@@ -106,7 +111,7 @@ class WorkerProc:
             sys.stderr.write(line + "\n")
             sys.stderr.flush()
 
-    def read_line(self, deadline):
+    def read_line(self, deadline) -> str:
         while True:
             nl = self._buf.find(b"\n")
             if nl >= 0:
@@ -120,7 +125,7 @@ class WorkerProc:
                 if self.proc.poll() is not None:
                     # drain whatever is left
                     try:
-                        chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
+                        chunk = os.read(self.stdout.fileno(), 1 << 20)
                     except (BlockingIOError, OSError):
                         chunk = b""
                     if chunk:
@@ -129,37 +134,38 @@ class WorkerProc:
                     raise EOFError()
                 continue
             try:
-                chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
+                chunk = os.read(self.stdout.fileno(), 1 << 20)
             except BlockingIOError:
                 continue
             if not chunk:
                 raise EOFError()
             self._buf += chunk
 
-    def send(self, obj):
+    def send(self, obj) -> None:
         data = encode(obj).encode("utf-8")
         try:
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
+            self.stdin.write(data)
+            self.stdin.flush()
         except (BrokenPipeError, OSError):
             raise EOFError()
 
-    def kill(self):
+    def kill(self) -> None:
         try:
             os.killpg(self.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        # best-effort cleanup of a worker that may already be gone: nothing to report either way
         try:
             self.proc.kill()
-        except Exception:
+        except Exception:  # noqa: S110, BLE001
             pass
         try:
             self.proc.wait(timeout=10)
-        except Exception:
+        except Exception:  # noqa: S110, BLE001
             pass
         self.err_thread.join(timeout=2)
 
-    def death_reason(self):
+    def death_reason(self) -> tuple[str, str | None]:
         try:
             rc = self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -171,16 +177,16 @@ class WorkerProc:
             return f"killed by {name} ({SIGNAL_MEANING.get(name, 'signal')})", name
         return f"exited with status {rc}", None
 
-    def tail(self, n=15):
+    def tail(self, n=15) -> str:
         lines = [l for l in self.stderr_tail if l.strip()]
         return "\n".join(lines[-n:])
 
 
 class Supervisor:
-    def __init__(self, args):
+    def __init__(self, args) -> None:
         self.args = args
-        self.worker = None
-        self.last_load = None
+        self.worker: WorkerProc | None = None
+        self.last_load: dict[str, Any] | None = None
         self.last_load_timeout = float(DEFAULT_TIMEOUTS["load"])   # the replay's limit: the load's own
         self.restarts = 0
         self.env = self._worker_env()
@@ -193,7 +199,7 @@ class Supervisor:
             "RLIMIT_CORE": 0,
         }
 
-    def _worker_env(self):
+    def _worker_env(self) -> dict[str, str]:
         env = dict(os.environ)
         wd = self.args.workdir
         if wd:
@@ -215,7 +221,7 @@ class Supervisor:
         return env
 
     # -------------------------------------------------------------- worker mgmt
-    def _start_worker(self):
+    def _start_worker(self) -> WorkerProc:
         t0 = time.time()
         w = WorkerProc(self.args, self.env, self.limits)
         try:
@@ -237,9 +243,10 @@ class Supervisor:
         self.worker = w
         return w
 
-    def _call(self, req, timeout):
+    def _call(self, req, timeout) -> dict[str, Any]:
         """Send req to the worker and wait for its response, or raise WorkerDied."""
         w = self.worker
+        assert w is not None   # callers start one first (_ensure_worker)
         w.progress = None
         t0 = time.time()
         try:
@@ -274,13 +281,14 @@ class Supervisor:
             raise WorkerDied(f"the harness worker {reason}{where}; it will be restarted" +
                              (f". Last worker log lines:\n{tail}" if tail else ""), kind=kind)
 
-    def _ensure_worker(self, op):
+    def _ensure_worker(self, op) -> None:
         if self.worker is not None and self.worker.proc.poll() is not None:
             self.worker = None
         if self.worker is None:
             self._start_worker()
             self.restarts += 1 if self.restarts or self.last_load else 0
         w = self.worker
+        assert w is not None   # started just above
         if w.fresh and op != "load" and self.last_load is not None:
             replay = dict(self.last_load)
             replay["id"] = -1
@@ -297,7 +305,7 @@ class Supervisor:
         w.fresh = False
 
     # -------------------------------------------------------------- main loop
-    def handle_line(self, line):
+    def handle_line(self, line) -> dict[str, Any]:
         try:
             req = parse_request(line)
         except HarnessError as e:
@@ -345,7 +353,7 @@ class Supervisor:
         return resp
 
 
-def main(argv=None):
+def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="kopt device harness (JSON Lines on stdin/stdout)")
     ap.add_argument("--backend", default=os.environ.get("KOPT_BACKEND", "auto"),
                     help="cuda | ascend | interp | auto (default: auto)")

@@ -307,14 +307,14 @@ def sweep_op(w: Any, req: dict) -> dict:
     phases["screen_s"] = round(time.perf_counter() - t, 3)
 
     t = time.perf_counter()
-    base = {"time_ms": [], "rel_iqr": None}
+    base_times: list[float] = []          # the incumbent, timed before and after the candidates
+    base_rel: float | None = None
     try:
         mod, _, _ = w._import_kernel(base_src if base_src != p.kernel_src else None, "incumbent")
         bmodel = p.kernel_model if mod is p.kernel_mod and not base_tun else build_model(
             mod, "ModelNew", p.init_inputs, base_tun, w.device, p.seed, w._user_dirs(), "incumbent")
-        ms, rel, _ = _quick_time(w, bmodel, case, "incumbent", budget)
-        base["time_ms"].append(ms)
-        base["rel_iqr"] = rel
+        ms, base_rel, _ = _quick_time(w, bmodel, case, "incumbent", budget)
+        base_times.append(ms)
         for c in cands:
             if c.status != "pending" or w.poisoned:
                 continue
@@ -326,7 +326,7 @@ def sweep_op(w: Any, req: dict) -> dict:
                 if e.kind == "device-fault":
                     w.poisoned = True
         ms, _, _ = _quick_time(w, bmodel, case, "incumbent", budget)
-        base["time_ms"].append(ms)
+        base_times.append(ms)
     except UserCodeFailure as e:
         raise w._fail(e)
     phases["time_s"] = round(time.perf_counter() - t, 3)
@@ -334,13 +334,13 @@ def sweep_op(w: Any, req: dict) -> dict:
         if c.status == "pending":
             c.status, c.reason = "error", c.reason or "not measured (the harness worker is restarting)"
         c.model = c.module = None
-    inc = sorted(base["time_ms"])
+    inc = sorted(base_times)
     inc_ms = inc[len(inc) // 2] if len(inc) % 2 else math.sqrt(inc[0] * inc[-1])
     order = sorted((c for c in cands if c.status == "ok" and c.time_ms), key=lambda c: c.time_ms or 0.0)
     with_src = bool(req.get("return_sources", True))
     return {
         "screen_case": case, "clock": w.timer.clock, "budget_ms": budget,
-        "incumbent": {"time_ms": inc_ms, "samples_ms": base["time_ms"], "rel_iqr": base["rel_iqr"]},
+        "incumbent": {"time_ms": inc_ms, "samples_ms": base_times, "rel_iqr": base_rel},
         "candidates": [c.record(with_src) for c in cands],
         "order": [c.id for c in order],
         "counts": {s: sum(1 for c in cands if c.status == s)

@@ -31,6 +31,8 @@ Writes into out_dir: <kernel>.ttir (the adapter's input), <kernel>.ttadapter (it
 <kernel>.passes.mlir (the adapter pipeline rerun with IR printing before and after every
 pass), <kernel>.ttir_passes.mlir, <kernel>.npuir.mlir (HIVM IR after
 hivm-inject-sync, only where bishengir-compile exists), <kernel>.json; prints one JSON line."""
+from __future__ import annotations
+
 import importlib.util
 import json
 import os
@@ -39,6 +41,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from typing import Self
 
 ADAPTER_TOOL = "triton-adapter-opt"
 ADAPTER_TIMEOUT_S = 300
@@ -48,14 +54,15 @@ BISHENG_TIMEOUT_S = 600
 class _Recorder:
     """Wraps subprocess.run to copy the adapter's input and output when the backend runs it."""
 
-    def __init__(self, out_dir, kernel):
+    def __init__(self, out_dir, kernel) -> None:
         self.out_dir, self.kernel = out_dir, kernel
-        self.cmd = None
-        self.ttir = self.ttadapter = None
-        self.error = None
+        self.cmd: list[str] | None = None
+        self.ttir: str | None = None
+        self.ttadapter: str | None = None
+        self.error: str | None = None
         self._real = subprocess.run
 
-    def __call__(self, cmd, *args, **kwargs):
+    def __call__(self, cmd, *args, **kwargs) -> subprocess.CompletedProcess[Any]:
         adapter = isinstance(cmd, (list, tuple)) and cmd and os.path.basename(str(cmd[0])) == ADAPTER_TOOL
         if adapter:
             self.cmd = [str(c) for c in cmd]
@@ -68,7 +75,7 @@ class _Recorder:
                 err = e.stderr.decode("utf-8", "replace") if isinstance(e.stderr, bytes) else str(e.stderr or "")
                 self.error = err.split("Stack dump without symbol names")[0][-4000:]
             raise
-        if adapter and "-o" in self.cmd:
+        if adapter and self.cmd is not None and "-o" in self.cmd:   # adapter: self.cmd was set above
             dst = self.cmd[self.cmd.index("-o") + 1]
             if os.path.exists(dst):
                 self.ttadapter = os.path.join(self.out_dir, f"{self.kernel}.ttadapter")
@@ -79,31 +86,31 @@ class _Recorder:
 class _Fd2To:
     """Points file descriptor 2 (where MLIR prints its pass dumps) at a file for a while."""
 
-    def __init__(self, path):
+    def __init__(self, path) -> None:
         self.path = path
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         sys.stderr.flush()
         self.saved = os.dup(2)
         self.f = open(self.path, "w")
         os.dup2(self.f.fileno(), 2)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> Literal[False]:
         os.dup2(self.saved, 2)
         os.close(self.saved)
         self.f.close()
         return False
 
 
-def parse_target(s):
+def parse_target(s) -> str:
     kind, _, arch = s.partition(":")
     if kind not in ("npu", "ascend"):
         raise ValueError(f"unsupported Ascend target {s!r} (npu:<arch>, e.g. npu:Ascend910B3)")
     return arch or "Ascend910B3"
 
 
-def bind(jit, args, kwargs, backend):
+def bind(jit, args, kwargs, backend) -> tuple[dict[str, str], dict[str, Any], Any, Any]:
     """(signature, constants, attrs, options) exactly as triton-ascend's JITFunction.run
     builds them for a launch with these arguments (triton 3.2 binder)."""
     from triton.runtime.jit import create_function_from_signature
@@ -124,7 +131,7 @@ def bind(jit, args, kwargs, backend):
     return signature, constants, attrs, options
 
 
-def rerun_adapter(cmd, ttir, out_path):
+def rerun_adapter(cmd, ttir, out_path) -> str | None:
     """The recorded pipeline on the same input with IR printing before and after every pass
     (whole module, without locations to keep it small): the Before/After pairs bracket the
     cse/canonicalize pipelines that some adapter passes run inside themselves. Returns an
@@ -139,7 +146,7 @@ def rerun_adapter(cmd, ttir, out_path):
     return None if r.returncode == 0 else f"{ADAPTER_TOOL} with IR printing exited {r.returncode}"
 
 
-def hivm_after_sync(ttadapter, arch, out_path):
+def hivm_after_sync(ttadapter, arch, out_path) -> int | None:
     """HIVM IR after hivm-inject-sync from bishengir-compile (CANN), as triton-ascend's
     TRITON_DEBUG=1 does. None when bishengir-compile is not installed. Not run here: this
     machine has no CANN (docs/ASCEND.md)."""
@@ -160,7 +167,7 @@ def hivm_after_sync(ttadapter, arch, out_path):
     return r.returncode
 
 
-def main():
+def main() -> None:
     with open(sys.argv[1]) as f:
         spec = json.load(f)
     out = spec["out_dir"]
@@ -183,9 +190,9 @@ def main():
         sys.path.append(spec["torch_path"])
     from kharness.drivers.compile_driver import find_jit, rebuild_arg
     mspec = importlib.util.spec_from_file_location("kopt_compile_target", spec["module_path"])
-    mod = importlib.util.module_from_spec(mspec)
+    mod = importlib.util.module_from_spec(mspec)  # type: ignore[arg-type]  # None fails here as before
     sys.modules["kopt_compile_target"] = mod
-    mspec.loader.exec_module(mod)
+    mspec.loader.exec_module(mod)  # type: ignore[union-attr]
     jit = find_jit(mod, name)
     args = [rebuild_arg(a) for a in spec["args"]]
     kwargs = {k: rebuild_arg(v) for k, v in spec["kwargs"].items()}
@@ -201,7 +208,7 @@ def main():
     cglobals = type(backend).add_stages.__globals__
     real_make_ttir = cglobals["make_ttir"]
 
-    def make_ttir(mod_, metadata, opt):
+    def make_ttir(mod_, metadata, opt) -> Any:
         if not per_pass:
             return real_make_ttir(mod_, metadata, opt)
         with _Fd2To(ttir_passes):
@@ -209,7 +216,7 @@ def main():
 
     stages = {"ttir": "not run", "ttadapter": "not run", "npubin": "not run"}
     stopped_at = stop_reason = None
-    subprocess.run, cglobals["make_ttir"] = rec, make_ttir
+    subprocess.run, cglobals["make_ttir"] = rec, make_ttir  # type: ignore[assignment]  # deliberate wrap, restored below
     try:
         triton.compile(ASTSource(jit, signature, constants, attrs), target=target, options=options.__dict__)
         stages = {"ttir": "done", "ttadapter": "done", "npubin": "done"}
