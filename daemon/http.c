@@ -508,6 +508,7 @@ int http_start(struct kopt_ctx *ctx, char *err, size_t errlen)
   if (!s)
     return -ENOMEM;
   s->ctx = ctx;
+  http_conn_table_init(&s->conns);
   uv_idle_init(ctx->loop, &s->kick);
   uv_timer_init(ctx->loop, &s->sweep);
   s->kick.data = s->sweep.data = s;

@@ -1,8 +1,15 @@
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include "http_deadline.h"
+
+void http_conn_table_init(struct http_conn_table *t)
+{
+  memset(t, 0, sizeof(*t));
+  TAILQ_INIT(&t->list);
+}
 
 struct http_conn *http_conn_open(struct http_conn_table *t, int fd, uint64_t now_ms)
 {
@@ -12,10 +19,7 @@ struct http_conn *http_conn_open(struct http_conn_table *t, int fd, uint64_t now
   c->fd = fd;
   c->phase = HTTP_PHASE_HEAD;
   c->since_ms = now_ms;
-  c->next = t->head;
-  if (t->head)
-    t->head->prev = c;
-  t->head = c;
+  TAILQ_INSERT_HEAD(&t->list, c, link);
   t->count++;
   return c;
 }
@@ -25,12 +29,7 @@ void http_conn_close(struct http_conn_table *t, struct http_conn *c)
   if (!c)
     return;
   assert(t->count > 0);
-  if (c->prev)
-    c->prev->next = c->next;
-  else
-    t->head = c->next;
-  if (c->next)
-    c->next->prev = c->prev;
+  TAILQ_REMOVE(&t->list, c, link);
   t->count--;
   free(c);
 }
@@ -45,7 +44,8 @@ unsigned http_conn_sweep(struct http_conn_table *t, uint64_t now_ms, uint64_t he
                          uint64_t body_ms)
 {
   unsigned n = 0;
-  for (struct http_conn *c = t->head; c; c = c->next) {
+  struct http_conn *c;
+  TAILQ_FOREACH(c, &t->list, link) {
     uint64_t limit;
     if (c->shut || c->phase == HTTP_PHASE_BUSY)
       continue;

@@ -14,6 +14,7 @@
 #ifndef KOPT_HTTP_DEADLINE_H
 #define KOPT_HTTP_DEADLINE_H
 #include <stdint.h>
+#include <sys/queue.h>
 
 enum http_phase {
   HTTP_PHASE_HEAD = 0, /* waiting for (the rest of) a request head */
@@ -22,7 +23,7 @@ enum http_phase {
 };
 
 struct http_conn {
-  struct http_conn *prev, *next; /* in the table's list */
+  TAILQ_ENTRY(http_conn) link;   /* in the table's list */
   int fd;                        /* borrowed from libmicrohttpd */
   enum http_phase phase;
   uint64_t since_ms;             /* when the current phase began (CLOCK_MONOTONIC) */
@@ -30,11 +31,13 @@ struct http_conn {
 };
 
 struct http_conn_table {
-  struct http_conn *head;        /* owned: every open connection */
+  TAILQ_HEAD(http_conn_list, http_conn) list; /* every open connection, newest first; owned */
   unsigned count;
   uint64_t closed[2];            /* connections shut down, by late phase (HEAD, BODY) */
 };
 
+/* An empty table (a zeroed one is not: the list needs its head set up). */
+void http_conn_table_init(struct http_conn_table *t);
 /* A new connection (phase HEAD from now); NULL when out of memory. Owned by t until
  * http_conn_close. */
 struct http_conn *http_conn_open(struct http_conn_table *t, int fd, uint64_t now_ms);

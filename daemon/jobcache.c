@@ -9,8 +9,8 @@
 
 struct jobcache_entry {
   struct jobcache_entry *hnext;                 /* hash chain */
-  struct jobcache_entry *lru_prev, *lru_next;
-  struct jobcache_entry *list_prev, *list_next; /* list entries only: c->lists */
+  TAILQ_ENTRY(jobcache_entry) lru;              /* c->lru */
+  TAILQ_ENTRY(jobcache_entry) list;             /* list entries only: c->lists */
   uint64_t hash;
   int is_list;
   long long owner;
@@ -36,6 +36,8 @@ void jobcache_init(struct jobcache *c, size_t max_entries, size_t max_bytes)
 {
   memset(c, 0, sizeof(*c));
   pthread_mutex_init(&c->mu, NULL);
+  TAILQ_INIT(&c->lru);
+  TAILQ_INIT(&c->lists);
   c->max_entries = max_entries;
   c->max_bytes = max_bytes;
 }
@@ -46,22 +48,9 @@ static void jobcache_unlink(struct jobcache *c, struct jobcache_entry *e)
   while (*pp != e)
     pp = &(*pp)->hnext;
   *pp = e->hnext;
-  if (e->lru_prev)
-    e->lru_prev->lru_next = e->lru_next;
-  else
-    c->lru_head = e->lru_next;
-  if (e->lru_next)
-    e->lru_next->lru_prev = e->lru_prev;
-  else
-    c->lru_tail = e->lru_prev;
-  if (e->is_list) {
-    if (e->list_prev)
-      e->list_prev->list_next = e->list_next;
-    else
-      c->lists = e->list_next;
-    if (e->list_next)
-      e->list_next->list_prev = e->list_prev;
-  }
+  TAILQ_REMOVE(&c->lru, e, lru);
+  if (e->is_list)
+    TAILQ_REMOVE(&c->lists, e, list);
   assert(c->st.entries > 0 && c->st.bytes >= jobcache_cost(e));
   c->st.entries--;
   c->st.bytes -= jobcache_cost(e);
@@ -70,8 +59,8 @@ static void jobcache_unlink(struct jobcache *c, struct jobcache_entry *e)
 
 static void jobcache_flush_locked(struct jobcache *c)
 {
-  while (c->lru_head)
-    jobcache_unlink(c, c->lru_head);
+  while (!TAILQ_EMPTY(&c->lru))
+    jobcache_unlink(c, TAILQ_FIRST(&c->lru));
   c->epoch++;
 }
 
@@ -175,24 +164,15 @@ void jobcache_put(struct jobcache *c, const struct jobcache_ticket *t, int is_li
     jobcache_unlink(c, old);
   e->hnext = c->buckets[h % JOBCACHE_BUCKETS];
   c->buckets[h % JOBCACHE_BUCKETS] = e;
-  e->lru_next = c->lru_head;
-  if (c->lru_head)
-    c->lru_head->lru_prev = e;
-  c->lru_head = e;
-  if (!c->lru_tail)
-    c->lru_tail = e;
-  if (is_list) {
-    e->list_next = c->lists;
-    if (c->lists)
-      c->lists->list_prev = e;
-    c->lists = e;
-  }
+  TAILQ_INSERT_HEAD(&c->lru, e, lru);
+  if (is_list)
+    TAILQ_INSERT_HEAD(&c->lists, e, list);
   c->st.entries++;
   c->st.bytes += jobcache_cost(e);
   c->st.fills++;
   while (c->st.entries > c->max_entries || c->st.bytes > c->max_bytes) {
     c->st.evictions++;
-    jobcache_unlink(c, c->lru_tail);
+    jobcache_unlink(c, TAILQ_LAST(&c->lru, jobcache_lru));
   }
   pthread_mutex_unlock(&c->mu);
 }
@@ -221,16 +201,9 @@ int jobcache_get(struct jobcache *c, int is_list, const char *key, const char *i
   hit->len = e->len;
   hit->owner = e->owner;
   memcpy(hit->etag, e->etag, sizeof(hit->etag));
-  if (e != c->lru_head) { /* most recently used to the front */
-    e->lru_prev->lru_next = e->lru_next;
-    if (e->lru_next)
-      e->lru_next->lru_prev = e->lru_prev;
-    else
-      c->lru_tail = e->lru_prev;
-    e->lru_prev = NULL;
-    e->lru_next = c->lru_head;
-    c->lru_head->lru_prev = e;
-    c->lru_head = e;
+  if (e != TAILQ_FIRST(&c->lru)) { /* most recently used to the front */
+    TAILQ_REMOVE(&c->lru, e, lru);
+    TAILQ_INSERT_HEAD(&c->lru, e, lru);
   }
   c->st.hits++;
   rc = 1;
@@ -254,8 +227,8 @@ void jobcache_invalidate(struct jobcache *c, const char *job_id)
   }
   /* Any change can move a job into or out of any page. */
   c->list_gen++;
-  while (c->lists)
-    jobcache_unlink(c, c->lists);
+  while (!TAILQ_EMPTY(&c->lists))
+    jobcache_unlink(c, TAILQ_FIRST(&c->lists));
   pthread_mutex_unlock(&c->mu);
 }
 

@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/queue.h>
 
 #define JOBCACHE_BUCKETS 4096     /* hash chains */
 #define JOBCACHE_GENS 4096        /* change generations, by job id hash */
@@ -37,8 +38,10 @@ struct jobcache_stats {
 struct jobcache {
   pthread_mutex_t mu;
   struct jobcache_entry *buckets[JOBCACHE_BUCKETS];
-  struct jobcache_entry *lru_head, *lru_tail;   /* most recently used first */
-  struct jobcache_entry *lists;                 /* the list entries, to drop them together */
+  /* Every entry, most recently used first; the cache owns them (freed by unlinking). */
+  TAILQ_HEAD(jobcache_lru, jobcache_entry) lru;
+  /* The list entries (also on lru), to drop them together; borrowed: lru's owner frees. */
+  TAILQ_HEAD(jobcache_lists, jobcache_entry) lists;
   uint64_t gens[JOBCACHE_GENS];
   uint64_t list_gen;                            /* bumped by any job change */
   uint64_t epoch;                               /* bumped by every flush */

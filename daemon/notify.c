@@ -26,7 +26,7 @@ struct notify_listener {
   unsigned timers_open;               /* retry, sync_timer, sync_idle: n is freed when all
                                        * have closed */
   /* Barriers: waiters in arrival order; each needs the round trip numbered `need`. */
-  struct notify_waiter *wait_head, *wait_tail;
+  TAILQ_HEAD(notify_waitq, notify_waiter) waiters; /* borrowed: callers' records own them */
   uint64_t sync_sent;                 /* round trips sent on this listener, ever */
   int sync_inflight;
   uv_timer_t sync_timer;              /* a round trip slower than this drops the connection */
@@ -88,14 +88,9 @@ static void notify_drop(struct notify_listener *n)
 /* Ends every waiting barrier with ok (1: passed, 0: the connection is gone). */
 static void notify_wake(struct notify_listener *n, uint64_t upto, int ok)
 {
-  while (n->wait_head && (!ok || n->wait_head->need <= upto)) {
-    struct notify_waiter *w = n->wait_head;
-    n->wait_head = w->next;
-    if (n->wait_head)
-      n->wait_head->prev = NULL;
-    else
-      n->wait_tail = NULL;
-    w->next = w->prev = NULL;
+  struct notify_waiter *w;
+  while ((w = TAILQ_FIRST(&n->waiters)) && (!ok || w->need <= upto)) {
+    TAILQ_REMOVE(&n->waiters, w, link);
     w->queued = 0;
     w->cb(w, ok);
   }
@@ -157,7 +152,7 @@ static void notify_sync_idle_cb(uv_idle_t *h)
 {
   struct notify_listener *n = h->data;
   uv_idle_stop(h);
-  if (n->wait_head && n->conn && !n->sync_inflight)
+  if (!TAILQ_EMPTY(&n->waiters) && n->conn && !n->sync_inflight)
     notify_sync_send(n);
 }
 
@@ -169,7 +164,7 @@ static void notify_sync_done(struct notify_listener *n)
   n->sync_inflight = 0;
   notify_deliver(n);
   notify_wake(n, done, 1);
-  if (n->wait_head)
+  if (!TAILQ_EMPTY(&n->waiters))
     uv_idle_start(&n->sync_idle, notify_sync_idle_cb); /* those who came meanwhile */
 }
 
@@ -214,13 +209,7 @@ int notify_barrier(struct notify_listener *n, struct notify_waiter *w, notify_wa
    * arrived: only the next one counts. */
   w->need = n->sync_sent + 1;
   w->queued = 1;
-  w->next = NULL;
-  w->prev = n->wait_tail;
-  if (n->wait_tail)
-    n->wait_tail->next = w;
-  else
-    n->wait_head = w;
-  n->wait_tail = w;
+  TAILQ_INSERT_TAIL(&n->waiters, w, link);
   /* Not at once: after this loop iteration's I/O, so that one round trip serves every
    * request read in it (a round trip sent now would not count for those read after). */
   if (!n->sync_inflight)
@@ -236,15 +225,7 @@ void notify_barrier_cancel(struct notify_listener *n, struct notify_waiter *w)
 {
   if (!n || !w->queued)
     return;
-  if (w->prev)
-    w->prev->next = w->next;
-  else
-    n->wait_head = w->next;
-  if (w->next)
-    w->next->prev = w->prev;
-  else
-    n->wait_tail = w->prev;
-  w->next = w->prev = NULL;
+  TAILQ_REMOVE(&n->waiters, w, link);
   w->queued = 0;
 }
 
@@ -312,6 +293,7 @@ int notify_start(struct kopt_ctx *ctx, const char *const *channels, notify_cb cb
   n->channels = channels;
   n->cb = cb;
   n->backoff_ms = 250;
+  TAILQ_INIT(&n->waiters);
   uv_timer_init(ctx->loop, &n->retry);
   uv_timer_init(ctx->loop, &n->sync_timer);
   uv_idle_init(ctx->loop, &n->sync_idle);

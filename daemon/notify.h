@@ -4,6 +4,7 @@
 #ifndef KOPT_NOTIFY_H
 #define KOPT_NOTIFY_H
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include "ctx.h"
 
@@ -26,7 +27,7 @@ void notify_stop(struct notify_listener *n);
 struct notify_waiter;
 typedef void (*notify_waiter_cb)(struct notify_waiter *w, int ok);
 struct notify_waiter {
-  struct notify_waiter *prev, *next; /* in the listener's queue while queued */
+  TAILQ_ENTRY(notify_waiter) link;   /* in the listener's queue while queued */
   notify_waiter_cb cb;
   uint64_t need;                     /* the round trip that passes it */
   int queued;

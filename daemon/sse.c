@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 #include <sys/socket.h>
 
 #include "buf.h"
@@ -15,7 +16,7 @@
 #include "sse.h"
 
 struct sse_stream {
-  struct sse_stream *next, *prev;
+  TAILQ_ENTRY(sse_stream) link;      /* in hub->streams while !dead */
   struct sse_hub *hub;               /* borrowed; only touched while !dead */
   struct kopt_ctx *ctx;              /* borrowed; outlives every stream */
   struct MHD_Connection *conn;       /* borrowed; valid while the response lives */
@@ -36,7 +37,7 @@ struct sse_stream {
 
 struct sse_hub {
   struct kopt_ctx *ctx;              /* borrowed */
-  struct sse_stream *head;
+  TAILQ_HEAD(sse_streams, sse_stream) streams; /* live, newest first; borrowed: refs own */
   unsigned count;
   uv_timer_t keepalive;
 };
@@ -98,12 +99,7 @@ static void sse_free_cb(void *cls)
   struct sse_stream *st = cls;
   struct sse_hub *h = st->hub;
   st->dead = 1;
-  if (st->prev)
-    st->prev->next = st->next;
-  else
-    h->head = st->next;
-  if (st->next)
-    st->next->prev = st->prev;
+  TAILQ_REMOVE(&h->streams, st, link);
   h->count--;
   sse_unref(st);
 }
@@ -221,7 +217,8 @@ static void sse_fetch(struct sse_stream *st)
 static void sse_keepalive_cb(uv_timer_t *t)
 {
   struct sse_hub *h = t->data;
-  for (struct sse_stream *st = h->head; st; st = st->next) {
+  struct sse_stream *st;
+  TAILQ_FOREACH(st, &h->streams, link) {
     sse_push(st, ": keepalive\n\n", 13);
     sse_fetch(st); /* NOTIFY is a hint; this catches any that were missed */
   }
@@ -233,6 +230,7 @@ int sse_hub_init(struct kopt_ctx *ctx)
   if (!h)
     return -ENOMEM;
   h->ctx = ctx;
+  TAILQ_INIT(&h->streams);
   uv_timer_init(ctx->loop, &h->keepalive);
   h->keepalive.data = h;
   uv_timer_start(&h->keepalive, sse_keepalive_cb, SSE_KEEPALIVE_MS, SSE_KEEPALIVE_MS);
@@ -259,7 +257,8 @@ static int sse_client_gone(struct sse_stream *st)
 static unsigned sse_streams_held(struct sse_hub *h, long long token_id, int reap)
 {
   unsigned n = 0;
-  for (struct sse_stream *st = h->head; st; st = st->next) {
+  struct sse_stream *st;
+  TAILQ_FOREACH(st, &h->streams, link) {
     if (st->closing || (token_id != -1 && st->token_id != token_id))
       continue;
     if (reap && sse_client_gone(st)) {
@@ -311,10 +310,7 @@ int sse_open(struct sse_hub *h, struct MHD_Connection *conn, const char *job_id,
     sse_unref(st);
     return -ENOMEM;
   }
-  st->next = h->head;
-  if (h->head)
-    h->head->prev = st;
-  h->head = st;
+  TAILQ_INSERT_HEAD(&h->streams, st, link);
   h->count++;
   /* Events committed between the initial read and now are picked up at once. */
   if (!terminal)
@@ -325,7 +321,8 @@ int sse_open(struct sse_hub *h, struct MHD_Connection *conn, const char *job_id,
 
 void sse_on_notify(struct sse_hub *h, const char *job_id)
 {
-  for (struct sse_stream *st = h->head; st; st = st->next)
+  struct sse_stream *st;
+  TAILQ_FOREACH(st, &h->streams, link)
     if (strcmp(st->job_id, job_id) == 0)
       sse_fetch(st);
 }
@@ -333,7 +330,8 @@ void sse_on_notify(struct sse_hub *h, const char *job_id)
 void sse_close_all(struct sse_hub *h)
 {
   static const char bye[] = "event: shutdown\ndata: {\"reason\":\"server stopping\"}\n\n";
-  for (struct sse_stream *st = h->head; st; st = st->next) {
+  struct sse_stream *st;
+  TAILQ_FOREACH(st, &h->streams, link) {
     if (!st->closing)
       sse_push(st, bye, sizeof(bye) - 1);
     st->closing = 1;

@@ -26,10 +26,11 @@ static int peer_sees_eof(int fd)
 
 static void test_head_deadline_shuts_late_connection(void **state)
 {
-  struct http_conn_table t = { 0 };
+  struct http_conn_table t;
   int a[2], b[2];
   struct http_conn *ca, *cb;
   (void)state;
+  http_conn_table_init(&t);
   assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, a), 0);
   assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, b), 0);
   ca = http_conn_open(&t, a[0], 1000);
@@ -50,16 +51,17 @@ static void test_head_deadline_shuts_late_connection(void **state)
   http_conn_close(&t, ca);
   http_conn_close(&t, cb);
   assert_int_equal(t.count, 0);
-  assert_null(t.head);
+  assert_true(TAILQ_EMPTY(&t.list));
   close(a[0]); close(a[1]); close(b[0]); close(b[1]);
 }
 
 static void test_body_and_busy_phases(void **state)
 {
-  struct http_conn_table t = { 0 };
+  struct http_conn_table t;
   int a[2];
   struct http_conn *c;
   (void)state;
+  http_conn_table_init(&t);
   assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, a), 0);
   c = http_conn_open(&t, a[0], 0);
   http_conn_phase(c, HTTP_PHASE_BODY, 9000); /* head in at 9 s: body clock starts */
@@ -85,16 +87,18 @@ static void test_body_and_busy_phases(void **state)
 
 static void test_close_middle_of_list(void **state)
 {
-  struct http_conn_table t = { 0 };
+  struct http_conn_table t;
   struct http_conn *c[3];
   (void)state;
+  http_conn_table_init(&t);
   for (int i = 0; i < 3; i++)
     c[i] = http_conn_open(&t, -1, 0);
   http_conn_close(&t, c[1]);
   assert_int_equal(t.count, 2);
-  assert_ptr_equal(t.head, c[2]);
-  assert_ptr_equal(c[2]->next, c[0]);
-  assert_ptr_equal(c[0]->prev, c[2]);
+  assert_ptr_equal(TAILQ_FIRST(&t.list), c[2]);
+  assert_ptr_equal(TAILQ_NEXT(c[2], link), c[0]);
+  assert_ptr_equal(TAILQ_PREV(c[0], http_conn_list, link), c[2]);
+  assert_null(TAILQ_NEXT(c[0], link));
   http_conn_close(&t, NULL);
   http_conn_close(&t, c[2]);
   http_conn_close(&t, c[0]);
