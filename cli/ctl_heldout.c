@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "ctl_format.h"
+#include "ctl_hostate.h"
 #include "ctl_jobs.h"
 #include "ctl_suite.h"
 
@@ -21,8 +22,8 @@ static const char *const ctl_ho_tags[CTL_HO_BATCHES] = { "A", "B-frozen", "B-see
 
 /* One request with an optional JSON body (borrowed); *doc (owned by the caller) is the JSON
  * answer when the status is ok_a or ok_b. 0 or a negative code (the user was told). */
-static int ctl_ho_call(struct ctl_ctx *ctx, const char *method, const char *path, const json_t *body,
-		       long ok_a, long ok_b, json_t **doc)
+static int ctl_ho_call_idem(struct ctl_ctx *ctx, const char *method, const char *path,
+			    const char *idem, const json_t *body, long ok_a, long ok_b, json_t **doc)
 {
 	struct ctl_http_resp r = {0};
 	char *txt = body ? json_dumps(body, JSON_COMPACT) : NULL;
@@ -33,11 +34,17 @@ static int ctl_ho_call(struct ctl_ctx *ctx, const char *method, const char *path
 		fprintf(ctx->err, "koptctl: out of memory\n");
 		return -ENOMEM;
 	}
-	rc = ctl_http_request(&ctx->http, method, path, NULL, txt, txt ? strlen(txt) : 0, &r);
+	rc = ctl_http_request(&ctx->http, method, path, idem, txt, txt ? strlen(txt) : 0, &r);
 	rc = ctl_jobs_answer(ctx, rc, &r, ok_a, ok_b, doc);
 	ctl_http_resp_free(&r);
 	free(txt);
 	return rc;
+}
+
+static int ctl_ho_call(struct ctl_ctx *ctx, const char *method, const char *path, const json_t *body,
+		       long ok_a, long ok_b, json_t **doc)
+{
+	return ctl_ho_call_idem(ctx, method, path, NULL, body, ok_a, ok_b, doc);
 }
 
 /* The seed version: the lowest version whose origin is "seed". */
@@ -95,12 +102,14 @@ static json_t *ctl_ho_job(const struct ctl_heldout_opts *o, const struct ctl_sui
 	return j;
 }
 
-/* Submits the operators of one side (in_a[i] == side_a) as a batch under version. */
+/* Submits the operators of one side (in_a[i] == side_a) as a batch under version, with an
+ * Idempotency-Key of the run's key and the batch's tag: a resumed run that lost the answer
+ * gets the same batch back (200) instead of a second one. */
 static int ctl_ho_batch(struct ctl_ctx *ctx, const struct ctl_heldout_opts *o,
 			const struct ctl_suite *s, const unsigned char *in_a, int side_a, int which,
-			long version, char id[CTL_HO_ID_MAX])
+			long version, const char *run_key, char id[CTL_HO_ID_MAX])
 {
-	char name[128];
+	char name[128], idem[CTL_HO_ID_MAX];
 	json_t *jobs = json_array(), *body, *doc = NULL;
 	int rc;
 
@@ -109,15 +118,18 @@ static int ctl_ho_batch(struct ctl_ctx *ctx, const struct ctl_heldout_opts *o,
 			json_array_append_new(jobs, ctl_ho_job(o, &s->ops[i], ctl_ho_tags[which]));
 	snprintf(name, sizeof(name), "heldout %s (seed %llu, split %.2f)", ctl_ho_tags[which],
 		 o->seed, o->split);
+	snprintf(idem, sizeof(idem), "heldout-%s-%s", run_key, ctl_ho_tags[which]);
 	body = json_pack("{s:s, s:s, s:I, s:o}", "name", name, "policy", o->policy,
 			 "pattern_index", (json_int_t)version, "jobs", jobs);
-	rc = body ? ctl_ho_call(ctx, "POST", "/v1/batches", body, 201, 201, &doc) : -ENOMEM;
+	rc = body ? ctl_ho_call_idem(ctx, "POST", "/v1/batches", idem, body, 201, 200, &doc) : -ENOMEM;
 	json_decref(body);
 	if (rc == 0) {
 		ctl_format_clean(id, CTL_HO_ID_MAX, json_string_value(json_object_get(doc, "id")) ?: "",
 				 CTL_HO_ID_MAX - 8);
 		fprintf(ctx->err, "heldout: batch %s %s: %zu jobs under pattern index v%ld\n",
 			ctl_ho_tags[which], id, json_array_size(json_object_get(doc, "jobs")), version);
+		if (!id[0])
+			rc = -EPROTO;
 	}
 	json_decref(doc);
 	return rc;
@@ -185,6 +197,12 @@ static int ctl_ho_wait(struct ctl_ctx *ctx, const struct ctl_heldout_opts *o,
 		if (done)
 			return 0;
 		if (ctl_ho_now() > deadline) {
+			if (o->state) {
+				fprintf(ctx->err, "koptctl: the batches did not end within --timeout %.0f s; "
+					"they go on running: the same command resumes them (--state %s)\n",
+					o->timeout_s, o->state);
+				return -ETIMEDOUT;
+			}
 			for (int b = first; b < first + n; b++)
 				ctl_ho_cancel(ctx, docs[b]);
 			fprintf(ctx->err, "koptctl: the batches did not end within --timeout %.0f s; their "
@@ -332,12 +350,134 @@ static void ctl_ho_print(FILE *out, const json_t *rep)
 
 /* ------------------------------------------------------------------------ the protocol */
 
+/* What defines a run: a --state file written under other settings is refused. Owned. */
+static json_t *ctl_ho_settings(const struct ctl_heldout_opts *o, const struct ctl_suite *s,
+			       const unsigned char *in_a)
+{
+	json_t *a = json_array(), *b = json_array();
+	for (size_t i = 0; i < s->n; i++)
+		json_array_append_new(in_a[i] ? a : b, json_string(s->ops[i].name));
+	return json_pack("{s:o, s:o, s:f, s:I, s:I, s:s, s:s, s:I, s:I, s:I, s:I}", "operators_a", a,
+			 "operators_b", b, "split", o->split, "seed", (json_int_t)o->seed,
+			 "rounds", (json_int_t)o->rounds, "backend", o->backend, "policy", o->policy,
+			 "max_candidates", (json_int_t)o->max_candidates,
+			 "benchmark_cases", (json_int_t)o->benchmark_cases,
+			 "correctness_cases", (json_int_t)o->correctness_cases,
+			 "min_operators", (json_int_t)o->min_operators);
+}
+
+/* Records a step; says why on stderr when the file cannot be written. */
+static int ctl_ho_record(struct ctl_ctx *ctx, struct ctl_hostate *st, const char *step, json_t *v)
+{
+	char err[512];
+	int rc = ctl_hostate_set(st, step, v, err, sizeof(err));
+	if (rc < 0)
+		fprintf(ctx->err, "koptctl: %s\n", err);
+	return rc;
+}
+
+/* A number recorded by an earlier step, or 0. */
+static long ctl_ho_recorded(const struct ctl_hostate *st, const char *step)
+{
+	return (long)json_integer_value(ctl_hostate_get(st, step));
+}
+
+/* A batch made by an earlier step (its id into id), or made now and recorded. */
+static int ctl_ho_batch_step(struct ctl_ctx *ctx, const struct ctl_heldout_opts *o,
+			     const struct ctl_suite *s, const unsigned char *in_a, int which,
+			     long version, struct ctl_hostate *st, char id[CTL_HO_ID_MAX])
+{
+	const char *had = json_string_value(ctl_hostate_get(st, ctl_ho_tags[which]));
+	int rc;
+
+	if (had) {
+		ctl_format_clean(id, CTL_HO_ID_MAX, had, CTL_HO_ID_MAX - 8);
+		fprintf(ctx->err, "heldout: batch %s %s (made before)\n", ctl_ho_tags[which], id);
+		return 0;
+	}
+	if ((rc = ctl_ho_batch(ctx, o, s, in_a, which == CTL_HO_A, which, version,
+			       ctl_hostate_key(st), id)) < 0)
+		return rc;
+	return ctl_ho_record(ctx, st, ctl_ho_tags[which], json_string(id));
+}
+
+/* The version synthesized from the seed and batch A alone, frozen; made by an earlier step
+ * or now. A crash between the synthesis and its record costs one unused version. */
+static int ctl_ho_synth_step(struct ctl_ctx *ctx, const struct ctl_heldout_opts *o,
+			     struct ctl_hostate *st, long seed_v, const char *a_id, long *new_v)
+{
+	char path[CTL_HO_PATH_MAX];
+	json_t *req, *doc = NULL;
+	int rc;
+
+	*new_v = ctl_ho_recorded(st, "synthesized_version");
+	if (*new_v <= 0) {
+		req = json_pack("{s:I, s:[s], s:I, s:s}", "base", (json_int_t)seed_v, "batch_ids", a_id,
+				"min_operators", (json_int_t)o->min_operators, "note",
+				"held-out protocol: the seed and batch A");
+		rc = req ? ctl_ho_call(ctx, "POST", "/v1/patterns/synthesize", req, 201, 201, &doc) : -ENOMEM;
+		json_decref(req);
+		if (rc < 0)
+			return rc;
+		*new_v = (long)json_integer_value(json_object_get(json_object_get(doc, "version"), "version"));
+		json_decref(doc);
+		if (*new_v <= 0)
+			return -EPROTO;
+		if ((rc = ctl_ho_record(ctx, st, "synthesized_version", json_integer(*new_v))) < 0)
+			return rc;
+	}
+	if (json_is_true(ctl_hostate_get(st, "frozen")))
+		return 0;
+	snprintf(path, sizeof(path), "/v1/patterns/versions/%ld/freeze", *new_v);
+	if ((rc = ctl_ho_call(ctx, "POST", path, NULL, 200, 200, &doc)) < 0)
+		return rc;
+	json_decref(doc);
+	fprintf(ctx->err, "heldout: synthesized v%ld from the seed v%ld and batch A; frozen\n", *new_v, seed_v);
+	return ctl_ho_record(ctx, st, "frozen", json_true());
+}
+
+/* The seed version: recorded by an earlier step, or looked up now and recorded. */
+static int ctl_ho_seed_step(struct ctl_ctx *ctx, struct ctl_hostate *st, long *seed_v)
+{
+	int rc;
+	if ((*seed_v = ctl_ho_recorded(st, "seed_version")) > 0)
+		return 0;
+	if ((rc = ctl_ho_seed_version(ctx, seed_v)) < 0)
+		return rc;
+	return ctl_ho_record(ctx, st, "seed_version", json_integer(*seed_v));
+}
+
+/* The report once every batch is done: the diff, the table, the JSON file. */
+static int ctl_ho_finish(struct ctl_ctx *ctx, const struct ctl_heldout_opts *o, const struct ctl_suite *s,
+			 const unsigned char *in_a, long seed_v, long new_v, json_t **docs)
+{
+	char path[CTL_HO_PATH_MAX];
+	json_t *diff = NULL, *rep;
+	int rc;
+
+	snprintf(path, sizeof(path), "/v1/patterns/versions/%ld/diff", new_v);
+	if ((rc = ctl_ho_call(ctx, "GET", path, NULL, 200, 200, &diff)) < 0)
+		return rc;
+	rep = ctl_ho_report(o, s, in_a, seed_v, new_v, diff, docs);
+	json_decref(diff);
+	if (!rep)
+		return -ENOMEM;
+	ctl_ho_print(ctx->out, rep);
+	if (o->out && json_dump_file(rep, o->out, JSON_INDENT(1) | JSON_SORT_KEYS) != 0) {
+		fprintf(ctx->err, "koptctl: cannot write the report to %s\n", o->out);
+		rc = -EIO;
+	}
+	json_decref(rep);
+	return rc;
+}
+
 int ctl_heldout_run(struct ctl_ctx *ctx, const struct ctl_heldout_opts *o)
 {
 	struct ctl_suite s;
+	struct ctl_hostate st = { 0 };
 	unsigned char in_a[CTL_SUITE_MAX_OPS];
-	char ids[CTL_HO_BATCHES][CTL_HO_ID_MAX], err[1024], path[CTL_HO_PATH_MAX];
-	json_t *docs[CTL_HO_BATCHES] = { NULL }, *doc = NULL, *req = NULL, *rep = NULL, *diff = NULL;
+	char ids[CTL_HO_BATCHES][CTL_HO_ID_MAX], err[1024];
+	json_t *docs[CTL_HO_BATCHES] = { NULL }, *settings = NULL;
 	long seed_v, new_v = 0;
 	int rc;
 
@@ -350,46 +490,33 @@ int ctl_heldout_run(struct ctl_ctx *ctx, const struct ctl_heldout_opts *o)
 			"--split in (0, 1)\n", s.n);
 		goto out;
 	}
-	if ((rc = ctl_ho_seed_version(ctx, &seed_v)) < 0)
+	settings = ctl_ho_settings(o, &s, in_a);
+	if (!settings || (rc = ctl_hostate_open(&st, o->state, settings, err, sizeof(err))) < 0) {
+		rc = settings ? rc : -ENOMEM;
+		fprintf(ctx->err, "koptctl: %s\n", settings ? err : "out of memory");
 		goto out;
+	}
+	if (st.resumed)
+		fprintf(ctx->err, "heldout: resuming the run recorded in %s\n", o->state);
 	/* A under the seed */
-	if ((rc = ctl_ho_batch(ctx, o, &s, in_a, 1, CTL_HO_A, seed_v, ids[CTL_HO_A])) < 0 ||
+	if ((rc = ctl_ho_seed_step(ctx, &st, &seed_v)) < 0 ||
+	    (rc = ctl_ho_batch_step(ctx, o, &s, in_a, CTL_HO_A, seed_v, &st, ids[CTL_HO_A])) < 0 ||
 	    (rc = ctl_ho_wait(ctx, o, ids, CTL_HO_A, 1, docs)) < 0)
 		goto out;
 	/* synthesis from the seed and A alone, frozen */
-	req = json_pack("{s:I, s:[s], s:I, s:s}", "base", (json_int_t)seed_v, "batch_ids", ids[CTL_HO_A],
-			"min_operators", (json_int_t)o->min_operators, "note", "held-out protocol: the seed and batch A");
-	if ((rc = ctl_ho_call(ctx, "POST", "/v1/patterns/synthesize", req, 201, 201, &doc)) < 0)
+	if ((rc = ctl_ho_synth_step(ctx, o, &st, seed_v, ids[CTL_HO_A], &new_v)) < 0)
 		goto out;
-	new_v = (long)json_integer_value(json_object_get(json_object_get(doc, "version"), "version"));
-	diff = json_incref(json_object_get(doc, "diff"));
-	json_decref(doc);
-	snprintf(path, sizeof(path), "/v1/patterns/versions/%ld/freeze", new_v);
-	if (new_v <= 0 || (rc = ctl_ho_call(ctx, "POST", path, NULL, 200, 200, &doc)) < 0) {
-		rc = rc < 0 ? rc : -EPROTO;
-		goto out;
-	}
-	json_decref(doc);
-	doc = NULL;
-	fprintf(ctx->err, "heldout: synthesized v%ld from the seed v%ld and batch A; frozen\n", new_v, seed_v);
 	/* B under both, side by side */
-	if ((rc = ctl_ho_batch(ctx, o, &s, in_a, 0, CTL_HO_B_FROZEN, new_v, ids[CTL_HO_B_FROZEN])) < 0 ||
-	    (rc = ctl_ho_batch(ctx, o, &s, in_a, 0, CTL_HO_B_SEED, seed_v, ids[CTL_HO_B_SEED])) < 0 ||
+	if ((rc = ctl_ho_batch_step(ctx, o, &s, in_a, CTL_HO_B_FROZEN, new_v, &st, ids[CTL_HO_B_FROZEN])) < 0 ||
+	    (rc = ctl_ho_batch_step(ctx, o, &s, in_a, CTL_HO_B_SEED, seed_v, &st, ids[CTL_HO_B_SEED])) < 0 ||
 	    (rc = ctl_ho_wait(ctx, o, ids, CTL_HO_B_FROZEN, 2, docs)) < 0)
 		goto out;
-	rep = ctl_ho_report(o, &s, in_a, seed_v, new_v, diff, docs);
-	ctl_ho_print(ctx->out, rep);
-	if (o->out && json_dump_file(rep, o->out, JSON_INDENT(1) | JSON_SORT_KEYS) != 0) {
-		fprintf(ctx->err, "koptctl: cannot write the report to %s\n", o->out);
-		rc = -EIO;
-	}
+	rc = ctl_ho_finish(ctx, o, &s, in_a, seed_v, new_v, docs);
 out:
 	for (int i = 0; i < CTL_HO_BATCHES; i++)
 		json_decref(docs[i]);
-	json_decref(doc);
-	json_decref(req);
-	json_decref(diff);
-	json_decref(rep);
+	json_decref(settings);
+	ctl_hostate_close(&st);
 	ctl_suite_free(&s);
 	return rc;
 }

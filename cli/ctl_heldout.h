@@ -15,6 +15,7 @@ struct ctl_heldout_opts {
 	const char *backend;      /* jobs' backend */
 	const char *policy;       /* the batches' policy */
 	const char *out;          /* the report as JSON, or NULL */
+	const char *state;        /* the run's progress file (ctl_hostate.h), or NULL */
 	double split;             /* share of the operators in A, (0, 1) */
 	unsigned long long seed;  /* the split's seed, also every job's seed */
 	long rounds;              /* per job */
@@ -23,7 +24,8 @@ struct ctl_heldout_opts {
 	long correctness_cases;   /* 0: all */
 	long min_operators;       /* synthesis: distinct operators a mined pattern needs */
 	double poll_s;            /* seconds between polls of a running batch */
-	double timeout_s;         /* seconds each batch may take; then its jobs are cancelled */
+	double timeout_s;         /* seconds each phase may wait; then its jobs are cancelled,
+	                           * or, with a state file, left running for a resumed run */
 };
 
 /* Runs the protocol and prints the report to ctx->out (progress to ctx->err). 0, or a

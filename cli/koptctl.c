@@ -113,7 +113,7 @@ static const char ctl_help_heldout[] =
 	"usage: koptctl heldout --suite DIR [--ops A,B,...] [--split F] [--seed N]\n"
 	"                       [--rounds N] [--backend B] [--policy P] [--max-candidates N]\n"
 	"                       [--benchmark-cases N] [--correctness-cases N] [--min-operators N]\n"
-	"                       [--poll S] [--timeout S] [--out REPORT.json]\n"
+	"                       [--poll S] [--timeout S] [--state FILE] [--out REPORT.json]\n"
 	"\n"
 	"The held-out protocol of the pattern index (docs/PATTERNS.md): splits the suite's\n"
 	"operators in two with the seed (A gets round(n x F), at least one each), runs A as a\n"
@@ -137,6 +137,9 @@ static const char ctl_help_heldout[] =
 	"  --poll S                 seconds between polls (default 5)\n"
 	"  --timeout S              seconds each phase may take; then its jobs are\n"
 	"                           cancelled and the command fails (default 21600)\n"
+	"  --state FILE             record the run's progress in FILE (its batches, the\n"
+	"                           synthesized version); run the same command again to\n"
+	"                           resume it. With --state a timeout leaves the jobs running\n"
 	"  --out FILE               also write the report as JSON\n"
 	"\n"
 	"exit status: 0 the protocol ran (failed jobs are in the report), 3 otherwise\n";
@@ -375,7 +378,7 @@ static int ctl_parse_double(const char *s, double min, double max, double *out)
 static int ctl_cmd_heldout(struct ctl_ctx *ctx, int argc, char **argv)
 {
 	enum { O_SUITE = 256, O_OPS, O_SPLIT, O_SEED, O_ROUNDS, O_BACKEND, O_POLICY, O_MAXC, O_BENCH,
-	       O_CORR, O_MINOPS, O_POLL, O_TIMEOUT, O_OUT };
+	       O_CORR, O_MINOPS, O_POLL, O_TIMEOUT, O_OUT, O_STATE };
 	static const struct option opts[] = {
 		{"suite", required_argument, NULL, O_SUITE},
 		{"ops", required_argument, NULL, O_OPS},
@@ -391,6 +394,7 @@ static int ctl_cmd_heldout(struct ctl_ctx *ctx, int argc, char **argv)
 		{"poll", required_argument, NULL, O_POLL},
 		{"timeout", required_argument, NULL, O_TIMEOUT},
 		{"out", required_argument, NULL, O_OUT},
+		{"state", required_argument, NULL, O_STATE},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -415,6 +419,7 @@ static int ctl_cmd_heldout(struct ctl_ctx *ctx, int argc, char **argv)
 		case O_POLL: bad = ctl_parse_double(optarg, 0.05, 3600, &o.poll_s) ? c : bad; break;
 		case O_TIMEOUT: bad = ctl_parse_double(optarg, 1, 30 * 86400.0, &o.timeout_s) ? c : bad; break;
 		case O_OUT: o.out = optarg; break;
+		case O_STATE: o.state = optarg; break;
 		case 'h': fputs(ctl_help_heldout, ctx->out); return CTL_EXIT_SUCCEEDED;
 		default: return ctl_bad_option(ctx, "heldout", argv, c);
 		}

@@ -8,6 +8,12 @@
 #               copy bandwidth, peak tensor throughput
 #   exhaustive  bench/suite/exhaustive.py, only when the harness has the knobs/rewrite/sweep
 #               ops: the optimum of each initial kernel's launch space (EXH_CAP points at most)
+#   heldout     `koptctl heldout` on OPS (docs/PATTERNS.md): HO_SPLIT (0.5), HO_SEED (7),
+#               ROUNDS; writes results/heldout.json and heldout.txt. With STATE_DIR the run
+#               spans device calls: PostgreSQL's data (packed when the stack stops) and the
+#               protocol's --state file live there (an ignored path of the checkout, kept while
+#               the machine stays warm), so the next call with the same settings resumes the
+#               batches where the last one stopped (RUN_TIMEOUT bounds each call's wait)
 # and bench/suite/report.py (Markdown; plots only where matplotlib is installed: otherwise
 # run report.py again on the development machine with the results).
 #
@@ -19,7 +25,8 @@
 # SANDBOX_BWRAP (1: the carried bubblewrap, bench/gpu/README.md), JOB_TIMEOUT (s per job,
 # 900), RUN_TIMEOUT (s for all kopt jobs together; jobs unfinished by
 # then are cancelled and recorded as timed out, so a device call ends with its results packed),
-# BASE_TIMEOUT (s for the baselines phase), KOPT_DEVICES (auto: every GPU gets a worker).
+# BASE_TIMEOUT (s for the baselines phase), KOPT_DEVICES (auto: every GPU gets a worker),
+# STATE_DIR (PostgreSQL's data kept there between calls instead of a fresh cluster in /tmp).
 # One device-tool command may run 10 minutes: split the suite with OPS (and PHASES).
 # Everything is packed into $OUT/suite-results.tgz (the tool brings back 8 files at most), with
 # report.md and the logs' tails beside it.
@@ -62,9 +69,18 @@ start_stack() {
   id kopt >/dev/null 2>&1 || useradd -r -M -s /usr/sbin/nologin kopt
   PGBIN=/opt/deps/usr/lib/postgresql/15/bin
   rm -rf /tmp/kpg && mkdir -p /tmp/kpg && chown kopt /tmp/kpg
-  runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/initdb" -D /tmp/kpg/data -U kopt \
-    --auth=trust >/dev/null || { log "initdb failed"; return 1; }
-  runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/pg_ctl" -D /tmp/kpg/data -w \
+  PGDATA_DIR=/tmp/kpg/data
+  # STATE_DIR: the cluster of the last call, packed there when it stopped (the checkout may
+  # sit where the kopt user cannot reach, so the cluster itself runs from /tmp)
+  if [ -n "${STATE_DIR:-}" ] && [ -s "$STATE_DIR/pg.tgz" ]; then
+    tar -xzf "$STATE_DIR/pg.tgz" -C /tmp/kpg && chown -R kopt /tmp/kpg &&
+      log "reusing PostgreSQL's data from $STATE_DIR/pg.tgz"
+  fi
+  if [ ! -s "$PGDATA_DIR/PG_VERSION" ]; then
+    runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/initdb" -D "$PGDATA_DIR" -U kopt \
+      --auth=trust >/dev/null || { log "initdb failed"; return 1; }
+  fi
+  runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/pg_ctl" -D "$PGDATA_DIR" -w \
     -o "-c listen_addresses='' -k /tmp/kpg -c jit=off" -l /tmp/kpg/log start >/dev/null \
     || { cat /tmp/kpg/log >&2; return 1; }
   export KOPT_DATABASE_URL="postgresql:///postgres?host=/tmp/kpg&user=kopt"
@@ -88,7 +104,11 @@ start_stack() {
 stop_stack() {
   if [ -n "${kpid:-}" ]; then kill -TERM "$kpid"; wait "$kpid"; log "koptd exit $?"; kpid=; fi
   [ -n "${PGBIN:-}" ] && runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/pg_ctl" \
-    -D /tmp/kpg/data stop >/dev/null 2>&1
+    -D "$PGDATA_DIR" stop >/dev/null 2>&1
+  if [ -n "${STATE_DIR:-}" ] && [ -s "${PGDATA_DIR:-}/PG_VERSION" ]; then
+    mkdir -p "$STATE_DIR" && tar -czf "$STATE_DIR/pg.tgz.tmp" -C /tmp/kpg data &&
+      mv "$STATE_DIR/pg.tgz.tmp" "$STATE_DIR/pg.tgz" && log "PostgreSQL's data packed into $STATE_DIR/pg.tgz"
+  fi
   return 0
 }
 trap stop_stack EXIT
@@ -101,6 +121,21 @@ if has_phase kopt; then
     log "run.py exit $? ($(grep -c 'submitted job' "$OUT/run.log") jobs)"
   else
     log "the stack did not start: no kopt results"
+  fi
+  stop_stack
+fi
+
+if has_phase heldout; then
+  if start_stack; then
+    ho_state=(); [ -n "${STATE_DIR:-}" ] && mkdir -p "$STATE_DIR" && ho_state=(--state "$STATE_DIR/heldout-state.json")
+    ho_ops=(); [ "$OPS" != all ] && ho_ops=(--ops "$OPS")
+    "$BIN/koptctl" heldout --suite bench/suite/ops "${ho_ops[@]}" --split "${HO_SPLIT:-0.5}" \
+      --seed "${HO_SEED:-7}" --rounds "$ROUNDS" --policy "$POLICY" --backend cuda "${ho_state[@]}" \
+      --timeout "$RUN_TIMEOUT" --out "$RES/heldout.json" >"$OUT/heldout.txt" 2>"$OUT/heldout.log"
+    log "koptctl heldout exit $?"
+    [ -n "${STATE_DIR:-}" ] && cp "$STATE_DIR/heldout-state.json" "$OUT/" 2>/dev/null
+  else
+    log "the stack did not start: no held-out results"
   fi
   stop_stack
 fi

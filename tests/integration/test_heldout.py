@@ -44,15 +44,28 @@ def ho(module_wkoptd, module_dbs, tmp_path_factory):
     for op in OPS:
         (suite / op).symlink_to(ROOT / "bench" / "suite" / "ops" / op)
     h.report_path = tmp / "report.json"
+    h.state_path = tmp / "state.json"
     t0 = time.monotonic()
-    h.p = subprocess.run([str(BIN_DIR / "koptctl"), "heldout", "--suite", str(suite), "--split", "0.5",
-                          "--seed", "3", "--rounds", "1", "--backend", "interp", "--max-candidates", "4",
-                          "--benchmark-cases", "1", "--correctness-cases", "1", "--min-operators", "1",
-                          "--poll", "0.5", "--timeout", str(TIMEOUT), "--out", str(h.report_path)],
-                         check=False, env=dict(os.environ, KOPT_URL=k.base, KOPT_TOKEN=h.admin),
-                         capture_output=True, text=True, timeout=3 * TIMEOUT)
+
+    def heldout(timeout: float, seed: str = "3") -> subprocess.CompletedProcess:
+        return subprocess.run([str(BIN_DIR / "koptctl"), "heldout", "--suite", str(suite), "--split", "0.5",
+                               "--seed", seed, "--rounds", "1", "--backend", "interp", "--max-candidates", "4",
+                               "--benchmark-cases", "1", "--correctness-cases", "1", "--min-operators", "1",
+                               "--poll", "0.5", "--timeout", str(timeout), "--state", str(h.state_path),
+                               "--out", str(h.report_path)],
+                              check=False, env=dict(os.environ, KOPT_URL=k.base, KOPT_TOKEN=h.admin),
+                              capture_output=True, text=True, timeout=3 * TIMEOUT)
+
+    # interrupted: A cannot end within a second; with --state its jobs go on running
+    h.first = heldout(1)
+    h.state_after_first = json.loads(h.state_path.read_text())
+    # another run's options against the same state file are refused before anything is made
+    h.other = heldout(TIMEOUT, seed="4")
+    # the same command resumes: no second batch A
+    h.p = heldout(TIMEOUT)
     h.took = time.monotonic() - t0
     assert h.p.returncode == 0, f"koptctl heldout exited {h.p.returncode}:\n{h.p.stdout}\n{h.p.stderr}\n{log_tail(k)}"
+    h.state = json.loads(h.state_path.read_text())
     h.report = json.loads(h.report_path.read_text())
     h.batches = {}
     for name, bid in (("A", h.report["A"]["batch"]), ("B-frozen", h.report["B"]["frozen"]["batch"]),
@@ -61,6 +74,26 @@ def ho(module_wkoptd, module_dbs, tmp_path_factory):
         assert r.status_code == 200, describe(r)
         h.batches[name] = r.json()
     return h
+
+
+def test_heldout_resumes_from_its_state_file(ho):
+    """A run cut short by --timeout leaves its batches running and its progress on disk; the
+    same command resumes it (the batch A it made, not a second one); another run's options
+    against that file are refused, naming the setting that differs."""
+    assert ho.first.returncode != 0 and "the same command resumes them" in ho.first.stderr, ho.first.stderr
+    first = ho.state_after_first
+    assert first["format"] == 1 and len(first["key"]) == 16, first
+    assert first["steps"]["seed_version"] > 0 and first["steps"]["A"], first
+    assert "B-frozen" not in first["steps"], first
+    assert ho.other.returncode != 0 and "belongs to another run" in ho.other.stderr, ho.other.stderr
+    assert 'setting "' in ho.other.stderr, ho.other.stderr
+    assert "resuming the run recorded in" in ho.p.stderr, ho.p.stderr
+    assert ho.report["A"]["batch"] == first["steps"]["A"]
+    steps = ho.state["steps"]
+    assert steps["frozen"] is True and steps["synthesized_version"] == ho.report["synthesized_version"]
+    assert steps["B-frozen"] == ho.report["B"]["frozen"]["batch"]
+    assert steps["B-seed"] == ho.report["B"]["seed"]["batch"]
+    assert psql(ho.db, "SELECT count(*) FROM batches WHERE name LIKE 'heldout A %'") == [["1"]]
 
 
 def rounds_of(api, job_id):
