@@ -221,6 +221,35 @@ def test_exclusion_and_pinning(ho):
     assert m["state"] == "failed" and "pattern_index: version 999 does not exist" in m["error"], m
 
 
+def test_spent_settled_family_climbs_on(ho):
+    """A round whose L1 a pattern settles on a family an earlier round already spent (every
+    candidate measured) climbs on with that family skipped instead of ending the job: on the
+    H200 a mined persistent_grid pattern ended bias_gelu at round 2 with block_size, which the
+    seed version's climb found (1.24x), never tried."""
+    new = ho.report["synthesized_version"]
+    op = ho.report["B"]["operators"][0]
+    src = ROOT / "bench" / "suite" / "ops" / op
+    spec = va_spec(kernel=(src / "kernel.py").read_text(), rounds=3, operator=op, pattern_index=new,
+                   max_candidates=32)
+    spec["reference"] = {"source": (src / "ref.py").read_text()}
+    jid = ho.api.create(spec)["id"]
+    j = wait_job(ho.api, jid, koptds=[ho.k])
+    assert j["state"] == "succeeded", j
+    recs = rounds_of(ho.api, jid)
+    seen = "; ".join(f"round {r['round']} L{r['level_reached']} {r['rewrite_family']} settled_by "
+                     f"{r['escalation'][0]['patterns']['settled_by']} accepted {r['accepted']}" for r in recs)
+    stop = j["progress"].get("stop_reason") or ""
+    settled = [r for r in recs if r["escalation"][0]["patterns"]["settled_by"]]
+    assert settled, f"under v{new} no round of {op} was settled at L1: {seen}"
+    # once the settled family is spent, the next round climbs past L1: it either tries a
+    # family deeper evidence justifies or ends having climbed to the policy's deepest level
+    # (before the fix: "no rewrite family left that the evidence (levels 1-1) justifies")
+    after = [r for r in recs if r["round"] > settled[0]["round"]]
+    assert all(r["level_reached"] >= 2 or r["escalation"][0]["patterns"]["settled_by"] for r in after), seen
+    if len(recs) < 3:
+        assert "no rewrite family left" in stop and "(levels 1-4)" in stop, f"{stop} ({seen})"
+
+
 # ------------------------------------------------------------------------------ pages
 
 @pytest.fixture(scope="module")
