@@ -96,9 +96,10 @@ def test_survey_domain_and_default():
     default makes a tile of at least 1024 elements."""
     fit = {f.name: f for f in survey(module(BODY_OK), records((1000,)))}["rows_per_program"]
     assert fit.fits and "block of 64 element(s)" in fit.why, fit.why
-    assert fit.domain == {"ROWS": [2, 4, 8, 16, 32, 64]} and fit.params == {"kernel": "k", "ROWS": 16}
+    assert fit.domain == {"ROWS": [2, 4, 8, 16, 32, 64], "num_warps": [1, 2, 4, 8, 16]}
+    assert fit.params == {"kernel": "k", "ROWS": 16, "num_warps": 4}
     fit = {f.name: f for f in survey(module(BODY_OK), records((5,)))}["rows_per_program"]
-    assert fit.domain == {"ROWS": [2, 4, 8]} and fit.params["ROWS"] == 8
+    assert fit.domain["ROWS"] == [2, 4, 8] and fit.params["ROWS"] == 8
     fit = {f.name: f for f in survey(module(BODY_OK), records((1,)))}["rows_per_program"]
     assert not fit.fits and "1 program(s)" in fit.why
 
@@ -144,7 +145,8 @@ def test_positional_masks_and_partial_tiles(tmp_path):
         orig.ModelNew()(torch.randn(21, 50))
     rec = launch_rec.summarize(recs)
     for rows in (4, 16):
-        cand = apply(POSITIONAL, "rows_per_program", {"ROWS": rows}, rec)
+        cand = apply(POSITIONAL, "rows_per_program", {"ROWS": rows, "num_warps": 2}, rec)
+        assert f"ROWS={rows}, num_warps=2)" in cand
         assert "(offs < n) & (tl.program_id(0) >= 0)" not in cand and "& row_mask" in cand
         mod = _import(tmp_path / f"cand{rows}.py", cand, f"kopt_rpp_cand{rows}")
         for n_rows in (21, 11):

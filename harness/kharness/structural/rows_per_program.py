@@ -23,7 +23,8 @@ The rewrite: the body starts with ``rows = tl.program_id(0) * ROWS + tl.arange(0
 (shape [ROWS, 1]); every store, and every load whose pointer, mask or ``other`` derives from
 the program id, gets ``mask=row_mask`` (AND-ed with its own mask: ``(mask) & row_mask``);
 the kernel gets parameters ``n_rows`` and ``ROWS: tl.constexpr``; the launch passes
-``n_rows=G, ROWS=<value>`` and its grid becomes ``(triton.cdiv(G, ROWS),)``.
+``n_rows=G, ROWS=<value>`` and ``num_warps`` (swept with ROWS: the tile is ROWS times the
+work of one program) and its grid becomes ``(triton.cdiv(G, ROWS),)``.
 
 Why it is correct: program p of the new grid runs rows r = p*ROWS .. p*ROWS + ROWS-1, and
 row r of every tile holds what original program r computed. A value derived from the
@@ -76,8 +77,9 @@ NAME = "rows_per_program"
 ROWS_CHOICES = [2, 4, 8, 16, 32, 64]
 MAX_TILE = 16384            # ROWS * block elements at most (registers of one program)
 TARGET_TILE = 1024          # the default ROWS makes a tile at least this many elements
-DEFAULTS: dict[str, Any] = {"kernel": "", "ROWS": 16}
-DOMAIN = {"ROWS": ROWS_CHOICES}
+WARPS = [1, 2, 4, 8, 16]
+DEFAULTS: dict[str, Any] = {"kernel": "", "ROWS": 16, "num_warps": 4}
+DOMAIN = {"ROWS": ROWS_CHOICES, "num_warps": WARPS}
 
 # Operations that mix lanes or change a tensor's rank: with a [ROWS, N] tile they would mix
 # rows or act on the wrong axis.
@@ -340,10 +342,15 @@ def analyze(mod: Module, k: Kernel) -> RowsPlan:
         raise RewriteRefused(f"{name}: each program already spans {block} elements; 2 rows would exceed "
                              f"{MAX_TILE} per tile")
     rdef = default_rows(dom, block)
+    kw = site.options.get("num_warps")
+    warps = int_const(kw.value) if kw is not None else 4
+    if warps not in WARPS:      # not a literal of the domain: the sweep starts from Triton's default
+        warps = 4
     why = (f"{name}: a 1-D grid of {rows} programs (line {site.call.lineno}), each over a block of {block} "
            f"element(s); the body has no cross-lane or rank-changing operation and no control flow on the program "
            f"id, so {rdef} rows can share one program as a [{rdef}, {block}] tile")
-    return RowsPlan(k, site, why, {**DEFAULTS, "kernel": name, "ROWS": rdef}, {"ROWS": dom}, rows, block, accesses)
+    return RowsPlan(k, site, why, {**DEFAULTS, "kernel": name, "ROWS": rdef, "num_warps": warps},
+                    {"ROWS": dom, "num_warps": WARPS}, rows, block, accesses)
 
 
 def survey(mod: Module) -> Fit:
@@ -369,13 +376,21 @@ def _mask_edits(mod: Module, plan: RowsPlan, pid_edits: list[Edit], row_mask: st
     return edits, [e for e in pid_edits if e not in inner]
 
 
-def _launch_edits(mod: Module, site: LaunchSite, n_rows: str, rows_param: str, value: int) -> list[Edit]:
+def _launch_edits(mod: Module, site: LaunchSite, n_rows: str, rows_param: str, value: int,
+                  warps: int) -> list[Edit]:
+    """The grid, the new arguments and num_warps (one insertion: two insertions at the same
+    place would come out in either order)."""
     g0 = grid_elem_text(mod, site, 0)
     tri = mod.alias_for("triton")
     template = "(triton.cdiv(G, R),)" if tri else "((G + R - 1) // R,)"
     grid = from_template(template, {"triton": tri or "triton", "G": g0, "R": ast.Constant(value)})[0]
-    return [mod.replace(site.grid, grid),
-            mod.add_call_keyword(site.call, f"{n_rows}={g0}, {rows_param}={value}")]
+    added = f"{n_rows}={g0}, {rows_param}={value}"
+    edits = [mod.replace(site.grid, grid)]
+    if "num_warps" in site.options:
+        edits.append(mod.set_launch_arg(site, "num_warps", str(warps)))
+    else:
+        added += f", num_warps={warps}"
+    return [*edits, mod.add_call_keyword(site.call, added)]
 
 
 def apply(mod: Module, params: dict[str, Any]) -> str:
@@ -397,5 +412,5 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     mask_edits, pid_edits = _mask_edits(mod, plan, pid_edits, row_mask)
     edits = [mod.insert_before(body[0], head), *pid_edits, *mask_edits,
              mod.add_kernel_params(k, [(n_rows, False, "1"), (rows_param, True, str(value))]),
-             *_launch_edits(mod, site, n_rows, rows_param, value)]
+             *_launch_edits(mod, site, n_rows, rows_param, value, int(p["num_warps"]))]
     return apply_edits(mod.source, edits)
