@@ -588,7 +588,7 @@ static int ladder_fits(const json_t *structural, const char *name, const char **
 int ladder_is_structural(const char *family)
 {
   static const char *const fams[] = { "row_in_registers", "tile_grid", "persistent_grid",
-                                      "coalesce_access", NULL };
+                                      "rows_per_program", "coalesce_access", NULL };
   for (unsigned i = 0; fams[i]; i++)
     if (!strcmp(family, fams[i]))
       return 1;
@@ -628,14 +628,25 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
   }
   /* Latency-bound with occupancy to spare: each program does too little to hide its loads.
    * Bigger blocks and more warps come first; when the kernel has no block knob (a block fixed
-   * by the problem, like RoPE's half head), a persistent grid is what is left that gives a
-   * program more work. Last in the list, so it only takes rounds the others leave. */
-  if (d->level == 2 && l2_class && !strcmp(l2_class, "latency") &&
-      ladder_fits(structural, "persistent_grid", &why)) {
-    ladder_why(d, " Structural: %s; latency-bound, so a persistent grid after the launch parameters.",
-               why);
-    ladder_add(d, "persistent_grid", 2, "");
-    return;
+   * by the problem, like RoPE's half head), what is left is giving a program more work:
+   * several rows side by side as one 2-D tile first (its accesses get as wide as the tile:
+   * measured on the H200, RoPE gained nothing from num_warps 1..16), then a persistent grid
+   * (which keeps one narrow row per iteration). After the launch parameters in the list. */
+  if (d->level == 2 && l2_class && !strcmp(l2_class, "latency")) {
+    int listed = 0;
+    if (ladder_fits(structural, "rows_per_program", &why)) {
+      ladder_why(d, " Structural: %s; latency-bound, so rows side by side in one program.", why);
+      ladder_add(d, "rows_per_program", 2, "");
+      listed = 1;
+    }
+    if (ladder_fits(structural, "persistent_grid", &why)) {
+      ladder_why(d, " Structural: %s; latency-bound, so a persistent grid after the launch "
+                 "parameters.", why);
+      ladder_add(d, "persistent_grid", 2, "");
+      listed = 1;
+    }
+    if (listed)
+      return;
   }
   if (d->level != 3)
     return;

@@ -33,6 +33,8 @@ static const struct rules_family rules_families[] = {
   { "tile_grid", { "block_m", "block_n", "block_k", "group" }, { "num_warps", "num_stages" }, "tile_grid" },
   { "row_in_registers", { NULL }, { NULL }, "row_single_block" },
   { "persistent_grid", { NULL }, { NULL }, "persistent_grid" },
+  /* ROWS and num_warps come from the rewrite's own domain (the survey's) */
+  { "rows_per_program", { NULL }, { NULL }, "rows_per_program" },
 };
 
 /* Window half-widths, in steps of a knob's domain. */

@@ -30,10 +30,12 @@ FITS = {
     "strided_reduction_tiles_colsum": {"strided_reduction_tiles", "row_single_block", "persistent_grid"},
     "strided_reduction_tiles_colmax": {"strided_reduction_tiles", "row_single_block", "persistent_grid"},
     "strided_reduction_tiles_rowsum": {"row_single_block", "persistent_grid"},
-    "persistent_grid_scale": {"persistent_grid", "elementwise_vector"},
+    "persistent_grid_scale": {"persistent_grid", "elementwise_vector", "rows_per_program"},
     "persistent_grid_early_return": set(),
-    "elementwise_vector_gelu": {"elementwise_vector", "persistent_grid"},
-    "elementwise_vector_strided": {"persistent_grid"},
+    "elementwise_vector_gelu": {"elementwise_vector", "persistent_grid", "rows_per_program"},
+    "elementwise_vector_strided": {"persistent_grid", "rows_per_program"},
+    "rows_per_program_rope": {"rows_per_program", "persistent_grid"},
+    "rows_per_program_embedding": {"rows_per_program", "persistent_grid", "row_single_block"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -50,6 +52,11 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     ("strided_reduction_tiles_colmax", "strided_reduction_tiles", {"BLOCK_C": 16, "num_warps": 2}),
     ("persistent_grid_scale", "persistent_grid", {"k": 1}),
     ("elementwise_vector_gelu", "elementwise_vector", {"num_warps": 1, "m": 1}),
+    # 21 and 13 rows: the last tile is partly past the grid (rows masked out)
+    ("rows_per_program_rope", "rows_per_program", {"ROWS": 4}),
+    ("rows_per_program_rope", "rows_per_program", {"ROWS": 8}),
+    ("rows_per_program_embedding", "rows_per_program", {"ROWS": 2}),
+    ("rows_per_program_embedding", "rows_per_program", {"ROWS": 8}),
 ]
 
 # (fixture, rewrite, params, words the reason must contain)
@@ -75,6 +82,11 @@ REFUSED = [
     ("row_single_block_rmsnorm", "elementwise_vector", {}, ["line 16: has a loop"]),
     ("elementwise_vector_gelu", "elementwise_vector", {"m": 3}, ["m=3 is outside its domain"]),
     ("elementwise_vector_gelu", "no_such_rewrite", {}, ["unknown structural rewrite 'no_such_rewrite'"]),
+    ("persistent_grid_early_return", "rows_per_program", {}, ["line 13: the `if` header depends on the program id (pid)"]),
+    ("tile_grid_matmul", "rows_per_program", {}, ["line 13: uses tl.program_id of another axis than 0"]),
+    ("row_single_block_rmsnorm", "rows_per_program", {}, ["line 16: the loop rebinds acc", "cannot change shape"]),
+    ("rows_per_program_rope", "rows_per_program", {"ROWS": 3}, ["ROWS=3 is outside its domain [2, 4, 8, 16, 32]"]),
+    ("rows_per_program_rope", "rows_per_program", {"ROWS": 64}, ["ROWS=64 is outside its domain"]),
 ]
 
 
@@ -258,3 +270,16 @@ def test_recorded_sizes_decide(recorded):
     args[4] = {"kind": "int", "value": 40000}
     with pytest.raises(RewriteRefused, match=r"n_cols = 40000 at the recorded launch is outside \(0, max_row=32768\]"):
         apply(fixture(name)[1], "row_single_block", {}, _altered(recorded[name], args=args))
+
+
+def test_rows_per_program_ir_cuda90(h, recorded):
+    """rows_per_program's point, where the IR shows it (offline compile for cuda:90): RoPE's
+    program over a 16-element half head moves one 16-bit element per thread (half of the 128
+    threads idle); a [32, 16] tile gives each thread 4 contiguous elements of every row it
+    touches: 64-bit accesses of the float16 heads, 128-bit loads of the float32 tables."""
+    name = "rows_per_program_rope"
+    base = _compile(h, name, fixture(name)[1])["ptx_stats"]
+    assert base.get("ld.global.16", 0) > 0 and base.get("st.global.16", 0) > 0
+    tiled = _compile(h, name, apply(fixture(name)[1], "rows_per_program", {"ROWS": 32}, recorded[name]))["ptx_stats"]
+    assert tiled.get("ld.global.16", 0) == 0 and tiled.get("st.global.16", 0) == 0, tiled
+    assert tiled.get("ld.global.v4.32", 0) > 0 and tiled.get("st.global.v2.32", 0) > 0, tiled

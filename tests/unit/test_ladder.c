@@ -312,6 +312,49 @@ static void test_structural_latency_persistent_last(void **state)
   json_decref(nofit);
 }
 
+/* RoPE's case: a latency-bound kernel with no block knob whose grid fits both rewrites
+ * lists rows side by side before the persistent grid (a persistent loop keeps one narrow row
+ * per iteration), both after the launch parameters; either one alone is listed alone. */
+static void test_structural_latency_rows_before_persistent(void **state)
+{
+  json_error_t e;
+  json_t *both = json_loads("[{\"name\": \"persistent_grid\", \"fits\": true, \"why\": \"1-D grid\"},"
+                            " {\"name\": \"rows_per_program\", \"fits\": true, \"why\":"
+                            " \"rope_kernel: each over a block of 64 element(s)\"}]", 0, &e);
+  json_t *rows_only = json_loads("[{\"name\": \"persistent_grid\", \"fits\": false, \"why\": \"x\"},"
+                                 " {\"name\": \"rows_per_program\", \"fits\": true, \"why\": \"r\"}]",
+                                 0, &e);
+  struct ladder_diag d;
+  (void)state;
+  assert_non_null(both);
+  assert_non_null(rows_only);
+  memset(&d, 0, sizeof(d));
+  d.level = 2;
+  d.available = 1;
+  ladder_add(&d, "num_warps", 2, "up");
+  ladder_structural(&d, both, "latency", NULL);
+  assert_int_equal(d.nfamilies, 3);
+  assert_string_equal(d.family[0], "num_warps");
+  assert_string_equal(d.family[1], "rows_per_program");
+  assert_string_equal(d.family[2], "persistent_grid");
+  assert_true(ladder_is_structural("rows_per_program"));
+  assert_non_null(strstr(d.why, "block of 64 element(s)"));
+  memset(&d, 0, sizeof(d));
+  d.level = 2;
+  d.available = 1;
+  ladder_structural(&d, rows_only, "latency", NULL);
+  assert_int_equal(d.nfamilies, 1);
+  assert_string_equal(d.family[0], "rows_per_program");
+  /* not latency-bound: neither (memory-bound kernels keep their own families) */
+  memset(&d, 0, sizeof(d));
+  d.level = 2;
+  d.available = 1;
+  ladder_structural(&d, both, "memory", NULL);
+  assert_int_equal(d.nfamilies, 0);
+  json_decref(both);
+  json_decref(rows_only);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -325,6 +368,7 @@ int main(void)
     cmocka_unit_test(test_l4_pipeliner),
     cmocka_unit_test(test_structural_needs_ir_evidence),
     cmocka_unit_test(test_structural_latency_persistent_last),
+    cmocka_unit_test(test_structural_latency_rows_before_persistent),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,7 +34,10 @@ static const char *elementwise_knobs =
     "    \"domain\": {\"num_warps\": [2, 4, 8], \"m\": [1, 2]}},"
     "   {\"name\": \"tile_grid\", \"fits\": true, \"why\": \"tl.dot\","
     "    \"params\": {\"kernel\": \"mm\", \"BLOCK_M\": 128},"
-    "    \"domain\": {\"configs\": [{\"BLOCK_M\": 128}, {\"BLOCK_M\": 64}]}}]}";
+    "    \"domain\": {\"configs\": [{\"BLOCK_M\": 128}, {\"BLOCK_M\": 64}]}},"
+    "   {\"name\": \"rows_per_program\", \"fits\": true, \"why\": \"a block of 64 element(s)\","
+    "    \"params\": {\"kernel\": \"gelu\", \"ROWS\": 16, \"num_warps\": 4},"
+    "    \"domain\": {\"ROWS\": [2, 4, 8, 16, 32, 64], \"num_warps\": [1, 2, 4, 8, 16]}}]}";
 
 static json_t *load(const char *text)
 {
@@ -225,6 +228,27 @@ static void test_structural(void **state)
   /* tried once on this structure: the family falls back to its knob sweep */
   assert_int_equal(plan(k, "vectorize_access", "up", NULL, tried, 32, &out, why), 0);
   assert_non_null(json_object_get(json_array_get(out.candidates, 0), "changes"));
+  json_decref(out.candidates);
+  /* rows_per_program: points of ROWS x num_warps nearest the defaults, the defaults first */
+  assert_int_equal(plan(k, "rows_per_program", "", NULL, NULL, 5, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 5);
+  {
+    const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
+    const json_t *pa = json_object_get(st, "params");
+    long rows_seen = 0, warps_seen = 0;
+    size_t i;
+    const json_t *c;
+    assert_string_equal(json_string_value(json_object_get(st, "name")), "rows_per_program");
+    assert_int_equal(json_integer_value(json_object_get(pa, "ROWS")), 16);
+    assert_int_equal(json_integer_value(json_object_get(pa, "num_warps")), 4);
+    json_array_foreach(out.candidates, i, c) {
+      pa = json_object_get(json_object_get(c, "structural"), "params");
+      rows_seen |= json_integer_value(json_object_get(pa, "ROWS"));
+      warps_seen |= json_integer_value(json_object_get(pa, "num_warps"));
+    }
+    assert_int_equal(rows_seen, 8 | 16 | 32); /* one step each way along ROWS */
+    assert_int_equal(warps_seen, 2 | 4 | 8);  /* and along num_warps */
+  }
   json_decref(out.candidates);
   /* row_in_registers does not fit: nothing, with the harness's reason */
   assert_int_equal(plan(k, "row_in_registers", "", NULL, NULL, 32, &out, why), -ENOENT);

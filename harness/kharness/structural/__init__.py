@@ -17,6 +17,7 @@ from . import (
     elementwise_vector,
     persistent_grid,
     row_single_block,
+    rows_per_program,
     strided_reduction_tiles,
     tile_grid,
 )
@@ -25,7 +26,8 @@ from .common import Fit, Module
 __all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
 
 REWRITES = {
-    m.NAME: m for m in (row_single_block, tile_grid, strided_reduction_tiles, persistent_grid, elementwise_vector)
+    m.NAME: m for m in (row_single_block, tile_grid, strided_reduction_tiles, persistent_grid, elementwise_vector,
+                        rows_per_program)
 }
 
 
