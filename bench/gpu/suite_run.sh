@@ -133,11 +133,12 @@ if has_phase heldout; then
       --seed "${HO_SEED:-7}" --rounds "$ROUNDS" --policy "$POLICY" --backend cuda "${ho_state[@]}" \
       --timeout "$RUN_TIMEOUT" --out "$RES/heldout.json" >"$OUT/heldout.txt" 2>"$OUT/heldout.log"
     log "koptctl heldout exit $?"
-    [ -n "${STATE_DIR:-}" ] && cp "$STATE_DIR/heldout-state.json" "$OUT/" 2>/dev/null
   else
     log "the stack did not start: no held-out results"
   fi
   stop_stack
+  # the state comes back too, so a later session can carry it and resume
+  [ -n "${STATE_DIR:-}" ] && mkdir -p "$OUT/bench-state" && cp "$STATE_DIR"/* "$OUT/bench-state/" 2>/dev/null
 fi
 
 if has_phase baselines; then
