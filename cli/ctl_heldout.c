@@ -513,6 +513,9 @@ int ctl_heldout_run(struct ctl_ctx *ctx, const struct ctl_heldout_opts *o)
 		goto out;
 	rc = ctl_ho_finish(ctx, o, &s, in_a, seed_v, new_v, docs);
 out:
+	if (rc == -EPROTO && st.resumed)
+		fprintf(ctx->err, "koptctl: the server refused what %s recorded; if it is not the "
+			"database that file was written against, remove the file to start over\n", o->state);
 	for (int i = 0; i < CTL_HO_BATCHES; i++)
 		json_decref(docs[i]);
 	json_decref(settings);

@@ -47,11 +47,11 @@ def ho(module_wkoptd, module_dbs, tmp_path_factory):
     h.state_path = tmp / "state.json"
     t0 = time.monotonic()
 
-    def heldout(timeout: float, seed: str = "3") -> subprocess.CompletedProcess:
+    def heldout(timeout: float, seed: str = "3", state=h.state_path) -> subprocess.CompletedProcess:
         return subprocess.run([str(BIN_DIR / "koptctl"), "heldout", "--suite", str(suite), "--split", "0.5",
                                "--seed", seed, "--rounds", "1", "--backend", "interp", "--max-candidates", "4",
                                "--benchmark-cases", "1", "--correctness-cases", "1", "--min-operators", "1",
-                               "--poll", "0.5", "--timeout", str(timeout), "--state", str(h.state_path),
+                               "--poll", "0.5", "--timeout", str(timeout), "--state", str(state),
                                "--out", str(h.report_path)],
                               check=False, env=dict(os.environ, KOPT_URL=k.base, KOPT_TOKEN=h.admin),
                               capture_output=True, text=True, timeout=3 * TIMEOUT)
@@ -66,6 +66,11 @@ def ho(module_wkoptd, module_dbs, tmp_path_factory):
     h.took = time.monotonic() - t0
     assert h.p.returncode == 0, f"koptctl heldout exited {h.p.returncode}:\n{h.p.stdout}\n{h.p.stderr}\n{log_tail(k)}"
     h.state = json.loads(h.state_path.read_text())
+    # a state file naming a batch this server never made (another database): a clear refusal
+    bogus = dict(h.state, steps={"seed_version": h.state["steps"]["seed_version"],
+                                 "A": "00000000-0000-4000-8000-000000000000"})
+    (tmp / "bogus.json").write_text(json.dumps(bogus))
+    h.bogus = heldout(TIMEOUT, state=tmp / "bogus.json")
     h.report = json.loads(h.report_path.read_text())
     h.batches = {}
     for name, bid in (("A", h.report["A"]["batch"]), ("B-frozen", h.report["B"]["frozen"]["batch"]),
@@ -94,6 +99,7 @@ def test_heldout_resumes_from_its_state_file(ho):
     assert steps["B-frozen"] == ho.report["B"]["frozen"]["batch"]
     assert steps["B-seed"] == ho.report["B"]["seed"]["batch"]
     assert psql(ho.db, "SELECT count(*) FROM batches WHERE name LIKE 'heldout A %'") == [["1"]]
+    assert ho.bogus.returncode != 0 and "remove the file to start over" in ho.bogus.stderr, ho.bogus.stderr
 
 
 def rounds_of(api, job_id):
