@@ -17,7 +17,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "harness"))
 
-from kharness.client import HarnessClient  # noqa: E402
+from kharness.client import HarnessClient
 
 
 def run(backend: str, precompile: bool, out: str) -> dict:

@@ -32,8 +32,8 @@ def _probe():
     except Exception:
         pass
     try:
-        import torch_npu  # noqa: F401
         import torch
+        import torch_npu  # noqa: F401
         if torch.npu.is_available():
             return "ascend"
     except Exception:
@@ -105,6 +105,7 @@ def environment(backend):
     import numpy
     import torch
     import triton
+
     from . import HARNESS_VERSION, PROTOCOL_VERSION
     env = {
         "harness_version": HARNESS_VERSION, "protocol_version": PROTOCOL_VERSION,

@@ -49,8 +49,7 @@ def _to_bytes(value, unit):
 def _csv_rows(text, header_predicate):
     """DictReader over the first line that satisfies header_predicate (skipping profiler
     chatter such as '==PROF== Connected to process')."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     lines = text.splitlines()
     start = next((i for i, l in enumerate(lines) if header_predicate(l)), None)
     if start is None:

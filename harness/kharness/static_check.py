@@ -412,8 +412,8 @@ class RuntimeTrace:
         return ("violation", f"torch compute {name}")
 
     def __enter__(self):
-        import torch
         from torch.overrides import TorchFunctionMode, resolve_name
+
         from . import launches
         trace = self
 

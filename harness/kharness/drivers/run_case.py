@@ -19,9 +19,10 @@ def main():
     a = ap.parse_args()
     state = json.load(open(a.state))
     sys.path.insert(0, state["harness_dir"])
+    import torch
+
     from kharness import backend as bk
     from kharness.state import rebuild
-    import torch
     model, inputs, device = rebuild(state)
     with torch.no_grad():
         model(*inputs)
