@@ -10,6 +10,7 @@ back is the whole sweep as evidence, the passing candidates in order of time, an
 time went. The caller then checks the best few on every case and decides with ABBA."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -188,8 +189,9 @@ def _precompile(w: Any, cands: list[Candidate], case: int) -> dict:
     for c in live:
         inp = w._device_inputs(case)
         try:
-            cap = run_user(f"candidate {c.id} (dry run)", lambda: capture_compiles(lambda: call_forward(c.model, inp)),
-                           w._user_dirs())
+            # the model and inputs bound now (partial), not looked up when the callable runs
+            dry_run = functools.partial(capture_compiles, functools.partial(call_forward, c.model, inp))
+            cap = run_user(f"candidate {c.id} (dry run)", dry_run, w._user_dirs())
         except UserCodeFailure as e:
             c.compile = {"dry_run_error": e.message}
             continue
