@@ -114,7 +114,7 @@ def parse_ncu_csv(text):
     `--metrics` output (same layout, raw metric names). Returns a list of launches:
     {"id", "kernel", "block", "grid", "device", "cc", "metrics": {key: {value, unit, raw}},
      "rules": [...], "summary": {...}} in ID order."""
-    rows = _csv_rows(text, lambda l: l.startswith('"ID"') or l.startswith("ID,"))
+    rows = _csv_rows(text, lambda l: l.startswith(('"ID"', "ID,")))
     launches = {}
     for row in rows:
         rid = row.get("ID")
