@@ -362,11 +362,11 @@ def check_source(src, filename="kernel.py", class_name="ModelNew"):
 class RuntimeTrace:
     """Context manager recording torch calls made by user code (outside Triton launches)."""
 
-    def __init__(self, user_dirs):
+    def __init__(self, user_dirs) -> None:
         self.user_dirs = tuple(user_dirs)
-        self.calls = {}
-        self.violations = []
-        self.warnings = []
+        self.calls: dict[str, int] = {}
+        self.violations: list[dict] = []
+        self.warnings: list[dict] = []
         self._unclassified_ops: set[str] = set()
         self._mode = None
         self._lock = threading.Lock()
