@@ -2,7 +2,6 @@
 median and spread per benchmark case, PyTorch eager, achieved bandwidth and the profiler's
 metrics; across runs the spread of the per-run geomean medians."""
 import json
-import math
 import statistics
 import sys
 

@@ -17,7 +17,12 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "harness"))
 
-from kharness.client import HarnessClient  # noqa: E402
+from kharness.client import HarnessClient
+
+
+def _read(path: str) -> str:
+    with open(path) as f:
+        return f.read()
 
 
 def run(backend: str, precompile: bool, out: str) -> dict:
@@ -26,8 +31,8 @@ def run(backend: str, precompile: bool, out: str) -> dict:
     env["TRITON_CACHE_DIR"] = os.path.join(wd, "cache")          # a cold cache each time
     h = HarnessClient(["--backend", backend, "--workdir", wd], env=env,
                       stderr_path=os.path.join(out, f"harness-{'pre' if precompile else 'serial'}.log"))
-    ref = open(os.path.join(ROOT, "examples/vector_add/ref.py")).read()
-    ker = open(os.path.join(ROOT, "examples/vector_add/kernel.py")).read()
+    ref = _read(os.path.join(ROOT, "examples/vector_add/ref.py"))
+    ker = _read(os.path.join(ROOT, "examples/vector_add/kernel.py"))
     t0 = time.time()
     r = h.request("load", reference_source=ref, kernel_source=ker, workdir="va", correctness_cases=2,
                   benchmark_cases=2)

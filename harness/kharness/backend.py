@@ -24,20 +24,38 @@ def choose_backend(requested):
     return requested
 
 
+# Why `auto` did not pick a device backend: one line per failed probe, reported by hello as
+# `backend_probe_failures` (a GPU machine that silently fell back to interp is a puzzle).
+PROBE_FAILURES: list[str] = []
+
+
 def _probe():
     try:
         import torch
         if torch.cuda.is_available():
             return "cuda"
-    except Exception:
-        pass
+    # Broad on purpose: a broken CUDA/torch install raises whatever its driver or library loader
+    # raises (not all of it visible here); auto must then fall through to the next backend
+    except Exception as e:  # noqa: BLE001
+        PROBE_FAILURES.append(f"cuda: {type(e).__name__}: {e}"[:400])
     try:
-        import torch_npu  # noqa: F401
         import torch
+        import torch_npu  # noqa: F401
+    except ImportError as e:
+        if not (isinstance(e, ModuleNotFoundError) and e.name in ("torch", "torch_npu")):
+            # installed but broken (e.g. a CANN library it links is missing): worth saying
+            PROBE_FAILURES.append(f"ascend: {type(e).__name__}: {e}"[:400])
+        return "interp"             # no Ascend stack installed: the common case, nothing to report
+    # Broad on purpose: torch_npu/CANN initialisation errors are not visible here (no NPU); auto
+    # must then fall back to interp, with the reason kept
+    except Exception as e:  # noqa: BLE001
+        PROBE_FAILURES.append(f"ascend: {type(e).__name__}: {e}"[:400])
+        return "interp"
+    try:
         if torch.npu.is_available():
             return "ascend"
-    except Exception:
-        pass
+    except Exception as e:  # noqa: BLE001 - as above: an NPU runtime error must not stop auto
+        PROBE_FAILURES.append(f"ascend: {type(e).__name__}: {e}"[:400])
     return "interp"
 
 
@@ -60,11 +78,13 @@ def sync(backend):
 
 
 def _run(cmd, timeout=10):
+    """stdout of cmd, or None when it cannot run, times out, fails or prints undecodable text
+    (the callers record "not available" then)."""
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        return r.stdout if r.returncode == 0 else None
-    except Exception:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    except (OSError, subprocess.SubprocessError, ValueError):
         return None
+    return r.stdout if r.returncode == 0 else None
 
 
 def nvidia_smi_query(index=0):
@@ -84,19 +104,20 @@ def nvidia_smi_query(index=0):
 def cpu_info():
     info = {"model": platform.processor() or None, "cores": os.cpu_count()}
     try:
-        txt = open("/proc/cpuinfo").read()
+        with open("/proc/cpuinfo") as f:
+            txt = f.read()
         m = re.search(r"model name\s*:\s*(.+)", txt)
         if m:
             info["model"] = m.group(1).strip()
         mhz = [float(x) for x in re.findall(r"cpu MHz\s*:\s*([\d.]+)", txt)]
         if mhz:
             info["mhz_now_mean"] = round(sum(mhz) / len(mhz), 1)
-    except Exception:
-        pass
+    except (OSError, ValueError) as e:     # no /proc, or a malformed MHz figure
+        info["cpuinfo_error"] = f"{type(e).__name__}: {e}"
     try:
         info["affinity"] = len(os.sched_getaffinity(0))
-    except Exception:
-        pass
+    except (OSError, AttributeError):      # AttributeError: a platform without sched_getaffinity
+        info["affinity"] = None
     return info
 
 
@@ -105,6 +126,7 @@ def environment(backend):
     import numpy
     import torch
     import triton
+
     from . import HARNESS_VERSION, PROTOCOL_VERSION
     env = {
         "harness_version": HARNESS_VERSION, "protocol_version": PROTOCOL_VERSION,
@@ -112,6 +134,8 @@ def environment(backend):
         "triton": triton.__version__, "numpy": numpy.__version__, "platform": platform.platform(),
         "torch_cuda": torch.version.cuda, "interpreter": os.environ.get("TRITON_INTERPRET") == "1",
     }
+    if PROBE_FAILURES:
+        env["backend_probe_failures"] = list(PROBE_FAILURES)
     if backend == "cuda":
         i = torch.cuda.current_device()
         p = torch.cuda.get_device_properties(i)
@@ -135,8 +159,11 @@ def environment(backend):
             env["clocks"] = {"available": False, "reason": "nvidia-smi not found or failed"}
         try:
             env["cudnn"] = torch.backends.cudnn.version()
-        except Exception:
-            pass
+        # Broad on purpose: cuDNN's loader/version check raises torch/driver errors not visible here;
+        # a missing cuDNN version must not fail hello, so the reason is recorded instead
+        except Exception as e:  # noqa: BLE001
+            env["cudnn"] = None
+            env["cudnn_error"] = f"{type(e).__name__}: {e}"[:400]
     elif backend == "ascend":
         import torch_npu
         env["torch_npu"] = getattr(torch_npu, "__version__", None)
@@ -166,18 +193,18 @@ def sandbox_info():
     try:
         import pwd
         info["user"] = pwd.getpwuid(os.getuid()).pw_name
-    except Exception:
+    except KeyError:                       # a uid without a passwd entry (common in sandboxes)
         info["user"] = None
     try:
         import socket
         names = [n for _, n in socket.if_nameindex()]
         info["network_interfaces"] = names
         info["network"] = "isolated" if set(names) <= {"lo"} else "shared"
-    except Exception as e:
+    except OSError as e:
         info["network"] = f"unknown ({e})"
     lim = {}
     for name in ("RLIMIT_CPU", "RLIMIT_AS", "RLIMIT_NOFILE", "RLIMIT_NPROC", "RLIMIT_FSIZE"):
-        soft, hard = resource.getrlimit(getattr(resource, name))
+        soft, _hard = resource.getrlimit(getattr(resource, name))
         lim[name] = None if soft == resource.RLIM_INFINITY else soft
     info["rlimits"] = lim
     info["no_new_privs"] = _no_new_privs()
@@ -185,10 +212,12 @@ def sandbox_info():
 
 
 def _no_new_privs():
+    """True/False from /proc/self/status; None when that cannot be read or has no such line."""
     try:
-        for line in open("/proc/self/status"):
-            if line.startswith("NoNewPrivs:"):
-                return line.split()[1] == "1"
-    except Exception:
-        pass
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("NoNewPrivs:"):
+                    return line.split()[1:2] == ["1"]
+    except OSError:
+        return None
     return None

@@ -42,9 +42,9 @@ def seed_all(s):
     torch.manual_seed(s)
     try:
         import numpy as np
-        np.random.seed(s % (2 ** 32))
-    except Exception:
-        pass
+    except ImportError:
+        return                      # numpy is optional: without it there is nothing more to seed
+    np.random.seed(s % (2 ** 32))
 
 
 def _gen_tensor(shape, dtype, spec, where):
@@ -185,7 +185,9 @@ def clone_tree(v):
         return {k: clone_tree(x) for k, x in v.items()}
     try:
         return copy.deepcopy(v)
-    except Exception:
+    # Broad on purpose: v is a user's object and its __deepcopy__/__reduce__ may raise anything;
+    # such a value is then shared, not copied
+    except Exception:  # noqa: BLE001
         return v
 
 

@@ -12,7 +12,8 @@ HARNESS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 class HarnessClient:
     def __init__(self, args=(), cmd=None, env=None, stderr_path=None):
         self.cmd = cmd or [sys.executable, HARNESS, *args]
-        self._err = open(stderr_path, "ab") if stderr_path else subprocess.DEVNULL
+        # the log file lives as long as the harness process writes to it: closed in close()
+        self._err = open(stderr_path, "ab") if stderr_path else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._err,
                                      env=env)
         self._id = 0
@@ -39,7 +40,9 @@ class HarnessClient:
         try:
             if self.proc.poll() is None:
                 self.request("shutdown")
-        except Exception:
+        # the harness may be gone or mid-crash (broken pipe, EOF, a garbled or mismatched
+        # answer): the wait/kill below ends it either way
+        except (OSError, EOFError, ValueError, AssertionError):
             pass
         try:
             self.proc.wait(timeout=30)

@@ -52,9 +52,12 @@ def storages(vals):
             try:
                 st = v.untyped_storage()
                 p = st.data_ptr()
-                res.append((p, p + st.nbytes(), v.device))
-            except Exception:
-                pass
+            # Broad on purpose: a tensor without a plain storage (sparse, fake, a user's tensor
+            # subclass) raises what torch or the subclass raises, on any device; it has no byte
+            # range, so no aliasing or size claim is made for it
+            except Exception:  # noqa: BLE001, S112
+                continue
+            res.append((p, p + st.nbytes(), v.device))
     return res
 
 

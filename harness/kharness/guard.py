@@ -96,9 +96,11 @@ def take_violations():
 def _allowed_path(path):
     try:
         p = os.path.realpath(os.fsdecode(os.fspath(path)))
-    except Exception:
+    # not a path (TypeError) or one with a NUL byte (ValueError): the call itself rejects it,
+    # nothing is opened; anything a user's __fspath__ raises reaches the user code that called
+    except (TypeError, ValueError):
         return True
-    if p.startswith(_DEV_OK) or p.startswith("/proc/self/"):
+    if p.startswith((*_DEV_OK, "/proc/self/")):
         return True
     for r in _state["roots"]:
         if p == r or p.startswith(r + os.sep):
@@ -115,7 +117,7 @@ def _caller_is_library():
         if fn.startswith(_STDLIB) and "site-packages" not in fn and "dist-packages" not in fn:
             f = f.f_back
             continue
-        if fn.startswith(_HERE) or fn.startswith("<"):
+        if fn.startswith((_HERE, "<")):
             f = f.f_back
             continue
         return "site-packages" in fn or "dist-packages" in fn

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from typing import IO, Optional
+from typing import IO
 
 KOUT_CAP_BYTES = 64 * 1024          # kept per request; the rest is only counted
 KOUT_DRAIN_TIMEOUT_S = 2.0          # how long take() waits for the pipe to catch up
@@ -71,7 +71,7 @@ class KernelOutput:
             self._keep(data[:-tail] if len(data) > tail else b"")
             pending = data[-tail:] if len(data) > tail else data
 
-    def take(self) -> Optional[dict]:
+    def take(self) -> dict | None:
         """What user code wrote since the last take(): {text, bytes, truncated}, or None."""
         for f in (sys.stdout, sys.stderr):
             try:

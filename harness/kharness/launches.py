@@ -4,6 +4,7 @@ that the kernel can be compiled offline with the same signature/constexprs, and 
 runtime part of the static check can ignore torch calls made by Triton itself."""
 import contextlib
 import inspect
+import os
 import threading
 
 _tls = threading.local()
@@ -15,13 +16,16 @@ def depth():
 
 
 def _describe(v):
-    try:
-        import torch
-        if isinstance(v, torch.Tensor):
+    import torch
+    if isinstance(v, torch.Tensor):
+        try:
             return {"kind": "tensor", "dtype": str(v.dtype).replace("torch.", ""),
                     "align16": v.data_ptr() % 16 == 0, "shape": list(v.shape)}
-    except Exception:
-        pass
+        # Broad on purpose: a tensor without a plain storage (fake, sparse, a user's tensor
+        # subclass) raises what torch or the subclass raises; it is recorded as unsupported, with why
+        except Exception as e:  # noqa: BLE001
+            return {"kind": "unsupported", "repr": f"{type(v).__name__} tensor",
+                    "reason": f"{type(e).__name__}"}
     if isinstance(v, bool):
         return {"kind": "bool", "value": v}
     if isinstance(v, int):
@@ -67,7 +71,9 @@ def _record(fn_obj, args, kwargs, grid):
             bound.update(kwargs)
             g = grid(bound)
         g = [int(x) for x in g]
-    except Exception:
+    # Broad on purpose: a grid function is user code and may raise anything; the launch is
+    # then recorded with grid None (the launch itself reports the error when it runs)
+    except Exception:  # noqa: BLE001
         g = None
     rec = {
         "kernel": name,
@@ -88,7 +94,10 @@ def _wrap(cls):
         if not warmup:
             try:
                 _record(self, args, kwargs, grid)
-            except Exception:
+            # Broad on purpose: recording is diagnostics and runs inside every kernel launch,
+            # on every device; it must never stop the launch. A launch it could not describe is
+            # only missing from the record.
+            except Exception:  # noqa: BLE001, S110
                 pass
         _tls.depth = depth() + 1
         try:
@@ -110,8 +119,12 @@ def install():
     try:
         from triton.runtime.interpreter import InterpretedFunction
         _wrap(InterpretedFunction)
+    # Broad on purpose: the interpreter only runs under TRITON_INTERPRET=1, where a failure is
+    # raised (launch recording would be silently empty); a GPU or Ascend build of Triton may
+    # fail to import it in ways not visible here, and that must not stop the worker.
     except Exception:
-        pass
+        if os.environ.get("TRITON_INTERPRET") == "1":
+            raise
     _installed["done"] = True
 
 

@@ -49,8 +49,7 @@ def _to_bytes(value, unit):
 def _csv_rows(text, header_predicate):
     """DictReader over the first line that satisfies header_predicate (skipping profiler
     chatter such as '==PROF== Connected to process')."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     lines = text.splitlines()
     start = next((i for i, l in enumerate(lines) if header_predicate(l)), None)
     if start is None:
@@ -115,7 +114,7 @@ def parse_ncu_csv(text):
     `--metrics` output (same layout, raw metric names). Returns a list of launches:
     {"id", "kernel", "block", "grid", "device", "cc", "metrics": {key: {value, unit, raw}},
      "rules": [...], "summary": {...}} in ID order."""
-    rows = _csv_rows(text, lambda l: l.startswith('"ID"') or l.startswith("ID,"))
+    rows = _csv_rows(text, lambda l: l.startswith(('"ID"', "ID,")))
     launches = {}
     for row in rows:
         rid = row.get("ID")

@@ -21,8 +21,9 @@ import multiprocessing
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 # At most this many compile processes; the pool is sized to the machine's cores, leaving one
 # for the harness itself.
@@ -141,10 +142,10 @@ def _child_compile(req: CompileRequest, target: tuple[str, Any, int]) -> Compile
 class CompilePool:
     """A lazily started pool of compile processes, kept for the harness worker's life."""
 
-    def __init__(self, workers: Optional[int] = None) -> None:
+    def __init__(self, workers: int | None = None) -> None:
         n = workers or max(1, min(PRECOMPILE_MAX_WORKERS, (os.cpu_count() or 2) - 1))
         self.workers = n
-        self._ex: Optional[cf.ProcessPoolExecutor] = None
+        self._ex: cf.ProcessPoolExecutor | None = None
 
     def _pool(self) -> cf.ProcessPoolExecutor:
         if self._ex is None:

@@ -49,7 +49,7 @@ def profile_op(worker, req):
     who = "candidate" if csrc is not None and csrc != p.kernel_src else "initial kernel"
     from .usercode import UserCodeFailure
     try:
-        mod, src, path = worker._import_kernel(csrc, who)
+        mod, _src, path = worker._import_kernel(csrc, who)
     except UserCodeFailure as e:
         raise worker._fail(e)
     # leave the supervisor's request timeout room to answer
@@ -68,6 +68,16 @@ def profile_op(worker, req):
     if worker.backend == "ascend":
         return _profile_ascend(worker, out_dir, state_path, names, timeout, case, who)
     raise HarnessError("unsupported", f"profile is not implemented for backend {worker.backend}")
+
+
+def _write_text(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def _read_text(path):
+    with open(path) as f:
+        return f.read()
 
 
 def _driver_cmd(state_path, extra=()):
@@ -89,10 +99,9 @@ def _profile_cuda(worker, out_dir, state_path, names, per_forward, timeout, case
             cmd += ["--kernel-name", "regex:^(" + "|".join(sorted(set(names))) + ")$"]
         cmd += _driver_cmd(state_path)
         try:
-            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout,
-                               cwd=out_dir)
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=out_dir, check=False)
             text = r.stdout
-            open(csv_path, "w").write(text)
+            _write_text(csv_path, text)
             launches = parse_ncu_csv(text)
             if r.returncode == 0 and launches:
                 return {"available": True, "tool": "ncu", "tool_path": ncu, "command": cmd, "case": case, "who": who,
@@ -100,8 +109,8 @@ def _profile_cuda(worker, out_dir, state_path, names, per_forward, timeout, case
                                                       "summary": k["summary"], "rules": k["rules"][:20]}
                                                      for k in launches]}
             log = r.stdout[-4000:] + r.stderr
-            open(os.path.join(out_dir, "ncu.log"), "w").write(r.stderr)
-            reason = "ncu exited %d with no parsable metrics" % r.returncode
+            _write_text(os.path.join(out_dir, "ncu.log"), r.stderr)
+            reason = f"ncu exited {r.returncode} with no parsable metrics"
             if "ERR_NVGPUCTRPERM" in log:
                 reason = ("ncu: no permission to read GPU performance counters (ERR_NVGPUCTRPERM): run as root or set "
                           "NVreg_RestrictProfilingToAdminUsers=0")
@@ -115,10 +124,11 @@ def _profile_cuda(worker, out_dir, state_path, names, per_forward, timeout, case
         import triton.profiler  # noqa: F401
         out = os.path.join(out_dir, "proton.hatchet")
         r = subprocess.run(_driver_cmd(state_path, ["--reps", "10", "--proton", out]), capture_output=True, text=True,
-                           timeout=timeout, cwd=out_dir)
+                           timeout=timeout, cwd=out_dir, check=False)
         found = sorted(glob.glob(os.path.join(out_dir, "proton*.hatchet")))
         if r.returncode == 0 and found:
-            data = json.load(open(found[0]))
+            with open(found[0]) as f:
+                data = json.load(f)
             return {"available": True, "tool": "proton", "case": case, "who": who, "file": found[0],
                     "kernels": _proton_kernels(data), "fallback_from": attempts,
                     "note": "proton gives kernel times only, no hardware counters"}
@@ -137,10 +147,10 @@ def _proton_kernels(data):
     def walk(node):
         frame = node.get("frame", {})
         metrics = node.get("metrics", {})
-        if frame.get("type") in ("function", None) and ("time (ns)" in metrics or "time" in metrics):
-            if not node.get("children"):
-                out.append({"kernel": frame.get("name"), "time_ns": metrics.get("time (ns)", metrics.get("time")),
-                            "count": metrics.get("count")})
+        if frame.get("type") in ("function", None) and ("time (ns)" in metrics or "time" in metrics) \
+                and not node.get("children"):
+            out.append({"kernel": frame.get("name"), "time_ns": metrics.get("time (ns)", metrics.get("time")),
+                        "count": metrics.get("count")})
         for c in node.get("children", []):
             walk(c)
 
@@ -163,7 +173,7 @@ def _profile_ascend(worker, out_dir, state_path, names, timeout, case, who):
             cmd.append(f"--kernel-name={name}")
         cmd += _driver_cmd(state_path)
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=odir)
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=odir, check=False)
         except subprocess.TimeoutExpired:
             results.append({"kernel": name, "error": f"msprof did not finish within {timeout:g} s"})
             continue
@@ -173,8 +183,8 @@ def _profile_ascend(worker, out_dir, state_path, names, timeout, case, who):
             results.append({"kernel": name, "error": f"msprof exited {r.returncode} without OPPROF_* CSVs",
                             "log_tail": (r.stdout + r.stderr)[-2000:]})
             continue
-        pr = parse_msprof_csv(open(pipe[-1]).read()) if pipe else []
-        br = parse_msprof_csv(open(basic[-1]).read()) if basic else []
+        pr = parse_msprof_csv(_read_text(pipe[-1])) if pipe else []
+        br = parse_msprof_csv(_read_text(basic[-1])) if basic else []
         results.append({"kernel": name, "files": pipe[-1:] + basic[-1:], "summary": summarize_msprof(pr, br)})
     ok = any("summary" in r for r in results)
     return {"available": ok, "tool": "msprof op", "case": case, "who": who, "kernels": results,

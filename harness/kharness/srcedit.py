@@ -12,6 +12,7 @@ replacement already gives."""
 from __future__ import annotations
 
 import ast
+import itertools
 from dataclasses import dataclass
 
 
@@ -74,7 +75,7 @@ def apply_edits(source: str, edits: list[Edit]) -> str:
     text count once; overlapping different edits are refused, since one would silently undo
     the other."""
     uniq = sorted(set(edits), key=lambda e: (e.start, e.end))
-    for a, b in zip(uniq, uniq[1:]):
+    for a, b in itertools.pairwise(uniq):
         if b.start < a.end:
             raise RewriteRefused(f"two edits overlap at characters {a.start}-{a.end} and {b.start}-{b.end}")
     out = source

@@ -28,6 +28,7 @@ def rebuild(state):
     """(model, inputs, torch device) in this process, from a state dict."""
     import importlib.util
     import sys
+
     from . import backend as bk
     from .cases import CaseSet, seed_all, to_device
 

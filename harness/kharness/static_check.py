@@ -75,9 +75,10 @@ def tensor_compute_methods():
     if "set" not in _TENSOR_METHOD_CACHE:
         try:
             import torch
-            names = {n for n in dir(torch.Tensor) if not n.startswith("_")}
-        except Exception:
+        except ImportError:        # no torch: no tensor method to tell apart (only the AST check runs)
             names = set()
+        else:
+            names = {n for n in dir(torch.Tensor) if not n.startswith("_")}
         _TENSOR_METHOD_CACHE["set"] = names - TENSOR_ALLOWED - TENSOR_WARN
     return _TENSOR_METHOD_CACHE["set"]
 
@@ -142,7 +143,7 @@ class _FuncChecker(ast.NodeVisitor):
     def code(self, node):
         try:
             return ast.get_source_segment(self.ctx.src, node) or ""
-        except Exception:
+        except (IndexError, ValueError):   # positions outside the source, or cutting a character
             return ""
 
     def add(self, node, reason, warn=False):
@@ -192,9 +193,9 @@ class _FuncChecker(ast.NodeVisitor):
 
     def visit_Compare(self, node):
         self.generic_visit(node)
-        if any(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)) for op in node.ops):
-            if self.is_tensor(node.left) or any(self.is_tensor(c) for c in node.comparators):
-                self.add(node, "tensor comparison in torch; compute it in a Triton kernel")
+        if any(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)) for op in node.ops) \
+                and (self.is_tensor(node.left) or any(self.is_tensor(c) for c in node.comparators)):
+            self.add(node, "tensor comparison in torch; compute it in a Triton kernel")
 
     def visit_Call(self, node):
         self.generic_visit(node)
@@ -361,11 +362,12 @@ def check_source(src, filename="kernel.py", class_name="ModelNew"):
 class RuntimeTrace:
     """Context manager recording torch calls made by user code (outside Triton launches)."""
 
-    def __init__(self, user_dirs):
+    def __init__(self, user_dirs) -> None:
         self.user_dirs = tuple(user_dirs)
-        self.calls = {}
-        self.violations = []
-        self.warnings = []
+        self.calls: dict[str, int] = {}
+        self.violations: list[dict] = []
+        self.warnings: list[dict] = []
+        self._unclassified_ops: set[str] = set()
         self._mode = None
         self._lock = threading.Lock()
 
@@ -375,6 +377,16 @@ class RuntimeTrace:
                 import os
                 return f"{os.path.basename(fs.filename)}:{fs.lineno}"
         return None
+
+    def _unclassified(self, func, exc):
+        """Warn once per op that the runtime check could not classify it."""
+        name = f"{getattr(func, '__module__', None) or '?'}.{getattr(func, '__qualname__', None) or '?'}"
+        with self._lock:
+            if name in self._unclassified_ops:
+                return
+            self._unclassified_ops.add(name)
+            self.warnings.append({"op": name, "where": None,
+                                  "reason": f"not checked: classifying it raised {type(exc).__name__}"})
 
     def _classify(self, name, func, args, kwargs):
         short = name.rsplit(".", 1)[-1]
@@ -412,8 +424,8 @@ class RuntimeTrace:
         return ("violation", f"torch compute {name}")
 
     def __enter__(self):
-        import torch
         from torch.overrides import TorchFunctionMode, resolve_name
+
         from . import launches
         trace = self
 
@@ -431,8 +443,11 @@ class RuntimeTrace:
                                 if first:
                                     item = {"op": name, "where": trace._where(), "reason": verdict[1]}
                                     (trace.violations if verdict[0] == "violation" else trace.warnings).append(item)
-                    except Exception:
-                        pass
+                    # Broad on purpose: this runs inside every torch call of user code, on every
+                    # device; classifying must never break the call. An op it could not
+                    # classify is reported as a warning (not checked) instead.
+                    except Exception as e:  # noqa: BLE001
+                        trace._unclassified(func, e)
                 return func(*args, **kwargs)
 
         self._mode = _Mode()

@@ -13,7 +13,6 @@ import argparse
 import collections
 import json
 import os
-import resource
 import selectors
 import signal
 import subprocess
@@ -22,6 +21,7 @@ import threading
 import time
 from typing import IO, Any, cast
 
+from . import rlimits
 from .protocol import (
     DEFAULT_TIMEOUTS,
     LIMITS,
@@ -71,22 +71,14 @@ class WorkerProc:
         cmd = [sys.executable, ENTRY, "--worker", "--backend", args.backend]
         if args.workdir:
             cmd += ["--workdir", args.workdir]
-
-        def pre() -> None:
-            os.setsid()
-            for name, val in limits.items():
-                if val is None:
-                    continue
-                rl = getattr(resource, name)
-                try:
-                    _soft, hard = resource.getrlimit(rl)
-                    v = val if hard == resource.RLIM_INFINITY else min(val, hard)
-                    resource.setrlimit(rl, (v, v if hard == resource.RLIM_INFINITY else hard))
-                except (ValueError, OSError):
-                    pass
-
+        # The worker applies its rlimits itself, first thing in worker.main (see rlimits.py): a
+        # preexec_fn would run Python in the forked child, unsafe here because this process has
+        # threads (each WorkerProc's stderr pump; an old worker's may still be draining).
+        cmd += rlimits.format_args(limits)
+        # own session and process group (setsid in the child, done by subprocess's C code):
+        # kill() ends the worker's whole group
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     env=env, preexec_fn=pre, close_fds=True)
+                                     env=env, start_new_session=True, close_fds=True)
         # the three pipes exist (PIPE above): typed once here for the methods below
         self.stdin = cast(IO[bytes], self.proc.stdin)
         self.stdout = cast(IO[bytes], self.proc.stdout)

@@ -10,12 +10,13 @@ back is the whole sweep as evidence, the passing candidates in order of time, an
 time went. The caller then checks the best few on every case and decides with ABBA."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from .protocol import HarnessError
 from .srcedit import RewriteRefused
@@ -31,17 +32,17 @@ SWEEP_MAX_REPS = {"cuda": 200, "ascend": 200, "interp": 2}
 @dataclass
 class Candidate:
     id: str
-    changes: Optional[dict] = None
-    structural: Optional[dict] = None
-    source: Optional[str] = None
+    changes: dict | None = None
+    structural: dict | None = None
+    source: str | None = None
     tunables: dict = field(default_factory=dict)
     origin: str = ""                 # echoed: who proposed it ("model" for llm/agent modules)
     status: str = "pending"          # ok|refused|static-check|compile-failed|wrong|error
     reason: str = ""
     compile: dict = field(default_factory=dict)
     screen: dict = field(default_factory=dict)
-    time_ms: Optional[float] = None
-    rel_iqr: Optional[float] = None
+    time_ms: float | None = None
+    rel_iqr: float | None = None
     reps: int = 0
     model: Any = None
     module: Any = None
@@ -110,7 +111,7 @@ class _Rewriter:
             self._launches[k] = recs
         return self._launches[k]
 
-    def apply(self, src: str, tun: dict, changes: dict, structural: Optional[dict]) -> tuple[str, dict]:
+    def apply(self, src: str, tun: dict, changes: dict, structural: dict | None) -> tuple[str, dict]:
         from .knobs import discover
         from .rewrite import apply_changes
         from .srcedit import check_parses
@@ -188,8 +189,9 @@ def _precompile(w: Any, cands: list[Candidate], case: int) -> dict:
     for c in live:
         inp = w._device_inputs(case)
         try:
-            cap = run_user(f"candidate {c.id} (dry run)", lambda: capture_compiles(lambda: call_forward(c.model, inp)),
-                           w._user_dirs())
+            # the model and inputs bound now (partial), not looked up when the callable runs
+            dry_run = functools.partial(capture_compiles, functools.partial(call_forward, c.model, inp))
+            cap = run_user(f"candidate {c.id} (dry run)", dry_run, w._user_dirs())
         except UserCodeFailure as e:
             c.compile = {"dry_run_error": e.message}
             continue

@@ -84,7 +84,8 @@ def run_user(what, fn, user_dirs, verb="raised"):
         with guard.active():
             result = fn()
         _forked_child_exit()
-    except BaseException as e:  # noqa: B902 (user code may raise SystemExit/KeyboardInterrupt too)
+    # user code may raise anything, SystemExit/KeyboardInterrupt too: each becomes a UserCodeFailure
+    except BaseException as e:  # noqa: BLE001
         _forked_child_exit()
         v = guard.take_violations()
         if v:

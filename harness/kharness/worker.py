@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from . import backend as bk
+from . import rlimits
 from .protocol import HarnessError, encode, error, ok
 
 if TYPE_CHECKING:
@@ -1036,7 +1037,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worker", action="store_true")
     ap.add_argument("--backend", default="auto")
     ap.add_argument("--workdir", default=None)
+    ap.add_argument(rlimits.ARG, action="append", default=[], type=rlimits.parse_arg)
     args, _ = ap.parse_known_args(argv)
+    # first of all, before torch or any user code is imported: the limits the supervisor chose
+    for msg in rlimits.apply(args.rlimit):
+        log(msg)
     # the protocol stream is a private copy of fd 1; fd 1 itself goes to stderr
     global _LOG
     proto = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")

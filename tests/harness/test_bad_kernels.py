@@ -26,8 +26,9 @@ CASES = {
 def h(tmp_path_factory):
     from conftest import start_harness
     wd = tmp_path_factory.mktemp("bad")
-    # 6 GiB address space: the oom kernel's 64 GiB allocation fails fast and cleanly
-    client = start_harness(wd, "--mem-mb", "6144")
+    # 6 GiB address space: the oom kernel's 64 GiB allocation fails fast and cleanly; the CPU
+    # and file limits are far above what the tests use (test_worker_rlimits_survive_restarts)
+    client = start_harness(wd, "--mem-mb", "6144", "--cpu-s", "3600", "--nofile", "4096")
     ref, ker = vector_add()
     r = client.request("load", reference_source=ref, kernel_source=ker, workdir="va", correctness_cases=1)
     assert r["ok"], r
@@ -60,6 +61,21 @@ def test_crash_message_names_the_case_and_shows_the_traceback(h):
     msg = r["error"]["message"]
     assert "during validate case 0 candidate" in msg
     assert "string_at" in msg          # faulthandler's traceback of the worker
+
+
+def test_worker_rlimits_survive_restarts(h):
+    """The worker applies the supervisor's limits itself at its start (kharness/rlimits.py):
+    the worker started after the crashes above has them too."""
+    before = h.request("hello")["result"]["pid"]
+    r = h.request("validate", candidate_source=bad("segfault.py"), timeout_s=30)
+    assert r["error"]["kind"] == "crashed", r
+    hello = h.request("hello")
+    assert hello["ok"], hello
+    lim = hello["result"]["sandbox"]["rlimits"]
+    assert lim["RLIMIT_AS"] == 6144 << 20
+    assert lim["RLIMIT_CPU"] == 3600
+    assert lim["RLIMIT_NOFILE"] == 4096
+    assert hello["result"]["pid"] != before          # a new worker
 
 
 def test_nothing_escaped():

@@ -109,3 +109,17 @@ def test_configured_source_limit():
     r = subprocess.run([sys.executable, os.path.join(HARNESS_DIR, "kopt_harness.py"), "--max-source-bytes", "10"],
                        capture_output=True, text=True, timeout=60, check=False)
     assert r.returncode == 2 and "--max-source-bytes 10 is outside" in r.stderr, r.stderr
+
+
+def test_worker_rlimit_argument_is_checked():
+    """--rlimit (supervisor -> worker) names a resource.RLIMIT_* and a non-negative integer."""
+    import argparse
+
+    from kharness import rlimits
+    assert rlimits.format_args({"RLIMIT_AS": 1 << 30, "RLIMIT_CPU": None, "RLIMIT_CORE": 0}) == \
+        ["--rlimit=RLIMIT_AS=1073741824", "--rlimit=RLIMIT_CORE=0"]
+    assert rlimits.parse_arg("RLIMIT_CPU=60") == ("RLIMIT_CPU", 60)
+    for bad_arg, says in (("RLIMIT_BOGUS=1", "RLIMIT_<NAME>"), ("RLIMIT_CPU", "RLIMIT_<NAME>"),
+                          ("getrlimit=1", "RLIMIT_<NAME>"), ("RLIMIT_CPU=x", "integer"), ("RLIMIT_CPU=-1", ">= 0")):
+        with pytest.raises(argparse.ArgumentTypeError, match=says):
+            rlimits.parse_arg(bad_arg)

@@ -66,7 +66,8 @@ def parse_target(s):
 
 
 def main():
-    spec = json.load(open(sys.argv[1]))
+    with open(sys.argv[1]) as f:
+        spec = json.load(f)
     sys.path.insert(0, spec["harness_dir"])
     os.environ.pop("TRITON_INTERPRET", None)
     import triton
@@ -115,7 +116,9 @@ def main():
 if __name__ == "__main__":
     try:
         main()
-    except Exception as e:
+    # the driver's boundary: every failure (Triton's compiler raises many types) is answered
+    # as {"ok": false, "error"} on stdout with the traceback on stderr, exit status 1
+    except Exception as e:  # noqa: BLE001
         import traceback
         traceback.print_exc()
         sys.stdout.write(json.dumps({"ok": False, "error": f"{type(e).__name__}: {e}"}) + "\n")

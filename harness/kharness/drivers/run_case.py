@@ -17,12 +17,14 @@ def main():
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--proton", default=None, help="profile the timed reps with triton.profiler into this file")
     a = ap.parse_args()
-    state = json.load(open(a.state))
+    with open(a.state) as f:
+        state = json.load(f)
     sys.path.insert(0, state["harness_dir"])
+    import torch
+
     from kharness import backend as bk
     from kharness.state import rebuild
-    import torch
-    model, inputs, device = rebuild(state)
+    model, inputs, _device = rebuild(state)
     with torch.no_grad():
         model(*inputs)
         bk.sync(state["backend"])
