@@ -678,6 +678,25 @@ static int ladder_skipped(const char *fam, const char *const *skip)
   return 0;
 }
 
+unsigned ladder_fallback(struct ladder_diag *d, const char *const *skip)
+{
+  /* the launch-parameter families every kernel with knobs has, most often paying first */
+  static const char *const fams[] = { "block_size", "num_warps", "num_stages", NULL };
+  unsigned added = 0;
+
+  for (unsigned i = 0; fams[i]; i++) {
+    unsigned before = d->nfamilies;
+    if (ladder_skipped(fams[i], skip))
+      continue;
+    ladder_add(d, fams[i], d->level, "");
+    added += d->nfamilies > before;
+  }
+  if (added)
+    ladder_why(d, " No family the evidence justifies is left: as a last resort, the launch "
+               "parameters it did not name.");
+  return added;
+}
+
 const char *ladder_pick(const struct ladder_diag *d, const char *const *skip, int *index)
 {
   for (unsigned i = 0; i < d->nfamilies; i++)

@@ -629,6 +629,10 @@ static void rounds_promote(struct rounds_state *s, int round, const json_t *chos
   json_t *prof = s->ev.profile;
   s->speedup *= sp > 0 ? sp : 1.0;
   s->best_round = round;
+  /* "Nothing left" meant nothing near the old incumbent: around the new one, or on a new
+   * structure, a family may have points again (what was measured is still never measured
+   * twice: the search memory and the tried signatures keep it out). */
+  s->nexhausted = 0;
   free(s->src);
   s->src = strdup(src);
   memcpy(s->sha, sha, sizeof(s->sha));
@@ -654,6 +658,28 @@ static int rounds_reclimb(const struct rounds_state *s, int level, unsigned exha
   return s->nexhausted > exhausted_at_climb && level < ladder_max_level(s->policy);
 }
 
+/* The last resort of a round under `hierarchy` whose climb reached L4 and whose justified
+ * families are all spent: the launch parameters the evidence did not name are swept rather
+ * than the job ending with rounds unused (on the H200, 22 of 27 jobs stopped before round 5
+ * with "no rewrite family left", and a blind sweep of launch parameters is what the ladder
+ * must never do worse than). The families go on the deepest level's diagnosis, which says
+ * so, and its escalation entry is rewritten to show them. 1 when a family was added. */
+static int rounds_fallback(const struct rounds_state *s, struct ladder_diag *d,
+                           struct ladder_tests *t, json_t *esc)
+{
+  const char *skip[ROUNDS_MAX_SKIP + 1];
+  size_t last = json_array_size(esc);
+
+  if (s->policy != LADDER_HIERARCHY || d->level != ladder_max_level(s->policy) || !last)
+    return 0;
+  rounds_skip_list(s, skip);
+  if (!ladder_fallback(d, skip))
+    return 0;
+  ladder_tests(d, skip, t);
+  json_array_set_new(esc, last - 1, ladder_diag_json(d, t));
+  return 1;
+}
+
 /* One round, start to commit. Returns 1 to continue, 0 to stop (s->stop_reason says why),
  * -EINTR stopping, -ESTALE lease lost, -EIO. */
 static int rounds_one(struct rounds_state *s, int round, double base_ms)
@@ -668,7 +694,7 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
   const char *cand_src = NULL;
   char *diff = NULL, *besttxt = NULL, why[1200] = "", words[800];
   char cand_sha[KOPT_SHA256_HEX_SIZE] = "", reject[1400] = "";
-  int level, from = 0, idx = -1, rc, accepted = 0, committed;
+  int level, from = 0, idx = -1, rc, accepted = 0, committed, fallback = 0;
   unsigned exhausted_at_climb;
   struct timespec t0, t1;
 
@@ -704,10 +730,15 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
       s->levels_seen[level]++;
       continue;
     }
+    if (idx < 0 && !fallback && rounds_fallback(s, &diags[level], &tests[level], esc)) {
+      fallback = 1;
+      continue;
+    }
     if (idx < 0) {
       snprintf(s->stop_reason, sizeof(s->stop_reason),
-               "round %d: no rewrite family left that the evidence (levels 1-%d) justifies%s%.300s",
-               round, level, why[0] ? "; last: " : "", why);
+               "round %d: no rewrite family left that the evidence (levels 1-%d) justifies%s%s%.300s",
+               round, level, fallback ? ", nor a launch parameter left to sweep" : "",
+               why[0] ? "; last: " : "", why);
       utf8_scrub(s->stop_reason); /* "%.300s" may cut a character of the proposer's text */
       s->levels_seen[level]--;
       {

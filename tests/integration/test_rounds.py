@@ -80,6 +80,8 @@ def rt(module_wkoptd, module_dbs, tmp_path_factory):
         submit("resume", rounds_spec(3, name="va-resume"))
         r.killer = ResumeKiller(k, r.api, r.jobs["resume"], after=1)
         submit("rules", rounds_spec(3, "hierarchy", "rules"))
+        # rounds enough to spend every family the evidence justifies (the last resort)
+        submit("long", rounds_spec(10, name="va-long"))
         r.sse = EventCollector(k.port, r.jobs["rules"], viewer)
         submit("llm", rounds_spec(5, proposer="llm"))
         submit("agent", rounds_spec(1, proposer="agent"))
@@ -132,6 +134,11 @@ def check_common(j, recs, proposer):
     if len(recs) < n:
         assert best.get("stop_reason") and "budget" not in best["stop_reason"], \
             f"{len(recs)} of {n} rounds without a stop reason: {best}"
+        # under hierarchy a job ends for want of a family only after the climb reached L4
+        # and the launch parameters, the last resort, are spent too
+        if j["policy"] == "hierarchy" and "no rewrite family left" in best["stop_reason"]:
+            assert "(levels 1-4)" in best["stop_reason"], best["stop_reason"]
+            assert "nor a launch parameter left to sweep" in best["stop_reason"], best["stop_reason"]
     why = "\n  " + summary(recs)
     speed = 1.0
     for r in recs:
@@ -322,6 +329,22 @@ def test_rules_hierarchy_on_interp(rt):
         outcome = ends[-1].get("last_outcome")
         assert outcome == ("accepted" if r["accepted"] else r["reject_reason"]), (outcome, r)
         assert max(p.get("level", 0) for p in mine) == r["level_reached"], mine
+
+
+def test_last_resort_sweeps_launch_parameters(rt):
+    """A job with more rounds than the evidence has families for: once every justified family
+    is spent at L4, a round sweeps a launch parameter the evidence did not name (and says so)
+    rather than the job ending with rounds unused."""
+    j, recs = done(rt, "long")
+    check_common(j, recs, "rules")
+    stop = j["best"].get("stop_reason") or ""
+    why = "\n  " + summary(recs) + f"\n  stop: {stop}"
+    assert len(recs) == 10 or "nor a launch parameter left to sweep" in stop, why
+    for r in recs:
+        resort = [e for e in r["escalation"] if "last resort" in e["why"]]
+        if resort:     # a last-resort round: at the deepest level, its family one of the added
+            assert resort[-1]["level"] == 4 and r["level_reached"] == 4, why
+            assert r["rewrite_family"] in {f["family"] for f in resort[-1]["families"]}, why
 
 
 # ----------------------------------------------------------------------------- policies

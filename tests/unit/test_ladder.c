@@ -229,6 +229,32 @@ static void test_l4_pipeliner(void **state)
   json_decref(f);
 }
 
+/* The last resort: the launch families not spent are added at the diagnosis's own level
+ * (so they suffice), spent ones are not, and a second call adds nothing. */
+static void test_fallback_adds_unspent_launch_families(void **state)
+{
+  struct ladder_diag d;
+  struct ladder_tests t;
+  const char *skip[] = { "persistent_grid", "num_warps", NULL };
+  (void)state;
+  memset(&d, 0, sizeof(d));
+  d.level = 4;
+  d.available = 1;
+  ladder_add(&d, "persistent_grid", 2, "");
+  ladder_tests(&d, skip, &t);
+  assert_false(t.sufficient);
+  assert_int_equal(ladder_fallback(&d, skip), 2);
+  assert_int_equal(d.nfamilies, 3);
+  assert_string_equal(d.family[1], "block_size");
+  assert_string_equal(d.family[2], "num_stages");
+  assert_int_equal(d.needs_level[1], 4);
+  assert_non_null(strstr(d.why, "last resort"));
+  ladder_tests(&d, skip, &t);
+  assert_true(t.sufficient);
+  assert_int_equal(ladder_fallback(&d, skip), 0);
+  assert_int_equal(d.nfamilies, 3);
+}
+
 /* Structural rewrites: named at L1 (they need L3 evidence, so the ladder climbs), first at
  * L3 when the IR shows the pathology, absent when the syntax does not fit. */
 static void test_structural_needs_ir_evidence(void **state)
@@ -366,6 +392,7 @@ int main(void)
     cmocka_unit_test(test_l3_scalar_loads_suffice),
     cmocka_unit_test(test_l3_unpipelined_loop_needs_l4),
     cmocka_unit_test(test_l4_pipeliner),
+    cmocka_unit_test(test_fallback_adds_unspent_launch_families),
     cmocka_unit_test(test_structural_needs_ir_evidence),
     cmocka_unit_test(test_structural_latency_persistent_last),
     cmocka_unit_test(test_structural_latency_rows_before_persistent),
