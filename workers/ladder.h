@@ -8,6 +8,7 @@
 #define KOPT_LADDER_H
 #include <jansson.h>
 
+#define LADDER_LEVELS 4         /* L1 patterns, L2 profile, L3 IR, L4 passes */
 #define LADDER_MAX_FAMILIES 8
 #define LADDER_MAX_SYMPTOMS 8   /* source symptoms L1 names */
 #define LADDER_SYMPTOM_LEN 48

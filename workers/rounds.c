@@ -16,6 +16,7 @@
 #include "proposal.h"
 #include "rounds.h"
 #include "proposer.h"
+#include "round_commit.h"
 #include "rules.h"
 #include "search.h"
 #include "secret.h"
@@ -42,7 +43,7 @@ struct rounds_state {
   json_t *knobs;                /* owned: the harness's knobs result for the incumbent */
   struct search search;         /* measured configurations, the incumbent's structure */
   unsigned max_candidates;
-  int levels_seen[5];           /* count of rounds reaching each level */
+  int levels_seen[LADDER_LEVELS + 1]; /* count of rounds reaching each level */
   struct evidence ev;
   char profile_structure[SEARCH_STRUCTURE_LEN + 1]; /* structure the cached profile is of */
   char stop_reason[600];
@@ -469,96 +470,6 @@ out:
   return rc;
 }
 
-/* One round to commit: its record, its candidate (when there is one) and the job's new best
- * (when accepted). All borrowed. */
-struct rounds_commit_tx {
-  int round;
-  const char *rec;            /* the record, secrets redacted */
-  const char *cand_src, *cand_sha;
-  int accepted;
-  const char *best_json;
-};
-
-/* The transaction of rounds_commit: 1 committed, 0 lease lost, -1 error. */
-static int rounds_commit_once(struct job_ctx *j, void *arg)
-{
-  const struct rounds_commit_tx *tx = arg;
-  char err[512], rnd[16];
-  PGresult *r;
-
-  if (job_tx_begin(j->w))
-    return -1;
-  snprintf(rnd, sizeof(rnd), "%d", tx->round);
-  if (tx->cand_src) {
-    const char *pk[2] = { tx->cand_sha, tx->cand_src };
-    r = db_exec(j->w->db, PGRES_COMMAND_OK, err, sizeof(err),
-                "INSERT INTO kernels (sha256, source) VALUES ($1, $2) ON CONFLICT DO NOTHING", 2,
-                pk);
-    if (!r)
-      goto fail;
-    PQclear(r);
-  }
-  {
-    /* The record goes in only while we hold the lease (the SELECT guards the INSERT). */
-    const char *pr[4] = { j->id, rnd, tx->rec, j->owner };
-    r = db_exec(j->w->db, PGRES_COMMAND_OK, err, sizeof(err),
-                "INSERT INTO rounds (job_id, round, level_reached, escalation, evidence, hotspot,"
-                " hypothesis, rewrite_family, proposer, kernel_sha256, diff, correctness, timing,"
-                " accepted, reject_reason, tokens)"
-                " SELECT $1::uuid, $2::int, (x->>'level_reached')::int, x->'escalation',"
-                " x->'evidence', x->>'hotspot', x->>'hypothesis', x->>'rewrite_family',"
-                " x->>'proposer', x->>'kernel_sha256', x->>'diff', x->'correctness', x->'timing',"
-                " (x->>'accepted')::bool, x->>'reject_reason', x->'tokens'"
-                " FROM (SELECT $3::jsonb AS x) v"
-                " WHERE EXISTS (SELECT 1 FROM jobs WHERE id = $1::uuid AND lease_owner = $4"
-                "               AND state = 'running')"
-                " ON CONFLICT (job_id, round) DO NOTHING",
-                4, pr);
-    if (!r)
-      goto fail;
-    if (atoi(PQcmdTuples(r)) != 1) {
-      PQclear(r);
-      job_tx_end(j->w, 0);
-      return 0;
-    }
-    PQclear(r);
-  }
-  if (tx->accepted && tx->best_json) {
-    const char *pb[1] = { tx->best_json };
-    if (job_update(j, "best = $3::jsonb", 1, pb) != 1) {
-      snprintf(err, sizeof(err), "the job's best was not written");
-      goto fail;
-    }
-  }
-  return job_tx_end(j->w, 1) == 0 ? 1 : -1;
-fail:
-  log_error("round.commit_failed", "job=%s round=%d err=\"%.300s\"", j->id, tx->round, err);
-  job_tx_end(j->w, 0);
-  return -1;
-}
-
-/* Commits one round (and, when accepted, the job's best) in one transaction, fenced by the
- * lease, again once the database is back if it went away under it. 1 committed, 0 lease
- * lost, -1 error. */
-static int rounds_commit(struct rounds_state *s, int round, json_t *rec, const char *cand_src,
-                         const char *cand_sha, int accepted, const char *best_json)
-{
-  char *rectxt = json_dumps(rec, JSON_COMPACT);
-  int rc = -1;
-
-  if (rectxt && secret_found(rectxt)) { /* reasons and messages can quote a kernel */
-    char *clean = secret_redact(rectxt);
-    free(rectxt);
-    rectxt = clean;
-  }
-  if (rectxt) {
-    struct rounds_commit_tx tx = { round, rectxt, cand_src, cand_sha, accepted, best_json };
-    rc = job_commit(s->j, rounds_commit_once, &tx);
-  }
-  free(rectxt);
-  return rc;
-}
-
 static int rounds_cancelled(struct job_ctx *j)
 {
   char err[256];
@@ -680,13 +591,75 @@ static int rounds_fallback(const struct rounds_state *s, struct ladder_diag *d,
   return 1;
 }
 
+/* Records why the round has nothing to try and logs its escalation. */
+static void rounds_nothing_left(struct rounds_state *s, int round, int level, int fallback,
+                                const char *why, const json_t *esc)
+{
+  char *e;
+  snprintf(s->stop_reason, sizeof(s->stop_reason),
+           "round %d: no rewrite family left that the evidence (levels 1-%d) justifies%s%s%.300s",
+           round, level, fallback ? ", nor a launch parameter left to sweep" : "",
+           why[0] ? "; last: " : "", why);
+  utf8_scrub(s->stop_reason); /* "%.300s" may cut a character of the proposer's text */
+  e = json_dumps(esc, JSON_COMPACT);
+  log_info("round.nothing_left", "job=%s round=%d escalation=%.1500s", s->j->id, round, e ? e : "?");
+  free(e);
+}
+
+/* The round's family and its candidates: the first justified family the proposer can act on,
+ * climbing again or taking the last resort when every one is spent. 0 (po filled), 1 (nothing
+ * left: s->stop_reason set), -EPROTO with *idx >= 0 (the proposer failed: why set, po.family
+ * not), or the climb's or the proposer's other negative code (*idx < 0 when the climb's).
+ * *level may deepen. */
+static int rounds_pick(struct rounds_state *s, int round, struct ladder_diag *diags,
+                       struct ladder_tests *tests, json_t *esc, int *level, int *from, int *idx,
+                       struct proposer_output *po, char *why, size_t whylen)
+{
+  unsigned exhausted_at_climb = s->nexhausted;
+  int fallback = 0, rc;
+
+  for (;;) {
+    *idx = rounds_choose(s, diags, *level, from);
+    if (*idx < 0 && rounds_reclimb(s, *level, exhausted_at_climb)) {
+      /* What stopped the climb (a pattern that settled L1, a level's one family) is spent:
+       * climb again without it, so deeper evidence can justify another family. Measured on
+       * the H200: a mined pattern settled bias_gelu's rounds at L1 on a persistent grid that
+       * gained nothing, and the job ended at round 2 with block_size never tried. */
+      s->levels_seen[*level]--;
+      json_array_clear(esc);
+      memset(diags, 0, sizeof(*diags) * (LADDER_LEVELS + 1));
+      exhausted_at_climb = s->nexhausted;
+      if ((*level = rounds_climb(s, round, diags, tests, esc)) < 0)
+        return *level; /* *idx < 0 here */
+      s->levels_seen[*level]++;
+      continue;
+    }
+    if (*idx < 0 && !fallback && rounds_fallback(s, &diags[*level], &tests[*level], esc)) {
+      fallback = 1;
+      continue;
+    }
+    if (*idx < 0) {
+      rounds_nothing_left(s, round, *level, fallback, why, esc);
+      s->levels_seen[*level]--;
+      return 1;
+    }
+    rounds_progress(s, round, *level, "propose", NULL);
+    rc = rounds_propose(s, diags, *level, *from, *idx, round, po, why, whylen);
+    if (rc != -ENOENT)
+      return rc;
+    /* The proposer has nothing for this family: the next justified family, if any. */
+    rounds_exhaust(s, diags[*from].family[*idx]);
+    proposer_output_free(po);
+  }
+}
+
 /* One round, start to commit. Returns 1 to continue, 0 to stop (s->stop_reason says why),
  * -EINTR stopping, -ESTALE lease lost, -EIO. */
 static int rounds_one(struct rounds_state *s, int round, double base_ms)
 {
   struct job_ctx *j = s->j;
-  struct ladder_diag diags[5];
-  struct ladder_tests tests[5];
+  struct ladder_diag diags[LADDER_LEVELS + 1];
+  struct ladder_tests tests[LADDER_LEVELS + 1];
   struct proposer_output po;
   json_t *esc = json_array(), *rec = NULL, *val = NULL, *cmp = NULL, *req = NULL, *best = NULL;
   json_t *sweep = NULL, *cand_tun = NULL;
@@ -694,8 +667,7 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
   const char *cand_src = NULL;
   char *diff = NULL, *besttxt = NULL, why[1200] = "", words[800];
   char cand_sha[KOPT_SHA256_HEX_SIZE] = "", reject[1400] = "";
-  int level, from = 0, idx = -1, rc, accepted = 0, committed, fallback = 0;
-  unsigned exhausted_at_climb;
+  int level, from = 0, idx = -1, rc, accepted = 0, committed;
   struct timespec t0, t1;
 
   proposer_output_init(&po);
@@ -704,63 +676,18 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
   rounds_progress(s, round, 1, "diagnose", NULL);
   clock_gettime(CLOCK_MONOTONIC, &t0);
   level = rounds_climb(s, round, diags, tests, esc);
-  exhausted_at_climb = s->nexhausted;
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (level < 0) {
     rc = level;
     goto out;
   }
   s->levels_seen[level]++;
-  for (;;) {
-    idx = rounds_choose(s, diags, level, &from);
-    if (idx < 0 && rounds_reclimb(s, level, exhausted_at_climb)) {
-      /* What stopped the climb (a pattern that settled L1, a level's one family) is spent:
-       * climb again without it, so deeper evidence can justify another family. Measured on
-       * the H200: a mined pattern settled bias_gelu's rounds at L1 on a persistent grid that
-       * gained nothing, and the job ended at round 2 with block_size never tried. */
-      s->levels_seen[level]--;
-      json_array_clear(esc);
-      memset(diags, 0, sizeof(diags));
-      exhausted_at_climb = s->nexhausted;
-      level = rounds_climb(s, round, diags, tests, esc);
-      if (level < 0) {
-        rc = level;
-        goto out;
-      }
-      s->levels_seen[level]++;
-      continue;
-    }
-    if (idx < 0 && !fallback && rounds_fallback(s, &diags[level], &tests[level], esc)) {
-      fallback = 1;
-      continue;
-    }
-    if (idx < 0) {
-      snprintf(s->stop_reason, sizeof(s->stop_reason),
-               "round %d: no rewrite family left that the evidence (levels 1-%d) justifies%s%s%.300s",
-               round, level, fallback ? ", nor a launch parameter left to sweep" : "",
-               why[0] ? "; last: " : "", why);
-      utf8_scrub(s->stop_reason); /* "%.300s" may cut a character of the proposer's text */
-      s->levels_seen[level]--;
-      {
-        char *e = json_dumps(esc, JSON_COMPACT);
-        log_info("round.nothing_left", "job=%s round=%d escalation=%.1500s", j->id, round,
-                 e ? e : "?");
-        free(e);
-      }
-      rc = 0;
-      goto out;
-    }
-    rounds_progress(s, round, level, "propose", NULL);
-    rc = rounds_propose(s, diags, level, from, idx, round, &po, why, sizeof(why));
-    if (rc == -ENOENT) {
-      /* The proposer has nothing for this family: the next justified family, if any. */
-      rounds_exhaust(s, diags[from].family[idx]);
-      proposer_output_free(&po);
-      continue;
-    }
-    break;
+  rc = rounds_pick(s, round, diags, tests, esc, &level, &from, &idx, &po, why, sizeof(why));
+  if (rc == 1) {
+    rc = 0; /* nothing left: s->stop_reason says why */
+    goto out;
   }
-  if (rc == -EINTR)
+  if (rc < 0 && (rc != -EPROTO || idx < 0))
     goto out;
   rounds_words(&diags[from], words, sizeof(words));
   if (rc == -EPROTO) {
@@ -832,7 +759,7 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
     best = rounds_best(s, base_ms);
     besttxt = json_dumps(best, JSON_COMPACT);
   }
-  committed = rounds_commit(s, round, rec, cand_src, cand_src ? cand_sha : NULL, accepted, besttxt);
+  committed = round_commit(s->j, round, rec, cand_src, cand_src ? cand_sha : NULL, accepted, besttxt);
   if (committed != 1) {
     rc = committed == 0 ? -ESTALE : -EIO;
     goto out;
