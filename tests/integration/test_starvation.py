@@ -136,7 +136,19 @@ def test_per_address_connection_cap(launch, fresh_db):
                 resp = c.read_response()
             except (EOFError, ConnectionResetError, BrokenPipeError):
                 resp = None
-        assert resp is None, f"a ninth connection from one address was served: {resp}"
+        if resp is not None:
+            # koptd had not yet accepted every held connection (a loaded machine: the kernel
+            # completes connect() before koptd's accept): the cap then refuses the trickler it
+            # accepts last instead. Either way, of nine from one address one is refused.
+            deadline = time.monotonic() + 3
+            refused = []
+            while time.monotonic() < deadline and not refused:
+                refused = [s for s in held if closed_by_server(s)]
+                time.sleep(0.05)
+            assert len(refused) == 1, f"a ninth connection from one address was served: {resp}, " \
+                                      f"and {len(refused)} of the eight held were refused"
+            held.remove(refused[0])
+            refused[0].close()
         # another client address is still served
         s = socket.create_connection(("127.0.0.1", k.port), timeout=5, source_address=("127.0.0.2", 0))
         s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
