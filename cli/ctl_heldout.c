@@ -82,10 +82,28 @@ static int ctl_ho_seed_version(struct ctl_ctx *ctx, long *v)
 	return 0;
 }
 
-/* One job of a batch: the operator's sources and the protocol's settings. */
-static json_t *ctl_ho_job(const struct ctl_heldout_opts *o, const struct ctl_suite_op *op,
-			  const char *tag)
+/* B's two batches share one queue: run in creation order, every frozen-side job would go
+ * before every seed-side one, and the second of each pair would find the Triton cache warm
+ * for the configurations both measure (device-seconds tilted towards the seed side). The
+ * jobs' priorities interleave them instead, pair by pair, alternating which side goes first:
+ * B's k-th operator gets 0 - 2k for the side that leads and one less for the other, the frozen
+ * side leading on even k. At or below zero, so other users' default-priority jobs are not
+ * overtaken; from the 51st operator on both sides share the floor (creation order again). */
+#define CTL_HO_PRIORITY_FLOOR (-100)
+
+static long ctl_ho_priority(int which, long k)
 {
+	int lead = (which == CTL_HO_B_FROZEN) == (k % 2 == 0);
+	long p = -2 * k - (lead ? 0 : 1);
+	return p < CTL_HO_PRIORITY_FLOOR ? CTL_HO_PRIORITY_FLOOR : p;
+}
+
+/* One job of a batch: the operator's sources and the protocol's settings; k: the operator's
+ * place on its side (B's priorities, ctl_ho_priority). */
+static json_t *ctl_ho_job(const struct ctl_heldout_opts *o, const struct ctl_suite_op *op,
+			  int which, long k)
+{
+	const char *tag = ctl_ho_tags[which];
 	char name[CTL_SUITE_NAME_MAX + 32];
 	json_t *j;
 
@@ -99,6 +117,8 @@ static json_t *ctl_ho_job(const struct ctl_heldout_opts *o, const struct ctl_sui
 		json_object_set_new(j, "benchmark_cases", json_integer(o->benchmark_cases));
 	if (j && o->correctness_cases > 0)
 		json_object_set_new(j, "correctness_cases", json_integer(o->correctness_cases));
+	if (j && which != CTL_HO_A)
+		json_object_set_new(j, "priority", json_integer(ctl_ho_priority(which, k)));
 	return j;
 }
 
@@ -111,11 +131,12 @@ static int ctl_ho_batch(struct ctl_ctx *ctx, const struct ctl_heldout_opts *o,
 {
 	char name[128], idem[CTL_HO_ID_MAX];
 	json_t *jobs = json_array(), *body, *doc = NULL;
+	long k = 0;
 	int rc;
 
 	for (size_t i = 0; i < s->n; i++)
 		if (in_a[i] == side_a)
-			json_array_append_new(jobs, ctl_ho_job(o, &s->ops[i], ctl_ho_tags[which]));
+			json_array_append_new(jobs, ctl_ho_job(o, &s->ops[i], which, k++));
 	snprintf(name, sizeof(name), "heldout %s (seed %llu, split %.2f)", ctl_ho_tags[which],
 		 o->seed, o->split);
 	snprintf(idem, sizeof(idem), "heldout-%s-%s", run_key, ctl_ho_tags[which]);

@@ -103,6 +103,25 @@ def test_heldout_resumes_from_its_state_file(ho):
     assert ho.bogus.returncode != 0 and "remove the file to start over" in ho.bogus.stderr, ho.bogus.stderr
 
 
+def test_b_sides_interleave_in_the_queue(ho):
+    """B's two batches share one queue: their jobs' priorities interleave them pair by pair,
+    alternating which side runs first (the second of a pair finds the Triton cache warm), at
+    or below the default priority so that other users' jobs are not overtaken."""
+    pri = {}
+    for side, name in (("frozen", "B-frozen"), ("seed", "B-seed")):
+        for j in ho.batches[name]["jobs"]:
+            pri[(side, j["operator"])] = ho.api.job(j["id"])["priority"]
+    for j in ho.batches["A"]["jobs"]:
+        assert ho.api.job(j["id"])["priority"] == 0
+    b_ops = [x["operator"] for x in ho.report["B"]["per_operator"]]
+    pairs = [(pri[("frozen", op)], pri[("seed", op)]) for op in b_ops]
+    for k, (f, s) in enumerate(pairs):
+        assert max(f, s) <= 0 and f != s, pairs
+        assert (f > s) == (k % 2 == 0), f"pair {k}: frozen {f}, seed {s} ({pairs})"
+        if k:
+            assert min(pairs[k - 1]) > max(f, s), pairs
+
+
 def rounds_of(api, job_id):
     r = api.get(f"/v1/jobs/{job_id}/rounds")
     assert r.status_code == 200, describe(r)
