@@ -13,7 +13,8 @@
 #
 # Environment:
 #   KOPT_TEST_ASAN=0           skip the ASan/UBSan runs (quicker local iterations)
-#   KOPT_TEST_PYTEST_ARGS      extra pytest arguments (e.g. "-k idempotency -x")
+#   KOPT_TEST_PYTEST_ARGS      extra pytest arguments, shell quoting honoured
+#                              (e.g. "-k 'idempotency or sandbox' -x")
 #   KOPT_TEST_SUITE_TIMEOUT    seconds one suite may run before it is killed (default 1800)
 #   KOPT_TEST_FUZZ_SECONDS     seconds per fuzz target (default 8; `make fuzz` runs longer)
 # Results (junit XML, logs) go to var/test-results/.
@@ -112,12 +113,17 @@ ensure_venv() {
 # run_pytest NAME DIR [env assignments...]: one pytest session, counted from its junit XML.
 run_pytest() {
   local name=$1 dir=$2; shift 2
-  local xml="$results/$name.xml" rc
+  local xml="$results/$name.xml" rc parsed extra=()
   banner "$name: pytest $dir $*"
-  # shellcheck disable=SC2086
+  if [ -n "${KOPT_TEST_PYTEST_ARGS:-}" ]; then
+    # split as a shell would ("-k 'a or b'" is two arguments), by shlex rather than eval
+    parsed=$("$PY" -c 'import shlex, sys; print("\n".join(shlex.split(sys.argv[1])))' \
+      "$KOPT_TEST_PYTEST_ARGS" 2>/dev/null) || { echo "test: KOPT_TEST_PYTEST_ARGS: cannot split it (unbalanced quotes?)" >&2; return 2; }
+    mapfile -t extra <<<"$parsed"
+  fi
   env "$@" timeout --kill-after=30 "$suite_timeout" \
     "$PY" -m pytest "$dir" -q -rfEs -p no:cacheprovider --junitxml="$xml" -o junit_family=xunit2 \
-    ${KOPT_TEST_PYTEST_ARGS:-} 2>&1 | tee "$results/$name.log"
+    "${extra[@]}" 2>&1 | tee "$results/$name.log"
   rc=${PIPESTATUS[0]}
   local counts
   counts=$("$PY" - "$xml" <<'EOF'
