@@ -6,7 +6,7 @@ import statistics
 import sys
 
 
-def main(paths):
+def main(paths) -> None:
     runs = []
     by_policy = {}
     for p in sorted(paths, key=lambda x: int(x.rsplit("-", 1)[1].split(".")[0])):

@@ -29,7 +29,7 @@ def choose_backend(requested):
 PROBE_FAILURES: list[str] = []
 
 
-def _probe():
+def _probe() -> str:
     try:
         import torch
         if torch.cuda.is_available():
@@ -69,7 +69,7 @@ def device_for(backend):
     return torch.device("cpu")
 
 
-def sync(backend):
+def sync(backend) -> None:
     import torch
     if backend == "cuda":
         torch.cuda.synchronize()

@@ -37,7 +37,7 @@ def case_seed(seed, index):
     return (int(seed) * 1000003 + int(index) * 7919 + 12345) % (2 ** 31)
 
 
-def seed_all(s):
+def seed_all(s) -> None:
     random.seed(s)
     torch.manual_seed(s)
     try:
@@ -120,7 +120,7 @@ class CaseSet:
     form: "kernelbench" (get_inputs per seed), "input_groups" (get_input_groups once, under
     the seed, kept on the CPU), "cases" (JSON case objects, one seeded generation per case)."""
 
-    def __init__(self, form, seed, count, source_module=None, case_objects=None, groups=None):
+    def __init__(self, form, seed, count, source_module=None, case_objects=None, groups=None) -> None:
         self.form = form
         self.seed = int(seed)
         self.count = count

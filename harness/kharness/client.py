@@ -10,7 +10,7 @@ HARNESS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 class HarnessClient:
-    def __init__(self, args=(), cmd=None, env=None, stderr_path=None):
+    def __init__(self, args=(), cmd=None, env=None, stderr_path=None) -> None:
         self.cmd = cmd or [sys.executable, HARNESS, *args]
         # the log file lives as long as the harness process writes to it: closed in close()
         self._err = open(stderr_path, "ab") if stderr_path else subprocess.DEVNULL  # noqa: SIM115
@@ -36,7 +36,7 @@ class HarnessClient:
             raise AssertionError(f"response id {resp.get('id')} != request id {expect_id}")
         return resp
 
-    def close(self):
+    def close(self) -> None:
         try:
             if self.proc.poll() is None:
                 self.request("shutdown")

@@ -61,7 +61,7 @@ def storages(vals):
     return res
 
 
-def overlaps(t, ranges):
+def overlaps(t, ranges) -> bool:
     if not isinstance(t, torch.Tensor) or t.numel() == 0:
         return False
     st = t.untyped_storage()

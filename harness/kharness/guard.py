@@ -23,6 +23,7 @@ import sys
 import sysconfig
 import threading
 import traceback
+from typing import Never
 
 _lock = threading.Lock()
 _state = {"active": 0, "roots": [], "violations": [], "installed": False}
@@ -47,7 +48,7 @@ class SandboxViolation(PermissionError):
     pass
 
 
-def set_roots(roots):
+def set_roots(roots) -> None:
     _state["roots"] = [os.path.realpath(r) for r in roots if r]
 
 
@@ -55,7 +56,7 @@ def roots():
     return list(_state["roots"])
 
 
-def install():
+def install() -> None:
     if not _state["installed"]:
         sys.addaudithook(_hook)
         _state["installed"] = True
@@ -93,7 +94,7 @@ def take_violations():
     return v
 
 
-def _allowed_path(path):
+def _allowed_path(path) -> bool:
     try:
         p = os.path.realpath(os.fsdecode(os.fspath(path)))
     # not a path (TypeError) or one with a NUL byte (ValueError): the call itself rejects it,
@@ -124,12 +125,12 @@ def _caller_is_library():
     return False
 
 
-def _violate(kind, message):
+def _violate(kind, message) -> Never:
     _state["violations"].append({"kind": kind, "message": message})
     raise SandboxViolation(message)
 
 
-def _hook(event, args):
+def _hook(event, args) -> None:
     if not _state["active"]:
         return
     if event == "open":
@@ -181,7 +182,7 @@ def user_location(exc, user_dirs):
     return loc
 
 
-def short_exc(exc, limit=400):
+def short_exc(exc, limit=400) -> str:
     """The exception's type and its message, the message capped at `limit` characters and
     quoted (JSON escapes, whitespace collapsed), so that text a kernel chose can neither
     pass for the harness's own words nor break a log line."""

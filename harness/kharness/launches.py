@@ -55,7 +55,7 @@ def _defaults(py_fn):
     return {p.name: p.default for p in sig.parameters.values() if p.default is not inspect.Parameter.empty}
 
 
-def _record(fn_obj, args, kwargs, grid):
+def _record(fn_obj, args, kwargs, grid) -> None:
     recs = getattr(_tls, "records", None)
     if recs is None:
         return
@@ -85,7 +85,7 @@ def _record(fn_obj, args, kwargs, grid):
     recs.append(rec)
 
 
-def _wrap(cls):
+def _wrap(cls) -> None:
     orig = cls.run
     if getattr(orig, "_kopt_wrapped", False):
         return
@@ -111,7 +111,7 @@ def _wrap(cls):
     cls.run = run
 
 
-def install():
+def install() -> None:
     if _installed["done"]:
         return
     from triton.runtime.jit import JITFunction

@@ -70,7 +70,7 @@ def profile_op(worker, req):
     raise HarnessError("unsupported", f"profile is not implemented for backend {worker.backend}")
 
 
-def _write_text(path, text):
+def _write_text(path, text) -> None:
     with open(path, "w") as f:
         f.write(text)
 
@@ -144,7 +144,7 @@ def _proton_kernels(data):
     """Flatten a proton hatchet JSON tree into [{name, time_ns, count}]."""
     out = []
 
-    def walk(node):
+    def walk(node) -> None:
         frame = node.get("frame", {})
         metrics = node.get("metrics", {})
         if frame.get("type") in ("function", None) and ("time (ns)" in metrics or "time" in metrics) \

@@ -95,7 +95,7 @@ def _dotted(node):
 
 
 class _Aliases:
-    def __init__(self, tree):
+    def __init__(self, tree) -> None:
         self.torch = set()
         self.functional = set()
         self.triton = set()
@@ -131,7 +131,7 @@ def _is_jit_decorator(dec):
 
 
 class _FuncChecker(ast.NodeVisitor):
-    def __init__(self, ctx, fname, params, lines):
+    def __init__(self, ctx, fname, params, lines) -> None:
         self.ctx = ctx
         self.fname = fname
         self.lines = lines
@@ -146,7 +146,7 @@ class _FuncChecker(ast.NodeVisitor):
         except (IndexError, ValueError):   # positions outside the source, or cutting a character
             return ""
 
-    def add(self, node, reason, warn=False):
+    def add(self, node, reason, warn=False) -> None:
         item = {"function": self.fname, "line": getattr(node, "lineno", 0), "code": self.code(node)[:120],
                 "reason": reason}
         (self.ctx.warnings if warn else self.ctx.violations).append(item)
@@ -166,7 +166,7 @@ class _FuncChecker(ast.NodeVisitor):
             return self.is_tensor(node.left) or self.is_tensor(node.right)
         return False
 
-    def visit_Assign(self, node):
+    def visit_Assign(self, node) -> None:
         self.generic_visit(node)
         if self.is_tensor(node.value):
             for t in node.targets:
@@ -174,30 +174,30 @@ class _FuncChecker(ast.NodeVisitor):
                     if isinstance(n, ast.Name):
                         self.tensors.add(n.id)
 
-    def visit_AugAssign(self, node):
+    def visit_AugAssign(self, node) -> None:
         self.generic_visit(node)
         if self.is_tensor(node.target) or self.is_tensor(node.value):
             self.add(node, "in-place arithmetic on a tensor in torch; compute it in a Triton kernel")
 
-    def visit_BinOp(self, node):
+    def visit_BinOp(self, node) -> None:
         self.generic_visit(node)
         if isinstance(node.op, ast.MatMult):
             self.add(node, "matrix multiply with `@` in torch; compute it in a Triton kernel")
         elif self.is_tensor(node.left) or self.is_tensor(node.right):
             self.add(node, f"tensor arithmetic ({type(node.op).__name__}) in torch; compute it in a Triton kernel")
 
-    def visit_UnaryOp(self, node):
+    def visit_UnaryOp(self, node) -> None:
         self.generic_visit(node)
         if isinstance(node.op, (ast.USub, ast.Invert)) and self.is_tensor(node.operand):
             self.add(node, "tensor arithmetic (negation) in torch; compute it in a Triton kernel")
 
-    def visit_Compare(self, node):
+    def visit_Compare(self, node) -> None:
         self.generic_visit(node)
         if any(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)) for op in node.ops) \
                 and (self.is_tensor(node.left) or any(self.is_tensor(c) for c in node.comparators)):
             self.add(node, "tensor comparison in torch; compute it in a Triton kernel")
 
-    def visit_Call(self, node):
+    def visit_Call(self, node) -> None:
         self.generic_visit(node)
         f = node.func
         al = self.ctx.al
@@ -255,18 +255,18 @@ class _FuncChecker(ast.NodeVisitor):
                     return
                 self.add(node, f"tensor method .{m}() computes in torch; compute it in a Triton kernel")
 
-    def visit_Attribute(self, node):
+    def visit_Attribute(self, node) -> None:
         self.generic_visit(node)
         if isinstance(node.value, ast.Name) and node.value.id in self.params and node.attr in TENSOR_EVIDENCE_ATTRS:
             self.tensors.add(node.value.id)
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node) -> None:
         # nested functions/lambdas are part of this function's body
         self.generic_visit(node)
 
 
 class _Ctx:
-    def __init__(self, src, tree):
+    def __init__(self, src, tree) -> None:
         self.src = src
         self.al = _Aliases(tree)
         self.violations = []
@@ -371,14 +371,14 @@ class RuntimeTrace:
         self._mode = None
         self._lock = threading.Lock()
 
-    def _where(self):
+    def _where(self) -> str | None:
         for fs in reversed(traceback.extract_stack()):
             if fs.filename.startswith(self.user_dirs):
                 import os
                 return f"{os.path.basename(fs.filename)}:{fs.lineno}"
         return None
 
-    def _unclassified(self, func, exc):
+    def _unclassified(self, func, exc) -> None:
         """Warn once per op that the runtime check could not classify it."""
         name = f"{getattr(func, '__module__', None) or '?'}.{getattr(func, '__qualname__', None) or '?'}"
         with self._lock:

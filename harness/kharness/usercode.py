@@ -13,7 +13,7 @@ from .cases import seed_all
 
 
 class UserCodeFailure(Exception):
-    def __init__(self, kind, message):
+    def __init__(self, kind, message) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
@@ -57,7 +57,7 @@ def import_module(path, name, what, user_dirs):
         raise
 
 
-def forget_module(name):
+def forget_module(name) -> None:
     sys.modules.pop(name, None)
 
 
@@ -69,7 +69,7 @@ def _mem_limit():
 MAIN_PID = os.getpid()
 
 
-def _forked_child_exit():
+def _forked_child_exit() -> None:
     # user code forked through libc (bypassing the guard): the child must never continue
     # running harness code (it would answer requests on the protocol pipe)
     if os.getpid() != MAIN_PID:

@@ -65,7 +65,7 @@ def parse_target(s):
     raise ValueError(f"unsupported target {s!r} (cuda:<cc> or hip:<gfx>)")
 
 
-def main():
+def main() -> None:
     with open(sys.argv[1]) as f:
         spec = json.load(f)
     sys.path.insert(0, spec["harness_dir"])

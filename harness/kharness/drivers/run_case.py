@@ -11,7 +11,7 @@ import os
 import sys
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("state")
     ap.add_argument("--reps", type=int, default=1)
