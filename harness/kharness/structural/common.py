@@ -32,6 +32,10 @@ IMPURE_TL = {"load", "atomic_add", "atomic_max", "atomic_min", "atomic_and", "at
              "device_assert", "inline_asm_elementwise"}
 STORE_TL = {"store", "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor",
             "atomic_xchg", "atomic_cas"}
+# tl functions whose result mixes the lanes of a block (reductions, scans, dot products,
+# sorting): a rewrite that changes which lanes share a block changes what they compute.
+LANE_MIXING_TL = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce", "cumsum", "cumprod",
+                  "associative_scan", "dot", "dot_scaled", "histogram", "sort"}
 # Calls allowed in a launch-site expression that is copied (evaluated again) elsewhere in
 # forward: pure reads of sizes.
 PURE_METHODS = {"size", "stride", "numel", "dim", "element_size", "nelement"}

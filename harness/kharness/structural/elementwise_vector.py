@@ -25,6 +25,7 @@ from typing import Any
 
 from ..srcedit import RewriteRefused, apply_edits
 from .common import (
+    LANE_MIXING_TL,
     Defs,
     Fit,
     Kernel,
@@ -50,8 +51,6 @@ DEFAULTS = {"kernel": "", "num_warps": 4, "m": 2}
 DOMAIN = {"num_warps": [1, 2, 4, 8, 16], "m": [1, 2, 4, 8]}
 VECTOR_BYTES = 16               # one 128-bit access per thread
 MAX_BLOCK = 65536
-REDUCTIONS = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce", "cumsum", "cumprod", "associative_scan",
-              "dot", "dot_scaled", "histogram", "sort"}
 
 
 @dataclass
@@ -123,7 +122,7 @@ def analyze(mod: Module, k: Kernel) -> VectorPlan:
             raise RewriteRefused(f"{name} line {n.lineno}: has a loop; not an elementwise kernel")
     for c in calls(k.node):
         f = mod.tl_func(c)
-        if f in REDUCTIONS:
+        if f in LANE_MIXING_TL:
             raise RewriteRefused(f"{name} line {c.lineno}: calls tl.{f}; not an elementwise kernel")
         if f == "program_id" and program_id_axis(mod, c) != 0:
             raise RewriteRefused(f"{name} line {c.lineno}: uses a program id of another axis than 0")

@@ -54,6 +54,8 @@ from typing import Any
 
 from ..srcedit import Edit, RewriteRefused, apply_edits
 from .common import (
+    LANE_MIXING_TL,
+    STORE_TL,
     Fit,
     Kernel,
     LaunchSite,
@@ -83,13 +85,11 @@ DOMAIN = {"ROWS": ROWS_CHOICES, "num_warps": WARPS}
 
 # Operations that mix lanes or change a tensor's rank: with a [ROWS, N] tile they would mix
 # rows or act on the wrong axis.
-CROSS_LANE = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce", "cumsum", "cumprod",
-              "associative_scan", "dot", "dot_scaled", "histogram", "sort", "topk", "softmax", "flip", "gather",
-              "reshape", "view", "trans", "permute", "expand_dims", "broadcast_to", "broadcast", "ravel",
-              "join", "split", "interleave", "cat", "num_programs", "make_block_ptr", "advance",
-              "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor", "swizzle2d",
-              "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg",
-              "atomic_cas", "inline_asm_elementwise"}
+CROSS_LANE = LANE_MIXING_TL | (STORE_TL - {"store"}) | {
+    "topk", "softmax", "flip", "gather", "reshape", "view", "trans", "permute", "expand_dims", "broadcast_to",
+    "broadcast", "ravel", "join", "split", "interleave", "cat", "num_programs", "make_block_ptr", "advance",
+    "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor", "swizzle2d",
+    "inline_asm_elementwise"}
 HINTS = {"multiple_of", "max_contiguous", "max_constancy", "assume"}
 DEBUG = {"device_assert", "device_print", "static_assert", "static_print"}
 ROW_METHODS = {"to"}        # methods allowed on a program-id-derived tensor

@@ -1,4 +1,6 @@
-"""Rotary position embedding ("rotate half") on float16 heads, float32 cos/sin (reference)."""
+"""Rotary position embedding ("rotate half") on float16 heads, float32 cos/sin (reference) for
+the suite's RoPE kernel (kernel.py links to it): 7 tokens x 3 heads = 21 programs, a number no
+power of two divides, half heads of 16."""
 import torch
 import torch.nn as nn
 
