@@ -2,7 +2,7 @@
 #include "ctl_hostate.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,13 +125,14 @@ const char *ctl_hostate_key(const struct ctl_hostate *st)
 /* Writes the whole state to path.tmp, flushes it and renames it over path. */
 static int ctl_hostate_write(const struct ctl_hostate *st, char *err, size_t errlen)
 {
-	char tmp[4096];
+	char tmp[PATH_MAX];
 	char *txt = NULL;
 	FILE *f = NULL;
 	int rc = 0;
 
 	if (snprintf(tmp, sizeof(tmp), "%s%s", st->path, CTL_HOSTATE_TMP_SUFFIX) >= (int)sizeof(tmp)) {
-		snprintf(err, errlen, "--state: the path is longer than %zu bytes", sizeof(tmp) - 8);
+		snprintf(err, errlen, "--state: the path is longer than %zu bytes",
+			 sizeof(tmp) - sizeof(CTL_HOSTATE_TMP_SUFFIX));
 		return -ENAMETOOLONG;
 	}
 	txt = json_dumps(st->doc, JSON_INDENT(1) | JSON_SORT_KEYS);

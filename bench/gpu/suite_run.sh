@@ -83,6 +83,7 @@ start_stack() {
   runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/pg_ctl" -D "$PGDATA_DIR" -w \
     -o "-c listen_addresses='' -k /tmp/kpg -c jit=off" -l /tmp/kpg/log start >/dev/null \
     || { cat /tmp/kpg/log >&2; return 1; }
+  pg_up=1
   export KOPT_DATABASE_URL="postgresql:///postgres?host=/tmp/kpg&user=kopt"
   export KOPT_LISTEN=127.0.0.1:18470 KOPT_URL=http://127.0.0.1:18470
   export KOPT_DEVICES=${KOPT_DEVICES:-auto} KOPT_HARNESS_PYTHON; KOPT_HARNESS_PYTHON=$(command -v python3)
@@ -103,9 +104,12 @@ start_stack() {
 
 stop_stack() {
   if [ -n "${kpid:-}" ]; then kill -TERM "$kpid"; wait "$kpid"; log "koptd exit $?"; kpid=; fi
-  [ -n "${PGBIN:-}" ] && runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/pg_ctl" \
-    -D "$PGDATA_DIR" stop >/dev/null 2>&1
-  if [ -n "${STATE_DIR:-}" ] && [ -s "${PGDATA_DIR:-}/PG_VERSION" ]; then
+  # once per start (the EXIT trap calls this again after a phase already did)
+  [ "${pg_up:-0}" = 1 ] || return 0
+  pg_up=0
+  runuser -u kopt -- env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$PGBIN/pg_ctl" -D "$PGDATA_DIR" stop \
+    >/dev/null 2>&1
+  if [ -n "${STATE_DIR:-}" ]; then
     mkdir -p "$STATE_DIR" && tar -czf "$STATE_DIR/pg.tgz.tmp" -C /tmp/kpg data &&
       mv "$STATE_DIR/pg.tgz.tmp" "$STATE_DIR/pg.tgz" && log "PostgreSQL's data packed into $STATE_DIR/pg.tgz"
   fi
