@@ -4,11 +4,13 @@ metrics; across runs the spread of the per-run geomean medians."""
 import json
 import statistics
 import sys
+from collections.abc import Iterable
 
 
-def main(paths) -> None:
-    runs = []
-    by_policy = {}
+def main(paths: Iterable[str]) -> None:
+    runs: list[float] = []
+    # name of the run series -> (best speedup or None, highest level reached) per run
+    by_policy: dict[str, list[tuple[float | None, int]]] = {}
     for p in sorted(paths, key=lambda x: int(x.rsplit("-", 1)[1].split(".")[0])):
         with open(p) as f:
             job = json.load(f)

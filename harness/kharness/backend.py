@@ -1,13 +1,19 @@
 """Backend selection and the environment record (versions, device, driver, clocks) that
 every figure is taken under."""
+from __future__ import annotations
+
 import os
 import platform
 import re
 import shutil
 import subprocess
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import torch
 
 
-def choose_backend(requested):
+def choose_backend(requested: str | None) -> str:
     """Decide the backend *before* triton is imported (TRITON_INTERPRET must be set first)."""
     requested = (requested or "auto").lower()
     if requested not in ("auto", "any", "cuda", "ascend", "interp"):
@@ -59,7 +65,7 @@ def _probe() -> str:
     return "interp"
 
 
-def device_for(backend):
+def device_for(backend: str) -> torch.device:
     import torch
     if backend == "cuda":
         return torch.device("cuda", torch.cuda.current_device())
@@ -69,7 +75,7 @@ def device_for(backend):
     return torch.device("cpu")
 
 
-def sync(backend) -> None:
+def sync(backend: str) -> None:
     import torch
     if backend == "cuda":
         torch.cuda.synchronize()
@@ -77,7 +83,7 @@ def sync(backend) -> None:
         torch.npu.synchronize()
 
 
-def _run(cmd, timeout=10):
+def _run(cmd: list[str], timeout: float = 10) -> str | None:
     """stdout of cmd, or None when it cannot run, times out, fails or prints undecodable text
     (the callers record "not available" then)."""
     try:
@@ -87,7 +93,7 @@ def _run(cmd, timeout=10):
     return r.stdout if r.returncode == 0 else None
 
 
-def nvidia_smi_query(index=0):
+def nvidia_smi_query(index: int | str = 0) -> dict[str, str] | None:
     exe = shutil.which("nvidia-smi")
     if not exe:
         return None
@@ -101,8 +107,8 @@ def nvidia_smi_query(index=0):
     return dict(zip(fields, vals))
 
 
-def cpu_info():
-    info = {"model": platform.processor() or None, "cores": os.cpu_count()}
+def cpu_info() -> dict[str, Any]:
+    info: dict[str, Any] = {"model": platform.processor() or None, "cores": os.cpu_count()}
     try:
         with open("/proc/cpuinfo") as f:
             txt = f.read()
@@ -121,14 +127,14 @@ def cpu_info():
     return info
 
 
-def environment(backend):
+def environment(backend: str) -> dict[str, Any]:
     """The record of where figures are taken: hello's result, and `env` in bench/compare."""
     import numpy
     import torch
     import triton
 
     from . import HARNESS_VERSION, PROTOCOL_VERSION
-    env = {
+    env: dict[str, Any] = {
         "harness_version": HARNESS_VERSION, "protocol_version": PROTOCOL_VERSION,
         "backend": backend, "python": platform.python_version(), "torch": torch.__version__,
         "triton": triton.__version__, "numpy": numpy.__version__, "platform": platform.platform(),
@@ -187,9 +193,9 @@ def environment(backend):
     return env
 
 
-def sandbox_info():
+def sandbox_info() -> dict[str, Any]:
     import resource
-    info = {"uid": os.getuid(), "gid": os.getgid(), "launcher": os.environ.get("KOPT_SANDBOX", "none")}
+    info: dict[str, Any] = {"uid": os.getuid(), "gid": os.getgid(), "launcher": os.environ.get("KOPT_SANDBOX", "none")}
     try:
         import pwd
         info["user"] = pwd.getpwuid(os.getuid()).pw_name
@@ -202,7 +208,7 @@ def sandbox_info():
         info["network"] = "isolated" if set(names) <= {"lo"} else "shared"
     except OSError as e:
         info["network"] = f"unknown ({e})"
-    lim = {}
+    lim: dict[str, int | None] = {}
     for name in ("RLIMIT_CPU", "RLIMIT_AS", "RLIMIT_NOFILE", "RLIMIT_NPROC", "RLIMIT_FSIZE"):
         soft, _hard = resource.getrlimit(getattr(resource, name))
         lim[name] = None if soft == resource.RLIM_INFINITY else soft
@@ -211,7 +217,7 @@ def sandbox_info():
     return info
 
 
-def _no_new_privs():
+def _no_new_privs() -> bool | None:
     """True/False from /proc/self/status; None when that cannot be read or has no such line."""
     try:
         with open("/proc/self/status") as f:

@@ -1,8 +1,13 @@
 """Cases: KernelBench (`get_inputs()`, one case per seed), NPUKernelBench (`get_input_groups()`
 or JSON Lines case objects). Inputs are generated on the CPU under a recorded seed and moved
 to the device per evaluation, so every evaluation gets fresh, identical inputs."""
+from __future__ import annotations
+
 import copy
 import random
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, Literal
 
 import torch
 
@@ -23,7 +28,7 @@ _DTYPES = {
 }
 
 
-def dtype_of(name):
+def dtype_of(name: str | torch.dtype) -> torch.dtype:
     if isinstance(name, torch.dtype):
         return name
     d = _DTYPES.get(str(name).lower().replace("torch.", ""))
@@ -32,12 +37,12 @@ def dtype_of(name):
     return d
 
 
-def case_seed(seed, index):
+def case_seed(seed: int, index: int) -> int:
     """Seed for case `index` of a job with seed `seed` (documented in PROTOCOL.md)."""
     return (int(seed) * 1000003 + int(index) * 7919 + 12345) % (2 ** 31)
 
 
-def seed_all(s) -> None:
+def seed_all(s: int) -> None:
     random.seed(s)
     torch.manual_seed(s)
     try:
@@ -47,7 +52,7 @@ def seed_all(s) -> None:
     np.random.seed(s % (2 ** 32))
 
 
-def _gen_tensor(shape, dtype, spec, where):
+def _gen_tensor(shape: Any, dtype: torch.dtype, spec: dict[str, Any], where: str) -> torch.Tensor:
     if not isinstance(shape, (list, tuple)) or not all(isinstance(s, int) and s >= 0 for s in shape):
         raise HarnessError("bad-request", f"{where}: shape must be a list of non-negative integers, got {shape!r}")
     n = 1
@@ -69,12 +74,12 @@ def _gen_tensor(shape, dtype, spec, where):
     return torch.randint(lo, hi, tuple(shape), dtype=dtype)
 
 
-def inputs_from_case(case, where="case"):
+def inputs_from_case(case: Any, where: str = "case") -> list[Any]:
     """Build the positional input list of one NPUKernelBench case object
     {"inputs": [{"name", "type": "tensor"|"attr"|"tensor_list", "dtype", "shape"|"value"}]}."""
     if not isinstance(case, dict) or not isinstance(case.get("inputs"), list):
         raise HarnessError("bad-request", f'{where}: a case must be an object with an "inputs" list')
-    out = []
+    out: list[Any] = []
     for j, spec in enumerate(case["inputs"]):
         w = f"{where} input {j} ({spec.get('name', '?') if isinstance(spec, dict) else '?'})"
         if not isinstance(spec, dict):
@@ -101,9 +106,9 @@ def inputs_from_case(case, where="case"):
     return out
 
 
-def parse_jsonl_cases(text):
+def parse_jsonl_cases(text: str) -> list[Any]:
     import json
-    cases = []
+    cases: list[Any] = []
     for k, line in enumerate(text.splitlines()):
         line = line.strip()
         if line:
@@ -129,7 +134,8 @@ class CaseSet:
         self.groups = groups
 
     @classmethod
-    def build(cls, source_module, case_objects, seed, correctness_cases):
+    def build(cls, source_module: ModuleType | None, case_objects: list[Any] | None, seed: int,
+              correctness_cases: int | Literal["all"]) -> CaseSet:
         if case_objects:
             return cls("cases", seed, len(case_objects), source_module, case_objects=case_objects)
         if source_module is not None and hasattr(source_module, "get_input_groups"):
@@ -145,7 +151,7 @@ class CaseSet:
         raise HarnessError("load-failed", "no cases: give `cases`, or define get_inputs() or get_input_groups() "
                            "in the reference (or, without a reference, in the kernel module)")
 
-    def inputs(self, i):
+    def inputs(self, i: int) -> list[Any]:
         """Fresh CPU inputs of case i (deterministic)."""
         if not 0 <= i < self.count:
             raise HarnessError("bad-request", f"case {i} does not exist (0..{self.count - 1})")
@@ -159,12 +165,12 @@ class CaseSet:
         inp = self.module.get_inputs()
         return list(inp) if isinstance(inp, (list, tuple)) else [inp]
 
-    def describe(self, i):
+    def describe(self, i: int) -> list[dict[str, Any] | int | float | str | None]:
         inp = self.inputs(i) if self.form != "input_groups" else self.groups[i]
         return [describe_value(v) for v in inp]
 
 
-def describe_value(v):
+def describe_value(v: object) -> dict[str, Any] | int | float | str | None:
     if isinstance(v, torch.Tensor):
         return {"tensor": list(v.shape), "dtype": str(v.dtype).replace("torch.", "")}
     if isinstance(v, (list, tuple)) and v and all(isinstance(x, torch.Tensor) for x in v):
@@ -174,7 +180,7 @@ def describe_value(v):
     return repr(v)[:80]
 
 
-def clone_tree(v):
+def clone_tree(v: Any) -> Any:
     if isinstance(v, torch.Tensor):
         return v.clone()
     if isinstance(v, list):
@@ -191,7 +197,7 @@ def clone_tree(v):
         return v
 
 
-def to_device(v, device, dtype64=False):
+def to_device(v: Any, device: torch.device | str, dtype64: bool = False) -> Any:
     if isinstance(v, torch.Tensor):
         t = v.to(device)
         if dtype64 and t.is_floating_point():
@@ -204,8 +210,10 @@ def to_device(v, device, dtype64=False):
     return v
 
 
-def map_float_tensors(v, fn):
-    """v with fn applied to every floating tensor (in lists and tuples); the rest as is."""
+# fn is Callable[..., Tensor], not [[Tensor], Tensor]: callers bind a loop variable as a default
+# argument (lambda t, s=scale: ...), which mypy cannot infer against a one-argument callable
+def map_float_tensors(v: Any, fn: Callable[..., torch.Tensor]) -> Any:
+    """v with fn(tensor) applied to every floating tensor (in lists and tuples), at once; the rest as is."""
     if isinstance(v, torch.Tensor):
         return fn(v) if v.is_floating_point() or v.is_complex() else v
     if isinstance(v, list):
@@ -215,7 +223,7 @@ def map_float_tensors(v, fn):
     return v
 
 
-def sample_indices(n, k, seed, salt):
+def sample_indices(n: int, k: int | Literal["all"] | None, seed: int, salt: int) -> list[int]:
     """k indices out of range(n), sampled with the recorded seed (sorted)."""
     if k is None or k == "all" or k >= n:
         return list(range(n))

@@ -1,12 +1,19 @@
 """Structural helpers of the correctness check (DESIGN section 7): number and index
 formatting, output flattening, storage overlap (aliasing) and input mutation. The rounding
 budget itself is in kharness/judge.py."""
+from __future__ import annotations
+
 import math
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import torch
 
+# (first byte, end byte, device) of one tensor storage
+ByteRange = tuple[int, int, torch.device]
 
-def fmt_e(x):
+
+def fmt_e(x: float | None) -> str:
     """3.2e-1 style (one decimal, exponent without padding)."""
     if x is None:
         return "n/a"
@@ -18,8 +25,8 @@ def fmt_e(x):
     return f"{mant}e{'-' if exp[0] == '-' else '+'}{digits}"
 
 
-def fmt_idx(flat_index, shape):
-    idx = []
+def fmt_idx(flat_index: int, shape: Sequence[int]) -> str:
+    idx: list[int] = []
     for s in reversed(shape):
         idx.append(flat_index % s if s else 0)
         flat_index = flat_index // s if s else 0
@@ -27,12 +34,12 @@ def fmt_idx(flat_index, shape):
     return "(" + ", ".join(str(i) for i in t) + ("," if len(t) == 1 else "") + ")"
 
 
-def flatten_outputs(out):
+def flatten_outputs(out: Any) -> list[Any]:
     """Leaves of a (nested) output, in order."""
     if isinstance(out, torch.Tensor):
         return [out]
     if isinstance(out, (list, tuple)):
-        res = []
+        res: list[Any] = []
         for x in out:
             res.extend(flatten_outputs(x))
         return res
@@ -44,9 +51,9 @@ def flatten_outputs(out):
     return [out]
 
 
-def storages(vals):
+def storages(vals: Any) -> list[ByteRange]:
     """(start, end) byte ranges of the storages of all tensors in a nested value."""
-    res = []
+    res: list[ByteRange] = []
     for v in flatten_outputs(vals):
         if isinstance(v, torch.Tensor) and v.numel() > 0:
             try:
@@ -61,7 +68,7 @@ def storages(vals):
     return res
 
 
-def overlaps(t, ranges) -> bool:
+def overlaps(t: object, ranges: Iterable[ByteRange]) -> bool:
     if not isinstance(t, torch.Tensor) or t.numel() == 0:
         return False
     st = t.untyped_storage()
@@ -72,7 +79,7 @@ def overlaps(t, ranges) -> bool:
     return False
 
 
-def inputs_mutated(after, pristine):
+def inputs_mutated(after: Iterable[Any], pristine: Iterable[Any]) -> tuple[int, str] | None:
     """None, or (input index, message body) for the first input that changed."""
     for k, (a, p) in enumerate(zip(after, pristine)):
         la, lp = flatten_outputs(a), flatten_outputs(p)

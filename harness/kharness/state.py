@@ -1,11 +1,21 @@
 """A loaded problem written as a JSON file, so that a subprocess (the ncu/msprof/compile
 drivers) can rebuild exactly the same model and inputs of a case."""
+from __future__ import annotations
+
 import json
 import os
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import torch
+
+    from .worker import Worker
 
 
-def write_state(worker, path, source_path=None, tunables=None, case=None):
-    p = worker.problem
+def write_state(worker: Worker, path: str, source_path: str | None = None, tunables: dict[str, Any] | None = None,
+                case: int | None = None) -> dict[str, Any]:
+    p = worker._need_problem()
     st = {
         "backend": worker.backend,
         "jobdir": p.jobdir,
@@ -24,7 +34,7 @@ def write_state(worker, path, source_path=None, tunables=None, case=None):
     return st
 
 
-def rebuild(state):
+def rebuild(state: dict[str, Any]) -> tuple[Any, list[Any], torch.device]:
     """(model, inputs, torch device) in this process, from a state dict."""
     import importlib.util
     import sys
@@ -32,8 +42,10 @@ def rebuild(state):
     from . import backend as bk
     from .cases import CaseSet, seed_all, to_device
 
-    def imp(path, name):
+    def imp(path: str, name: str) -> ModuleType:
         spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot import {path!r} (not a Python source file)")
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod
         spec.loader.exec_module(mod)

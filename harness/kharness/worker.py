@@ -346,8 +346,8 @@ class Worker:
             progress(f"load probe case {first}")
             inputs = self._device_inputs(first)
             with launches.recording() as recs, RuntimeTrace(tuple(udirs)) as trace:
-                run_user(f"initial kernel on case {first}", lambda: (call_forward(p.kernel_model, inputs),
-                                                                     bk.sync(self.backend)), udirs)
+                run_user(f"initial kernel on case {first}",
+                         lambda: _sync_ret(call_forward(p.kernel_model, inputs), self.backend), udirs)
             p.launches = launches.summarize(recs)
             p.probe_case = first
             p.runtime_check = {"ok": not trace.violations and bool(recs), "violations": trace.violations,

@@ -7,13 +7,21 @@ caller makes the compiler print the IR before every pass on stderr).
 spec: {"module_path", "kernel", "args": [descriptors], "kwargs": {name: descriptor},
        "target": "cuda:90", "out_dir"}
 Writes out_dir/<kernel>.{ttir,ttgir,llir,ptx,cubin,json} and prints one JSON line."""
+from __future__ import annotations
+
 import importlib.util
 import json
 import os
 import sys
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from triton.backends.compiler import GPUTarget
+    from triton.runtime.jit import JITFunction
 
 
-def rebuild_arg(d):
+def rebuild_arg(d: dict[str, Any]) -> Any:
     import torch
     k = d.get("kind")
     if k == "tensor":
@@ -35,10 +43,10 @@ def rebuild_arg(d):
     raise ValueError(f"cannot rebuild a kernel argument of kind {k!r} ({d.get('repr')})")
 
 
-def find_jit(module, name):
+def find_jit(module: ModuleType, name: str) -> JITFunction:
     from triton.runtime.jit import JITFunction
 
-    def unwrap(o):
+    def unwrap(o: object) -> JITFunction | None:
         seen = 0
         while o is not None and not isinstance(o, JITFunction) and seen < 8:
             o = getattr(o, "fn", None)
@@ -55,7 +63,7 @@ def find_jit(module, name):
     raise LookupError(f"no @triton.jit function named {name} at module level of {module.__file__}")
 
 
-def parse_target(s):
+def parse_target(s: str) -> GPUTarget:
     from triton.backends.compiler import GPUTarget
     kind, _, arch = s.partition(":")
     if kind == "cuda":
@@ -74,6 +82,8 @@ def main() -> None:
     from triton.compiler import ASTSource, make_backend
     from triton.runtime.jit import create_function_from_signature
     mspec = importlib.util.spec_from_file_location("kopt_compile_target", spec["module_path"])
+    if mspec is None or mspec.loader is None:
+        raise ImportError(f"cannot import {spec['module_path']!r} (not a Python source file)")
     mod = importlib.util.module_from_spec(mspec)
     sys.modules["kopt_compile_target"] = mod
     mspec.loader.exec_module(mod)
@@ -89,7 +99,7 @@ def main() -> None:
     k = triton.compile(src, target=target, options=options.__dict__)
     out = spec["out_dir"]
     os.makedirs(out, exist_ok=True)
-    files = {}
+    files: dict[str, str] = {}
     for ext, val in k.asm.items():
         if ext == "source":
             continue
@@ -98,7 +108,7 @@ def main() -> None:
         with open(path, mode) as f:
             f.write(val)
         files[ext] = path
-    md = {}
+    md: dict[str, Any] = {}
     for key in ("name", "num_warps", "num_stages", "num_ctas", "shared", "tmem_size", "global_scratch_size",
                 "cluster_dims", "maxnreg", "enable_fp_fusion", "arch", "ptx_version"):
         v = getattr(k.metadata, key, None)
