@@ -23,10 +23,20 @@ import sys
 import sysconfig
 import threading
 import traceback
-from typing import Never
+from collections.abc import Iterable, Iterator
+from types import FrameType
+from typing import Any, Never, TypedDict
+
+
+class _State(TypedDict):
+    active: int                        # nesting depth of active(); 0 = user code is not running
+    roots: list[str]                   # real paths user code may write under
+    violations: list[dict[str, str]]   # {"kind", "message"} recorded since take_violations()
+    installed: bool                    # the audit hook is installed (it cannot be removed)
+
 
 _lock = threading.Lock()
-_state = {"active": 0, "roots": [], "violations": [], "installed": False}
+_state: _State = {"active": 0, "roots": [], "violations": [], "installed": False}
 
 _STDLIB = tuple(p for p in {sysconfig.get_paths().get("stdlib"), sysconfig.get_paths().get("platstdlib")} if p)
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -48,11 +58,11 @@ class SandboxViolation(PermissionError):
     pass
 
 
-def set_roots(roots) -> None:
+def set_roots(roots: Iterable[str | None]) -> None:
     _state["roots"] = [os.path.realpath(r) for r in roots if r]
 
 
-def roots():
+def roots() -> list[str]:
     return list(_state["roots"])
 
 
@@ -63,7 +73,7 @@ def install() -> None:
 
 
 @contextlib.contextmanager
-def active():
+def active() -> Iterator[None]:
     """Run user code under the guard. Violations recorded while active are read with
     take_violations() (they are recorded even when user code swallows the exception)."""
     with _lock:
@@ -76,7 +86,7 @@ def active():
 
 
 @contextlib.contextmanager
-def suspended():
+def suspended() -> Iterator[None]:
     """Harness code called from inside user code (e.g. our launch interceptor)."""
     with _lock:
         saved = _state["active"]
@@ -88,13 +98,13 @@ def suspended():
             _state["active"] = saved
 
 
-def take_violations():
+def take_violations() -> list[dict[str, str]]:
     v = list(_state["violations"])
     _state["violations"].clear()
     return v
 
 
-def _allowed_path(path) -> bool:
+def _allowed_path(path: Any) -> bool:
     try:
         p = os.path.realpath(os.fsdecode(os.fspath(path)))
     # not a path (TypeError) or one with a NUL byte (ValueError): the call itself rejects it,
@@ -109,10 +119,10 @@ def _allowed_path(path) -> bool:
     return False
 
 
-def _caller_is_library():
+def _caller_is_library() -> bool:
     """True when the innermost frame outside the standard library and this package belongs
     to an installed library (triton, torch, ...) rather than to user code."""
-    f = sys._getframe(2)
+    f: FrameType | None = sys._getframe(2)
     while f is not None:
         fn = f.f_code.co_filename
         if fn.startswith(_STDLIB) and "site-packages" not in fn and "dist-packages" not in fn:
@@ -125,12 +135,12 @@ def _caller_is_library():
     return False
 
 
-def _violate(kind, message) -> Never:
+def _violate(kind: str, message: str) -> Never:
     _state["violations"].append({"kind": kind, "message": message})
     raise SandboxViolation(message)
 
 
-def _hook(event, args) -> None:
+def _hook(event: str, args: tuple[Any, ...]) -> None:
     if not _state["active"]:
         return
     if event == "open":
@@ -161,7 +171,7 @@ def _hook(event, args) -> None:
         _violate("process", f"kernel tried to start a process ({_PROC_EVENTS[event]}); kernels may not fork or run programs")
 
 
-def is_oom(exc):
+def is_oom(exc: BaseException) -> bool:
     import re
     name = type(exc).__name__
     if isinstance(exc, MemoryError) or name in ("OutOfMemoryError",):
@@ -171,7 +181,7 @@ def is_oom(exc):
                           r"CUDA error: out of memory|NPU out of memory|std::bad_alloc", msg))
 
 
-def user_location(exc, user_dirs):
+def user_location(exc: BaseException, user_dirs: Iterable[str]) -> str | None:
     """file:line of the innermost traceback frame in user code, or None."""
     loc = None
     tb = exc.__traceback__
@@ -182,7 +192,7 @@ def user_location(exc, user_dirs):
     return loc
 
 
-def short_exc(exc, limit=400) -> str:
+def short_exc(exc: BaseException, limit: int = 400) -> str:
     """The exception's type and its message, the message capped at `limit` characters and
     quoted (JSON escapes, whitespace collapsed), so that text a kernel chose can neither
     pass for the harness's own words nor break a log line."""

@@ -6,16 +6,20 @@ import contextlib
 import inspect
 import os
 import threading
+from collections.abc import Iterator
+from typing import Any
 
 _tls = threading.local()
 _installed = {"done": False}
+# marks a run method as ours, so that install() twice does not wrap the wrapper
+_WRAPPED_MARK = "_kopt_wrapped"
 
 
-def depth():
+def depth() -> int:
     return getattr(_tls, "depth", 0)
 
 
-def _describe(v):
+def _describe(v: object) -> dict[str, Any]:
     import torch
     if isinstance(v, torch.Tensor):
         try:
@@ -47,7 +51,7 @@ def _describe(v):
     return {"kind": "unsupported", "repr": repr(v)[:120]}
 
 
-def _defaults(py_fn):
+def _defaults(py_fn: Any) -> dict[str, Any]:
     try:
         sig = inspect.signature(py_fn)
     except (TypeError, ValueError):
@@ -55,7 +59,7 @@ def _defaults(py_fn):
     return {p.name: p.default for p in sig.parameters.values() if p.default is not inspect.Parameter.empty}
 
 
-def _record(fn_obj, args, kwargs, grid) -> None:
+def _record(fn_obj: object, args: tuple[Any, ...], kwargs: dict[str, Any], grid: Any) -> None:
     recs = getattr(_tls, "records", None)
     if recs is None:
         return
@@ -85,12 +89,12 @@ def _record(fn_obj, args, kwargs, grid) -> None:
     recs.append(rec)
 
 
-def _wrap(cls) -> None:
+def _wrap(cls: type[Any]) -> None:
     orig = cls.run
-    if getattr(orig, "_kopt_wrapped", False):
+    if getattr(orig, _WRAPPED_MARK, False):
         return
 
-    def run(self, *args, grid, warmup, **kwargs):
+    def run(self: object, *args: Any, grid: Any, warmup: bool, **kwargs: Any) -> Any:
         if not warmup:
             try:
                 _record(self, args, kwargs, grid)
@@ -107,7 +111,7 @@ def _wrap(cls) -> None:
         finally:
             _tls.depth -= 1
 
-    run._kopt_wrapped = True
+    setattr(run, _WRAPPED_MARK, True)
     cls.run = run
 
 
@@ -129,9 +133,9 @@ def install() -> None:
 
 
 @contextlib.contextmanager
-def recording():
+def recording() -> Iterator[list[dict[str, Any]]]:
     prev = getattr(_tls, "records", None)
-    recs = []
+    recs: list[dict[str, Any]] = []
     _tls.records = recs
     try:
         yield recs
@@ -139,9 +143,9 @@ def recording():
         _tls.records = prev
 
 
-def summarize(recs):
+def summarize(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Distinct kernels launched, with launch count and the last launch's arguments."""
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for r in recs:
         e = out.setdefault(r["kernel"], {"kernel": r["kernel"], "launches": 0, "module_file": r["module_file"]})
         e["launches"] += 1

@@ -5,11 +5,13 @@ import csv
 import io
 import math
 import re
+from collections.abc import Callable, Iterable
+from typing import Any
 
 # ---------------------------------------------------------------------------- helpers
 
 
-def parse_number(raw):
+def parse_number(raw: object) -> int | float | None:
     """'1,234.5' -> 1234.5; '' / 'n/a' / 'N/A' / '-' -> None; '(128, 1, 1)' -> None."""
     if raw is None:
         return None
@@ -32,21 +34,21 @@ _BYTES = {"byte": 1, "b": 1, "kbyte": 1e3, "kb": 1e3, "mbyte": 1e6, "mb": 1e6, "
           "tbyte": 1e12, "kib": 1024, "mib": 1 << 20, "gib": 1 << 30}
 
 
-def _to_us(value, unit):
+def _to_us(value: float | None, unit: str | None) -> float | None:
     if value is None:
         return None
     f = _TIME_US.get((unit or "").strip().lower())
     return value * f if f is not None else None
 
 
-def _to_bytes(value, unit):
+def _to_bytes(value: float | None, unit: str | None) -> float | None:
     if value is None:
         return None
     f = _BYTES.get((unit or "").strip().lower())
     return value * f if f is not None else None
 
 
-def _csv_rows(text, header_predicate):
+def _csv_rows(text: str, header_predicate: Callable[[str], bool]) -> list[dict[str, Any]]:
     """DictReader over the first line that satisfies header_predicate (skipping profiler
     chatter such as '==PROF== Connected to process')."""
     text = text.removeprefix("\ufeff")
@@ -107,7 +109,7 @@ NCU_FIELDS = {
 }
 
 
-def parse_ncu_csv(text):
+def parse_ncu_csv(text: str) -> list[dict[str, Any]]:
     """Nsight Compute `--csv --page details` (one row per metric per kernel launch, header
     "ID","Process ID","Process Name","Host Name","Kernel Name",...,"Section Name","Metric Name",
     "Metric Unit","Metric Value"[,"Rule Name","Rule Type","Rule Description",...]) or raw
@@ -115,7 +117,7 @@ def parse_ncu_csv(text):
     {"id", "kernel", "block", "grid", "device", "cc", "metrics": {key: {value, unit, raw}},
      "rules": [...], "summary": {...}} in ID order."""
     rows = _csv_rows(text, lambda l: l.startswith(('"ID"', "ID,")))
-    launches = {}
+    launches: dict[str, dict[str, Any]] = {}
     for row in rows:
         rid = row.get("ID")
         if rid in (None, "", "ID") or not str(rid).strip().isdigit():
@@ -150,7 +152,7 @@ def parse_ncu_csv(text):
     return out
 
 
-def summarize_ncu_launch(k):
+def summarize_ncu_launch(k: dict[str, Any]) -> dict[str, Any]:
     m = k["metrics"]
     s = {"kernel": k["kernel"]}
     for field, keys in NCU_FIELDS.items():
@@ -199,7 +201,7 @@ MSPROF_TIMES = ["aiv_time(us)", "aic_time(us)", "aiv_vec_time(us)", "aiv_scalar_
                 "aic_mte2_time(us)", "aic_mte3_time(us)", "aic_fixpipe_time(us)"]
 
 
-def parse_msprof_csv(text):
+def parse_msprof_csv(text: str) -> list[dict[str, Any]]:
     """Any `msprof op` / `msprof` CSV (PipeUtilization.csv, OpBasicInfo.csv, op_summary_*.csv,
     ...): list of row dicts with numbers converted (strings kept under the same key when not
     numeric)."""
@@ -217,27 +219,28 @@ def parse_msprof_csv(text):
     return out
 
 
-def _mean(vals):
-    vals = [v for v in vals if isinstance(v, (int, float))]
-    return sum(vals) / len(vals) if vals else None
+def _mean(vals: Iterable[object]) -> float | None:
+    nums = [v for v in vals if isinstance(v, (int, float))]
+    return sum(nums) / len(nums) if nums else None
 
 
-def summarize_msprof(pipe_rows=None, basic_rows=None, op_summary_rows=None):
+def summarize_msprof(pipe_rows: list[dict[str, Any]] | None = None, basic_rows: list[dict[str, Any]] | None = None,
+                     op_summary_rows: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Kernel-level summary: aiv/aic time (max over blocks = kernel time bound, and mean),
     pipe ratios (mean over blocks, raw fractions as msprof writes them), the bound class of
     the ops-profiling guide (MTE2/CUBE/VEC/SCALAR/MTE3/FIXP bound when a pipe is > 80%, or
     the largest and > 70%), and OpBasicInfo fields."""
-    s = {}
+    s: dict[str, Any] = {}
     pipe_rows = pipe_rows or []
     if pipe_rows:
         s["blocks"] = len(pipe_rows)
         for t in MSPROF_TIMES:
-            vals = [r.get(t) for r in pipe_rows if isinstance(r.get(t), (int, float))]
+            vals = [v for r in pipe_rows if isinstance(v := r.get(t), (int, float))]
             if vals:
                 key = t.replace("(us)", "_us")
                 s[key + "_max"] = max(vals)
                 s[key + "_mean"] = sum(vals) / len(vals)
-        ratios = {}
+        ratios: dict[str, float] = {}
         for rname in MSPROF_RATIOS:
             m = _mean([r.get(rname) for r in pipe_rows])
             if m is not None:
@@ -268,7 +271,7 @@ def summarize_msprof(pipe_rows=None, basic_rows=None, op_summary_rows=None):
     return s
 
 
-def _msprof_bound(ratios):
+def _msprof_bound(ratios: dict[str, float]) -> dict[str, Any]:
     groups = {
         "MTE2": max(ratios.get("aiv_mte2_ratio", 0) or 0, ratios.get("aic_mte2_ratio", 0) or 0),
         "CUBE": ratios.get("aic_cube_ratio", 0) or 0,
@@ -280,7 +283,7 @@ def _msprof_bound(ratios):
     }
     if not any(groups.values()):
         return {}
-    top = max(groups, key=groups.get)
+    top = max(groups, key=groups.__getitem__)
     v = groups[top]
     if v > 0.7:  # the largest pipe: "> 80%, or the largest and > 70%"
         bound = f"{top} BOUND"

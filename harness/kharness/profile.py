@@ -15,6 +15,8 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
+from typing import Any
 
 from .parsers import parse_msprof_csv, parse_ncu_csv, summarize_msprof
 from .protocol import HarnessError
@@ -24,7 +26,7 @@ NCU_SECTIONS = ["SpeedOfLight", "Occupancy", "LaunchStats", "MemoryWorkloadAnaly
                 "ComputeWorkloadAnalysis"]
 
 
-def find_ncu():
+def find_ncu() -> str | None:
     p = shutil.which("ncu")
     if p:
         return p
@@ -36,7 +38,7 @@ def find_ncu():
     return None
 
 
-def profile_op(worker, req):
+def profile_op(worker: Any, req: dict[str, Any]) -> dict[str, Any]:
     p = worker._need_problem()
     case = req.get("case", p.bench[0])
     if not isinstance(case, int) or not 0 <= case < p.cases.count:
@@ -70,21 +72,22 @@ def profile_op(worker, req):
     raise HarnessError("unsupported", f"profile is not implemented for backend {worker.backend}")
 
 
-def _write_text(path, text) -> None:
+def _write_text(path: str, text: str) -> None:
     with open(path, "w") as f:
         f.write(text)
 
 
-def _read_text(path):
+def _read_text(path: str) -> str:
     with open(path) as f:
         return f.read()
 
 
-def _driver_cmd(state_path, extra=()):
+def _driver_cmd(state_path: str, extra: Sequence[str] = ()) -> list[str]:
     return [sys.executable, os.path.join(HERE, "drivers", "run_case.py"), state_path, *extra]
 
 
-def _profile_cuda(worker, out_dir, state_path, names, per_forward, timeout, case, who):
+def _profile_cuda(worker: Any, out_dir: str, state_path: str, names: list[str], per_forward: int, timeout: float,
+                  case: int, who: str) -> dict[str, Any]:
     ncu = find_ncu()
     attempts = []
     if ncu:
@@ -140,11 +143,11 @@ def _profile_cuda(worker, out_dir, state_path, names, per_forward, timeout, case
     return {"available": False, "reason": "; ".join(a["reason"] for a in attempts), "attempts": attempts}
 
 
-def _proton_kernels(data):
+def _proton_kernels(data: object) -> list[dict[str, Any]]:
     """Flatten a proton hatchet JSON tree into [{name, time_ns, count}]."""
-    out = []
+    out: list[dict[str, Any]] = []
 
-    def walk(node) -> None:
+    def walk(node: dict[str, Any]) -> None:
         frame = node.get("frame", {})
         metrics = node.get("metrics", {})
         if frame.get("type") in ("function", None) and ("time (ns)" in metrics or "time" in metrics) \
@@ -160,12 +163,14 @@ def _proton_kernels(data):
     return out
 
 
-def _profile_ascend(worker, out_dir, state_path, names, timeout, case, who):
+def _profile_ascend(worker: Any, out_dir: str, state_path: str, names: list[str], timeout: float, case: int,
+                    who: str) -> dict[str, Any]:
     msprof = shutil.which("msprof")
     if not msprof:
         return {"available": False, "reason": "msprof not found on PATH (source the CANN set_env.sh)"}
-    results = []
-    for name in (names or [None]):
+    results: list[dict[str, Any]] = []
+    todo: list[str | None] = [*names] if names else [None]  # None: every kernel
+    for name in todo:
         odir = os.path.join(out_dir, name or "all")
         os.makedirs(odir, exist_ok=True)
         cmd = [msprof, "op", f"--output={odir}"]

@@ -23,6 +23,10 @@ Warnings (reported, not refused): dtype casts (.to(dtype), .float(), .half()), .
 import ast
 import threading
 import traceback
+from typing import TYPE_CHECKING, Any, Literal, Self
+
+if TYPE_CHECKING:
+    from torch.overrides import TorchFunctionMode
 
 TORCH_ALLOWED = {
     "empty", "empty_like", "empty_strided", "zeros", "zeros_like", "ones", "ones_like", "full", "full_like",
@@ -71,20 +75,20 @@ VIEW_METHODS = {"view", "reshape", "contiguous", "permute", "transpose", "t", "e
 _TENSOR_METHOD_CACHE: dict[str, set[str]] = {}
 
 
-def tensor_compute_methods():
+def tensor_compute_methods() -> set[str]:
     if "set" not in _TENSOR_METHOD_CACHE:
         try:
             import torch
         except ImportError:        # no torch: no tensor method to tell apart (only the AST check runs)
-            names = set()
+            names: set[str] = set()
         else:
             names = {n for n in dir(torch.Tensor) if not n.startswith("_")}
         _TENSOR_METHOD_CACHE["set"] = names - TENSOR_ALLOWED - TENSOR_WARN
     return _TENSOR_METHOD_CACHE["set"]
 
 
-def _dotted(node):
-    parts = []
+def _dotted(node: ast.expr) -> list[str] | None:
+    parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
@@ -95,11 +99,11 @@ def _dotted(node):
 
 
 class _Aliases:
-    def __init__(self, tree) -> None:
-        self.torch = set()
-        self.functional = set()
-        self.triton = set()
-        self.from_torch = {}      # local name -> torch attribute name
+    def __init__(self, tree: ast.AST) -> None:
+        self.torch: set[str] = set()
+        self.functional: set[str] = set()
+        self.triton: set[str] = set()
+        self.from_torch: dict[str, str] = {}      # local name -> torch attribute name
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 for a in node.names:
@@ -124,34 +128,34 @@ class _Aliases:
                         self.triton.add(local)
 
 
-def _is_jit_decorator(dec):
+def _is_jit_decorator(dec: ast.expr) -> bool:
     d = dec.func if isinstance(dec, ast.Call) else dec
     parts = _dotted(d) or []
     return bool(parts) and parts[-1] in ("jit", "autotune", "heuristics")
 
 
 class _FuncChecker(ast.NodeVisitor):
-    def __init__(self, ctx, fname, params, lines) -> None:
+    def __init__(self, ctx: "_Ctx", fname: str, params: set[str], lines: list[str] | None) -> None:
         self.ctx = ctx
         self.fname = fname
         self.lines = lines
-        self.tensors = set()
-        self.calls = []          # ("func", name) / ("method", name)
-        self.launches = []
+        self.tensors: set[str] = set()
+        self.calls: list[tuple[str, str]] = []          # ("func", name) / ("method", name)
+        self.launches: list[str] = []
         self.params = params
 
-    def code(self, node):
+    def code(self, node: ast.AST) -> str:
         try:
             return ast.get_source_segment(self.ctx.src, node) or ""
         except (IndexError, ValueError):   # positions outside the source, or cutting a character
             return ""
 
-    def add(self, node, reason, warn=False) -> None:
+    def add(self, node: ast.AST, reason: str, warn: bool = False) -> None:
         item = {"function": self.fname, "line": getattr(node, "lineno", 0), "code": self.code(node)[:120],
                 "reason": reason}
         (self.ctx.warnings if warn else self.ctx.violations).append(item)
 
-    def is_tensor(self, node):
+    def is_tensor(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Name):
             return node.id in self.tensors
         if isinstance(node, ast.Subscript):
@@ -166,7 +170,7 @@ class _FuncChecker(ast.NodeVisitor):
             return self.is_tensor(node.left) or self.is_tensor(node.right)
         return False
 
-    def visit_Assign(self, node) -> None:
+    def visit_Assign(self, node: ast.Assign) -> None:
         self.generic_visit(node)
         if self.is_tensor(node.value):
             for t in node.targets:
@@ -174,30 +178,30 @@ class _FuncChecker(ast.NodeVisitor):
                     if isinstance(n, ast.Name):
                         self.tensors.add(n.id)
 
-    def visit_AugAssign(self, node) -> None:
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self.generic_visit(node)
         if self.is_tensor(node.target) or self.is_tensor(node.value):
             self.add(node, "in-place arithmetic on a tensor in torch; compute it in a Triton kernel")
 
-    def visit_BinOp(self, node) -> None:
+    def visit_BinOp(self, node: ast.BinOp) -> None:
         self.generic_visit(node)
         if isinstance(node.op, ast.MatMult):
             self.add(node, "matrix multiply with `@` in torch; compute it in a Triton kernel")
         elif self.is_tensor(node.left) or self.is_tensor(node.right):
             self.add(node, f"tensor arithmetic ({type(node.op).__name__}) in torch; compute it in a Triton kernel")
 
-    def visit_UnaryOp(self, node) -> None:
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
         self.generic_visit(node)
         if isinstance(node.op, (ast.USub, ast.Invert)) and self.is_tensor(node.operand):
             self.add(node, "tensor arithmetic (negation) in torch; compute it in a Triton kernel")
 
-    def visit_Compare(self, node) -> None:
+    def visit_Compare(self, node: ast.Compare) -> None:
         self.generic_visit(node)
         if any(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)) for op in node.ops) \
                 and (self.is_tensor(node.left) or any(self.is_tensor(c) for c in node.comparators)):
             self.add(node, "tensor comparison in torch; compute it in a Triton kernel")
 
-    def visit_Call(self, node) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         self.generic_visit(node)
         f = node.func
         al = self.ctx.al
@@ -255,24 +259,25 @@ class _FuncChecker(ast.NodeVisitor):
                     return
                 self.add(node, f"tensor method .{m}() computes in torch; compute it in a Triton kernel")
 
-    def visit_Attribute(self, node) -> None:
+    def visit_Attribute(self, node: ast.Attribute) -> None:
         self.generic_visit(node)
         if isinstance(node.value, ast.Name) and node.value.id in self.params and node.attr in TENSOR_EVIDENCE_ATTRS:
             self.tensors.add(node.value.id)
 
-    def visit_FunctionDef(self, node) -> None:
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         # nested functions/lambdas are part of this function's body
         self.generic_visit(node)
 
 
 class _Ctx:
-    def __init__(self, src, tree) -> None:
+    def __init__(self, src: str, tree: ast.Module) -> None:
         self.src = src
         self.al = _Aliases(tree)
-        self.violations = []
-        self.warnings = []
-        self.functions = {}
-        self.jit = {}
+        self.violations: list[dict[str, Any]] = []
+        self.warnings: list[dict[str, Any]] = []
+        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        # a @triton.jit definition, or the `kernel = triton.jit(fn)` assignment
+        self.jit: dict[str, ast.FunctionDef | ast.AsyncFunctionDef | ast.Assign] = {}
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if any(_is_jit_decorator(d) for d in node.decorator_list):
@@ -288,7 +293,7 @@ class _Ctx:
                             self.jit[t.id] = node
 
 
-def _params(fn):
+def _params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     a = fn.args
     names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
     if a.vararg:
@@ -296,7 +301,7 @@ def _params(fn):
     return [n for n in names if n != "self"]
 
 
-def check_source(src, filename="kernel.py", class_name="ModelNew"):
+def check_source(src: str, filename: str = "kernel.py", class_name: str = "ModelNew") -> dict[str, Any]:
     """Static (AST) check. Returns {"ok", "violations", "warnings", "launches", "jit_kernels"}."""
     try:
         tree = ast.parse(src, filename=filename)
@@ -306,7 +311,7 @@ def check_source(src, filename="kernel.py", class_name="ModelNew"):
                 "warnings": [], "launches": [], "jit_kernels": []}
     ctx = _Ctx(src, tree)
     cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
-    res = {"ok": False, "violations": ctx.violations, "warnings": ctx.warnings, "launches": [],
+    res: dict[str, Any] = {"ok": False, "violations": ctx.violations, "warnings": ctx.warnings, "launches": [],
            "jit_kernels": sorted(ctx.jit)}
     if cls is None:
         ctx.violations.append({"function": None, "line": 0, "code": "", "reason": f"no class {class_name} in the kernel source"})
@@ -319,9 +324,9 @@ def check_source(src, filename="kernel.py", class_name="ModelNew"):
     if not ctx.jit:
         ctx.violations.append({"function": None, "line": 0, "code": "",
                                "reason": "the kernel source defines no @triton.jit function"})
-    seen = set()
+    seen: set[tuple[str, str]] = set()
     work = [("method", "forward")]
-    launches = []
+    launches: list[str] = []
     while work:
         kind, name = work.pop()
         if (kind, name) in seen:
@@ -362,13 +367,13 @@ def check_source(src, filename="kernel.py", class_name="ModelNew"):
 class RuntimeTrace:
     """Context manager recording torch calls made by user code (outside Triton launches)."""
 
-    def __init__(self, user_dirs) -> None:
+    def __init__(self, user_dirs: tuple[str, ...]) -> None:
         self.user_dirs = tuple(user_dirs)
         self.calls: dict[str, int] = {}
-        self.violations: list[dict] = []
-        self.warnings: list[dict] = []
+        self.violations: list[dict[str, Any]] = []
+        self.warnings: list[dict[str, Any]] = []
         self._unclassified_ops: set[str] = set()
-        self._mode = None
+        self._mode: TorchFunctionMode | None = None
         self._lock = threading.Lock()
 
     def _where(self) -> str | None:
@@ -378,7 +383,7 @@ class RuntimeTrace:
                 return f"{os.path.basename(fs.filename)}:{fs.lineno}"
         return None
 
-    def _unclassified(self, func, exc) -> None:
+    def _unclassified(self, func: object, exc: Exception) -> None:
         """Warn once per op that the runtime check could not classify it."""
         name = f"{getattr(func, '__module__', None) or '?'}.{getattr(func, '__qualname__', None) or '?'}"
         with self._lock:
@@ -388,7 +393,8 @@ class RuntimeTrace:
             self.warnings.append({"op": name, "where": None,
                                   "reason": f"not checked: classifying it raised {type(exc).__name__}"})
 
-    def _classify(self, name, func, args, kwargs):
+    def _classify(self, name: str, func: object, args: tuple[Any, ...], kwargs: dict[str, Any]
+                  ) -> tuple[Literal["violation", "warning"], str] | None:
         short = name.rsplit(".", 1)[-1]
         if name.startswith("torch.Tensor."):
             meth = name[len("torch.Tensor."):]
@@ -423,14 +429,15 @@ class RuntimeTrace:
             return None
         return ("violation", f"torch compute {name}")
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         from torch.overrides import TorchFunctionMode, resolve_name
 
         from . import launches
         trace = self
 
         class _Mode(TorchFunctionMode):
-            def __torch_function__(self, func, types, args=(), kwargs=None):
+            def __torch_function__(self, func: Any, types: Any, args: tuple[Any, ...] = (),
+                                   kwargs: dict[str, Any] | None = None) -> Any:
                 kwargs = kwargs or {}
                 if launches.depth() == 0:
                     try:
@@ -454,6 +461,7 @@ class RuntimeTrace:
         self._mode.__enter__()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
+        assert self._mode is not None, "RuntimeTrace.__exit__ without __enter__"
         self._mode.__exit__(*exc)
         return False

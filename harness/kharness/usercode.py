@@ -5,15 +5,20 @@ import importlib.util
 import os
 import resource
 import sys
+from collections.abc import Callable, Iterable, Sequence
+from types import ModuleType
+from typing import Any, TypeVar
 
 import torch
 
 from . import guard
 from .cases import seed_all
 
+T = TypeVar("T")
+
 
 class UserCodeFailure(Exception):
-    def __init__(self, kind, message) -> None:
+    def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
@@ -24,11 +29,11 @@ CUDA_FATAL = ("illegal memory access", "unspecified launch failure", "device-sid
               "AICORE", "device unavailable")
 
 
-def sha(text):
+def sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def write_source(directory, stem, source):
+def write_source(directory: str, stem: str, source: str) -> tuple[str, str]:
     os.makedirs(directory, exist_ok=True)
     h = sha(source)[:12]
     path = os.path.join(directory, f"{stem}_{h}.py")
@@ -40,14 +45,17 @@ def write_source(directory, stem, source):
     return path, h
 
 
-def import_module(path, name, what, user_dirs):
+def import_module(path: str, name: str, what: str, user_dirs: Iterable[str]) -> ModuleType:
     """Import a user file as module `name` (under the guard)."""
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:   # not a file name Python has a loader for (not *.py)
+        raise ImportError(f"cannot import the {what} from {path}: not a Python source file")
+    loader = spec.loader
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
 
-    def _load():
-        spec.loader.exec_module(mod)
+    def _load() -> ModuleType:
+        loader.exec_module(mod)
         return mod
 
     try:
@@ -57,11 +65,11 @@ def import_module(path, name, what, user_dirs):
         raise
 
 
-def forget_module(name) -> None:
+def forget_module(name: str) -> None:
     sys.modules.pop(name, None)
 
 
-def _mem_limit():
+def _mem_limit() -> int | None:
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     return None if soft == resource.RLIM_INFINITY else soft
 
@@ -76,7 +84,7 @@ def _forked_child_exit() -> None:
         os._exit(70)
 
 
-def run_user(what, fn, user_dirs, verb="raised"):
+def run_user(what: str, fn: Callable[[], T], user_dirs: Iterable[str], verb: str = "raised") -> T:
     """Run fn() as user code. Raises UserCodeFailure(kind, message) with kind in
     sandbox-violation, oom, exception, device-fault."""
     guard.take_violations()
@@ -105,12 +113,13 @@ def run_user(what, fn, user_dirs, verb="raised"):
     return result
 
 
-def build_model(module, class_name, init_inputs, tunables, device, seed, user_dirs, what, dtype=None):
+def build_model(module: ModuleType, class_name: str, init_inputs: Sequence[Any], tunables: dict[str, Any] | None,
+                device: Any, seed: int, user_dirs: Iterable[str], what: str, dtype: Any = None) -> Any:
     cls = getattr(module, class_name, None)
     if cls is None:
         raise UserCodeFailure("exception", f"the {what} defines no class {class_name}")
 
-    def _build():
+    def _build() -> Any:
         seed_all(seed)
         m = cls(*init_inputs, **(tunables or {}))
         if isinstance(m, torch.nn.Module):
@@ -123,6 +132,6 @@ def build_model(module, class_name, init_inputs, tunables, device, seed, user_di
     return run_user(f"constructing {class_name} ({what})", _build, user_dirs, verb="failed")
 
 
-def call_forward(model, inputs):
+def call_forward(model: Callable[..., Any], inputs: Sequence[Any]) -> Any:
     with torch.no_grad():
         return model(*inputs)
