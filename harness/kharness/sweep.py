@@ -152,6 +152,7 @@ def _materialize(w: Any, cands: list[Candidate], base_src: str, base_tun: dict, 
     for c in cands:
         if c.status != "pending":
             continue
+        assert c.source is not None, f"{c.id}: pending without a source"   # given or rewritten above
         st = check_source(c.source)
         if not st["ok"]:
             v = st["violations"][0]

@@ -136,9 +136,11 @@ class Worker:
             raise HarnessError("not-loaded", "no problem is loaded: send `load` first")
         return self.problem
 
-    def _user_dirs(self) -> list[str | None]:
-        p = self.problem
-        return [p.jobdir] if p else [self.root]
+    def _user_dirs(self) -> list[str]:
+        """Where user code lives: the job's directory, else the harness's root (none when it
+        has neither: then no frame is the user's)."""
+        d = self.problem.jobdir if self.problem else self.root
+        return [d] if d else []
 
     def _resolve_workdir(self, wd: Any) -> str:
         if wd is None or wd == "":
@@ -347,7 +349,7 @@ class Worker:
             inputs = self._device_inputs(first)
             with launches.recording() as recs, RuntimeTrace(tuple(udirs)) as trace:
                 run_user(f"initial kernel on case {first}",
-                         lambda: _sync_ret(call_forward(p.kernel_model, inputs), self.backend), udirs)
+                         functools.partial(_forward_synced, p.kernel_model, inputs, self.backend), udirs)
             p.launches = launches.summarize(recs)
             p.probe_case = first
             p.runtime_check = {"ok": not trace.violations and bool(recs), "violations": trace.violations,
@@ -398,7 +400,7 @@ class Worker:
         from .correctness import flatten_outputs, inputs_mutated, overlaps, storages
         from .judge import judge_outputs
         from .static_check import RuntimeTrace, check_source
-        from .usercode import UserCodeFailure, build_model, call_forward, run_user
+        from .usercode import UserCodeFailure, build_model, run_user
         p = self._need_problem()
         csrc = req.get("candidate_source")
         who = "candidate" if csrc is not None and csrc != p.kernel_src else "initial kernel"
@@ -442,7 +444,7 @@ class Worker:
             # 1. candidate first
             try:
                 with launches.recording() as recs, trace:
-                    out_c = run_user(f"{who} on case {i}", lambda cin=cin: _sync_ret(call_forward(model, cin), self.backend),
+                    out_c = run_user(f"{who} on case {i}", functools.partial(_forward_synced, model, cin, self.backend),
                                      udirs)
                 all_recs.extend(recs)
             except UserCodeFailure as e:
@@ -525,7 +527,7 @@ class Worker:
         res["passed"] = res["failure"] is None and all(c["passed"] for c in res["cases"])
         return res
 
-    def _reference_outputs(self, i: int, udirs: list[str | None]) -> tuple[Any, _Evaluations]:
+    def _reference_outputs(self, i: int, udirs: list[str]) -> tuple[Any, _Evaluations]:
         """(outputs, evaluations) of the reference on case i: its outputs in its own dtypes,
         then in float64 on the upcast inputs, and in float64 on |inputs| and on 2|inputs|
         with |parameters| (the magnitudes of the judge's budget, kharness/judge.py). They
@@ -546,20 +548,21 @@ class Worker:
             p.case_cache_bytes += nbytes
         return out
 
-    def _reference_outputs_uncached(self, i: int, udirs: list[str | None]) -> tuple[Any, _Evaluations]:
+    def _reference_outputs_uncached(self, i: int, udirs: list[str]) -> tuple[Any, _Evaluations]:
         from .cases import map_float_tensors
         from .correctness import flatten_outputs
         from .judge import Float64Mode
-        from .usercode import UserCodeFailure, build_model, call_forward, run_user
+        from .usercode import UserCodeFailure, build_model, run_user
         p = cast(Problem, self.problem)
+        assert p.ref_mod is not None, "reference outputs asked of a problem without a reference"
         torch = self.torch
 
         def run(model: Any, inputs: Any, what: str) -> Any:
             def go() -> Any:
                 if model is p.ref_model:
-                    return _sync_ret(call_forward(model, inputs), self.backend)
+                    return _forward_synced(model, inputs, self.backend)
                 with Float64Mode():
-                    return _sync_ret(call_forward(model, inputs), self.backend)
+                    return _forward_synced(model, inputs, self.backend)
             return run_user(f"{what} on case {i}", go, udirs)
 
         try:
@@ -786,7 +789,7 @@ class Worker:
     def probe_launches(self, mod: ModuleType, who: str, req: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
         """(launch summary, case) of one forward of `mod`'s ModelNew on the first benchmark case."""
         from . import launches
-        from .usercode import UserCodeFailure, build_model, call_forward, run_user
+        from .usercode import UserCodeFailure, build_model, run_user
         p = cast(Problem, self.problem)
         if mod is p.kernel_mod and not req.get("tunables"):
             return p.launches, p.probe_case
@@ -796,7 +799,7 @@ class Worker:
             model = build_model(mod, "ModelNew", p.init_inputs, self._tunables(req), self.device, p.seed, udirs, who)
             inputs = self._device_inputs(case)
             with launches.recording() as recs:
-                run_user(f"{who} on case {case}", lambda: _sync_ret(call_forward(model, inputs), self.backend), udirs)
+                run_user(f"{who} on case {case}", functools.partial(_forward_synced, model, inputs, self.backend), udirs)
         except UserCodeFailure as e:
             raise self._fail(e)
         return launches.summarize(recs), case
@@ -1008,6 +1011,13 @@ def statistics_median(v: list[float]) -> float | None:
 def _sync_ret(x: _T, backend: str) -> _T:
     bk.sync(backend)
     return x
+
+
+def _forward_synced(model: Any, inputs: Any, backend: str) -> Any:
+    """model's forward on inputs, the device synchronized before it returns (a kernel's
+    asynchronous fault then surfaces inside run_user, attributed to it)."""
+    from .usercode import call_forward
+    return _sync_ret(call_forward(model, inputs), backend)
 
 
 def _to_cpu(v: Any) -> Any:
