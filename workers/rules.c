@@ -19,22 +19,29 @@ struct rules_family {
   const char *primary[4];
   const char *partner[3];
   const char *structural;
+  /* A structural family's launch-parameter alternative: the unrewritten kernel swept over
+   * these knobs (in fill_direction) in the slots the rewrite's points leave free, so the
+   * rewrite competes side by side with the best the kernel as written can do. NULL: the
+   * primary/partner knobs (which are also the fallback when the rewrite does not fit). */
+  const char *fill[2];
+  const char *fill_direction;
 };
 
 static const struct rules_family rules_families[] = {
-  { "block_size", { "block" }, { "num_warps" }, NULL },
-  { "vectorize_access", { "block" }, { "num_warps" }, "elementwise_vector" },
-  { "coalesce_access", { "block" }, { "num_warps" }, "strided_reduction_tiles" },
-  { "num_warps", { "num_warps" }, { "block" }, NULL },
-  { "num_stages", { "num_stages" }, { "num_warps", "block_k" }, NULL },
-  { "pipeline_loads", { "num_stages" }, { "num_warps", "block_k" }, NULL },
-  { "use_tensor_cores", { "block_m", "block_n", "block_k" }, { "num_warps", "num_stages" }, "tile_grid" },
-  { "grid_shape", { "block_m", "block_n", "group" }, { "num_warps" }, "tile_grid" },
-  { "tile_grid", { "block_m", "block_n", "block_k", "group" }, { "num_warps", "num_stages" }, "tile_grid" },
-  { "row_in_registers", { NULL }, { NULL }, "row_single_block" },
-  { "persistent_grid", { NULL }, { NULL }, "persistent_grid" },
+  { "block_size", { "block" }, { "num_warps" }, NULL, { NULL }, NULL },
+  { "vectorize_access", { "block" }, { "num_warps" }, "elementwise_vector", { NULL }, NULL },
+  { "coalesce_access", { "block" }, { "num_warps" }, "strided_reduction_tiles", { NULL }, NULL },
+  { "num_warps", { "num_warps" }, { "block" }, NULL, { NULL }, NULL },
+  { "num_stages", { "num_stages" }, { "num_warps", "block_k" }, NULL, { NULL }, NULL },
+  { "pipeline_loads", { "num_stages" }, { "num_warps", "block_k" }, NULL, { NULL }, NULL },
+  { "use_tensor_cores", { "block_m", "block_n", "block_k" }, { "num_warps", "num_stages" }, "tile_grid", { NULL }, NULL },
+  { "grid_shape", { "block_m", "block_n", "group" }, { "num_warps" }, "tile_grid", { NULL }, NULL },
+  { "tile_grid", { "block_m", "block_n", "block_k", "group" }, { "num_warps", "num_stages" }, "tile_grid", { NULL }, NULL },
+  /* the alternative to holding the row: walking it in wider blocks with more warps */
+  { "row_in_registers", { NULL }, { NULL }, "row_single_block", { "block", "num_warps" }, "up" },
+  { "persistent_grid", { NULL }, { NULL }, "persistent_grid", { NULL }, NULL },
   /* ROWS and num_warps come from the rewrite's own domain (the survey's) */
-  { "rows_per_program", { NULL }, { NULL }, "rows_per_program" },
+  { "rows_per_program", { NULL }, { NULL }, "rows_per_program", { NULL }, NULL },
 };
 
 /* Window half-widths, in steps of a knob's domain. */
@@ -44,6 +51,8 @@ static const struct rules_family rules_families[] = {
 #define RULES_PARTNER_HALF 2
 #define RULES_PARTNER_WEIGHT 1.5
 #define RULES_PREFER_WEIGHT 0.5 /* per step away from a pattern's preferred value */
+#define RULES_FILL_AHEAD_WEIGHT 0.5 /* per primary step in the direction, in a structural
+                                     * round's fill: its few slots reach across the window */
 
 static const struct rules_family *rules_family_find(const char *family)
 {
@@ -148,6 +157,7 @@ struct rules_axis {
   int primary;
   unsigned lo, hi, center;
   int pref;                 /* domain index of the pattern's preferred value, -1: none */
+  double ahead_weight;      /* cost of a primary step above the centre (0: as below it) */
 };
 
 static unsigned rules_index_of(const struct rules_knob *k, long v)
@@ -395,13 +405,20 @@ static int rules_was_measured(const json_t *memory, const char *structure, const
 }
 
 /* Picks the swept axes for a family: primary selectors, then partners. */
-static unsigned rules_axes(const struct rules_family *f, const struct rules_knob *ks, unsigned nk,
-                           int no_gpu_partners, struct rules_axis *ax)
+struct rules_select {
+  const char *const *primary, *const *partner;
+  unsigned nprimary, npartner;
+  const char *direction;
+  double ahead_weight;      /* RULES_FILL_AHEAD_WEIGHT for a fill, else 0 */
+};
+
+static unsigned rules_axes(const struct rules_select *sel_in, const struct rules_knob *ks,
+                           unsigned nk, int no_gpu_partners, struct rules_axis *ax)
 {
   unsigned n = 0;
   for (int pass = 0; pass < 2; pass++) {
-    const char *const *sel = pass == 0 ? f->primary : f->partner;
-    unsigned nsel = pass == 0 ? 4 : 3;
+    const char *const *sel = pass == 0 ? sel_in->primary : sel_in->partner;
+    unsigned nsel = pass == 0 ? sel_in->nprimary : sel_in->npartner;
     for (unsigned i = 0; i < nk; i++) {
       int hit = 0, dup = 0;
       for (unsigned s = 0; s < nsel && !hit; s++)
@@ -462,8 +479,10 @@ static int rules_neighbourhood(const struct rules_plan_in *in, const struct rule
     for (unsigned a = 0; a < nax; a++) {
       s->vals[a] = ax[a].k->dom[idx[a]];
       same = same && idx[a] == ax[a].k->cur;
-      score += (ax[a].primary ? 1.0 : RULES_PARTNER_WEIGHT) *
-               fabs((double)idx[a] - (double)ax[a].center);
+      double steps = fabs((double)idx[a] - (double)ax[a].center);
+      if (ax[a].ahead_weight > 0 && idx[a] > ax[a].center)
+        steps *= ax[a].ahead_weight;
+      score += (ax[a].primary ? 1.0 : RULES_PARTNER_WEIGHT) * steps;
       if (ax[a].pref >= 0)
         score += RULES_PREFER_WEIGHT * fabs((double)idx[a] - (double)ax[a].pref);
     }
@@ -724,36 +743,25 @@ static void rules_describe(const struct rules_axis *ax, unsigned nax, const json
              "memory of one that spilled or failed)", pruned);
 }
 
-int rules_plan(const struct rules_plan_in *in, struct rules_plan_out *out, char *why,
-               size_t whylen)
+/* The neighbourhood sweep over the knobs sel picks, at most budget candidates; fills
+ * out->candidates and out->summary (the caller sets the signature). */
+static int rules_sweep(const struct rules_plan_in *in, const char *family,
+                       const struct rules_select *sel, unsigned budget, struct rules_plan_out *out,
+                       char *why, size_t whylen)
 {
-  const struct rules_family *f = in->family ? rules_family_find(in->family) : NULL;
   struct rules_knob ks[RULES_MAX_KNOBS];
   struct rules_axis ax[RULES_MAX_KNOBS];
+  struct rules_plan_in bounded = *in;
   const json_t *center;
   unsigned nk, nax, pruned = 0;
   int rc;
 
-  memset(out, 0, sizeof(*out));
-  if (!f) {
-    snprintf(why, whylen, "rules: no rewrite for family %s (an llm or agent proposer can)",
-             in->family ? in->family : "(none)");
-    return -ENOENT;
-  }
-  if (f->structural) {
-    rc = rules_structural(in, f->structural, out, why, whylen);
-    if (rc != -ENOENT || !f->primary[0])
-      return rc;
-    json_decref(out->candidates);
-    out->candidates = NULL;
-  }
-  if (!f->primary[0])
-    return -ENOENT;
+  bounded.max_candidates = budget;
   nk = rules_parse_knobs(in->knobs, ks);
-  nax = rules_axes(f, ks, nk, in->no_gpu_partners, ax);
+  nax = rules_axes(sel, ks, nk, in->no_gpu_partners, ax);
   if (!nax || !ax[0].primary) {
     snprintf(why, whylen, "rules: the kernel has no knob for %s (declare tunables, or use a "
-             "block constexpr / num_warps / num_stages the harness can find)", f->family);
+             "block constexpr / num_warps / num_stages the harness can find)", family);
     return -ENOENT;
   }
   center = rules_best_measured(in->memory, in->structure);
@@ -765,16 +773,17 @@ int rules_plan(const struct rules_plan_in *in, struct rules_plan_out *out, char 
     ax[a].pref = rules_preferred(in->prefer, ax[a].k);
     if (ax[a].pref >= 0 && !center)
       ax[a].center = (unsigned)ax[a].pref;
-    rules_axis_window(&ax[a], in->direction);
+    ax[a].ahead_weight = ax[a].primary ? sel->ahead_weight : 0;
+    rules_axis_window(&ax[a], sel->direction);
     if (ax[a].pref >= 0 && (unsigned)ax[a].pref < ax[a].lo)
       ax[a].lo = (unsigned)ax[a].pref;
     if (ax[a].pref >= 0 && (unsigned)ax[a].pref > ax[a].hi)
       ax[a].hi = (unsigned)ax[a].pref;
   }
-  rc = rules_neighbourhood(in, ks, nk, ax, nax, out, &pruned);
+  rc = rules_neighbourhood(&bounded, ks, nk, ax, nax, out, &pruned);
   if (rc == -ENOENT)
     snprintf(why, whylen, "rules: every configuration of %s near the best measured one has been "
-             "measured%s", f->family, pruned ? " or pruned" : "");
+             "measured%s", family, pruned ? " or pruned" : "");
   if (rc)
     return rc;
   rules_describe(ax, nax, center, (unsigned)json_array_size(out->candidates), pruned, out->summary,
@@ -786,6 +795,76 @@ int rules_plan(const struct rules_plan_in *in, struct rules_plan_out *out, char 
                "; ranked towards the values pattern %s prefers", in->pattern ? in->pattern : "?");
       break;
     }
+  return 0;
+}
+
+static struct rules_select rules_family_select(const struct rules_family *f)
+{
+  struct rules_select s = { f->primary, f->partner, 4, 3, NULL, 0 };
+  return s;
+}
+
+/* The slots a structural rewrite's points leave free: the unrewritten kernel swept over the
+ * family's launch-parameter alternative, appended to out (nothing when there is none). */
+static void rules_fill(const struct rules_plan_in *in, const struct rules_family *f,
+                       struct rules_plan_out *out)
+{
+  struct rules_select sel = rules_family_select(f);
+  struct rules_plan_out fill;
+  size_t n = json_array_size(out->candidates), len, i;
+  char why[256];
+  json_t *c;
+
+  if (f->fill[0]) {
+    sel.primary = &f->fill[0];
+    sel.partner = &f->fill[1];
+    sel.nprimary = sel.npartner = 1;
+  }
+  if (!sel.primary[0] || n >= in->max_candidates)
+    return;
+  sel.direction = f->fill_direction ? f->fill_direction : in->direction;
+  sel.ahead_weight = RULES_FILL_AHEAD_WEIGHT;
+  memset(&fill, 0, sizeof(fill));
+  if (rules_sweep(in, f->family, &sel, (unsigned)(in->max_candidates - n), &fill, why,
+                  sizeof(why)) != 0)
+    return; /* no knob, or all measured: the rewrite's points alone */
+  json_array_foreach(fill.candidates, i, c)
+    json_array_append(out->candidates, c);
+  len = strlen(out->summary);
+  snprintf(out->summary + len, sizeof(out->summary) - len, " Beside them, the kernel as written: "
+           "%s", fill.summary + strlen("So the round sweeps "));
+  json_decref(fill.candidates);
+}
+
+int rules_plan(const struct rules_plan_in *in, struct rules_plan_out *out, char *why,
+               size_t whylen)
+{
+  const struct rules_family *f = in->family ? rules_family_find(in->family) : NULL;
+  struct rules_select sel;
+  int rc;
+
+  memset(out, 0, sizeof(*out));
+  if (!f) {
+    snprintf(why, whylen, "rules: no rewrite for family %s (an llm or agent proposer can)",
+             in->family ? in->family : "(none)");
+    return -ENOENT;
+  }
+  if (f->structural) {
+    rc = rules_structural(in, f->structural, out, why, whylen);
+    if (rc == 0)
+      rules_fill(in, f, out);
+    if (rc != -ENOENT || !f->primary[0])
+      return rc;
+    json_decref(out->candidates);
+    out->candidates = NULL;
+  }
+  if (!f->primary[0])
+    return -ENOENT;
+  sel = rules_family_select(f);
+  sel.direction = in->direction;
+  rc = rules_sweep(in, f->family, &sel, in->max_candidates, out, why, whylen);
+  if (rc)
+    return rc;
   snprintf(out->signature, sizeof(out->signature), "sweep:%s@%s#%d", f->family, in->structure,
            in->round);
   return 0;

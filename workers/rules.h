@@ -9,7 +9,9 @@
  * evidence points; configurations already measured are skipped, and so are those that
  * dominate one that spilled registers or ran out of shared memory (larger tiles, more
  * stages, fewer warps can only need more). The nearest configurations are kept, up to the
- * job's candidate budget. Deterministic for given knobs, evidence and memory. */
+ * job's candidate budget. A structural rewrite's points leave the rest of the budget to the
+ * kernel as written (its family's sweep), so the two compete in one round. Deterministic
+ * for given knobs, evidence and memory. */
 #ifndef KOPT_RULES_H
 #define KOPT_RULES_H
 #include <jansson.h>

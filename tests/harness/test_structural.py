@@ -6,6 +6,7 @@ and, offline for cuda:90, the IR property each rewrite is for.
 Fixtures: tests/harness/structural_fixtures/<rewrite>_<case>/{ref.py,kernel.py}."""
 import ast
 import importlib.util
+import itertools
 import json
 import os
 import re
@@ -204,6 +205,32 @@ def test_row_single_block_shapes(tmp_path, recorded):
                          for c in ast.walk(f))
              for f in tree.body if isinstance(f, ast.FunctionDef)}
     assert loads == {"softmax_kernel": 3, "softmax_kernel_row": 1}
+
+
+def test_row_single_block_distinct_configs(recorded):
+    """The survey offers row_single_block's points as whole configurations, one per num_warps
+    the recorded row is launched with (the rest would compile to a kernel already offered),
+    the defaults first; each applies, and its dispatch launches that num_warps."""
+    from kharness.structural import row_single_block as rsb
+    name = "row_single_block_softmax"
+    (fit,) = [f for f in survey(fixture(name)[1], recorded[name]) if f.name == "row_single_block"]
+    configs = fit.domain["configs"]
+    assert list(fit.domain) == ["configs"] and configs
+    row_block = int(re.search(r"fits one block of (\d+)", fit.why).group(1))
+    warps = [rsb.launched_warps(row_block, {**fit.params, **c}) for c in configs]
+    assert len(set(warps)) == len(warps) == len(configs)
+    assert {k: configs[0][k] for k in configs[0]} == {k: rsb.DEFAULTS[k] for k in configs[0]}
+    # every num_warps the full product reaches is offered
+    every = {rsb.launched_warps(row_block, dict(zip(sorted(rsb.DOMAIN), v)))
+             for v in itertools.product(*(rsb.DOMAIN[k] for k in sorted(rsb.DOMAIN)))}
+    assert set(warps) == every
+    for c, w in zip(configs, warps):
+        cand = apply(fixture(name)[1], "row_single_block", {**fit.params, **c}, recorded[name])
+        launch = next(n for n in ast.walk(ast.parse(cand)) if isinstance(n, ast.keyword) and n.arg == "num_warps")
+        expr = ast.unparse(launch.value).replace(next(n.id for n in ast.walk(launch.value)
+                                                      if isinstance(n, ast.Name) and n.id not in ("min", "max")),
+                                                 str(row_block))
+        assert eval(expr, {"min": min, "max": max}) == w  # our own arithmetic, parsed back
 
 
 def _compile(h, name, candidate):

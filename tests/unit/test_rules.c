@@ -197,7 +197,12 @@ static void test_structural(void **state)
   /* vectorize_access: the fitting structural rewrite, one candidate per parameter point of
    * its domain, the defaults first, the budget respected */
   assert_int_equal(plan(k, "vectorize_access", "up", NULL, NULL, 32, &out, why), 0);
-  assert_int_equal(json_array_size(out.candidates), 6);
+  /* the 6 points of the rewrite, then the kernel as written swept over block and num_warps
+   * in the slots left (the rewrite competes side by side with the plain sweep) */
+  assert_int_equal(json_array_size(out.candidates), 32);
+  for (size_t i = 0; i < 32; i++)
+    assert_true((i < 6) == (json_object_get(json_array_get(out.candidates, i), "structural") != NULL));
+  assert_non_null(strstr(out.summary, "Beside them, the kernel as written"));
   {
     const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
     const json_t *pa = json_object_get(st, "params");
@@ -254,6 +259,46 @@ static void test_structural(void **state)
   assert_int_equal(plan(k, "row_in_registers", "", NULL, NULL, 32, &out, why), -ENOENT);
   assert_non_null(strstr(why, "no loop"));
   json_decref(tried);
+  json_decref(k);
+}
+
+/* A row kernel walked in blocks of 128 that row_single_block fits: the rewrite's whole
+ * configurations first (harness: one per num_warps launched), then the loop as written with wider blocks and its num_warps, the
+ * block steps upward costing half, so the few slots left reach across the window. */
+static const char *row_knobs =
+    "{\"knobs\": ["
+    " {\"id\": \"BLOCK\", \"name\": \"BLOCK\", \"kind\": \"block\", \"role\": \"block\", \"value\": 128,"
+    "  \"pow2\": true, \"min\": 16, \"max\": 65536, \"bound\": {\"max_useful\": 32768},"
+    "  \"kernels\": [\"lsm\"], \"where\": {\"via\": \"ctor_default\"}},"
+    " {\"id\": \"num_warps\", \"name\": \"num_warps\", \"kind\": \"num_warps\", \"value\": 4,"
+    "  \"min\": 1, \"max\": 32, \"kernels\": [\"lsm\"], \"where\": {\"via\": \"launch_missing\"}}],"
+    " \"structural\": [{\"name\": \"row_single_block\", \"fits\": true, \"why\": \"rows of 32000\","
+    "    \"params\": {\"kernel\": \"lsm\", \"max_warps\": 16},"
+    "    \"domain\": {\"configs\": [{\"max_warps\": 16}, {\"max_warps\": 32}, {\"max_warps\": 8}]}}]}";
+
+static void test_row_fill(void **state)
+{
+  json_t *k = load(row_knobs);
+  struct rules_plan_out out;
+  char why[512] = "";
+  long widest = 0;
+  size_t i;
+  const json_t *c;
+  (void)state;
+  assert_int_equal(plan(k, "row_in_registers", "", NULL, NULL, 16, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 16);
+  json_array_foreach(out.candidates, i, c) {
+    assert_true((i < 3) == (json_object_get(c, "structural") != NULL));
+    if (i >= 3)
+      widest = change(c, "BLOCK", 128) > widest ? change(c, "BLOCK", 128) : widest;
+  }
+  assert_true(widest >= 2048); /* five steps up fit in 13 slots */
+  assert_non_null(strstr(out.summary, "Beside them, the kernel as written"));
+  json_decref(out.candidates);
+  /* the budget taken by the rewrite: no fill */
+  assert_int_equal(plan(k, "row_in_registers", "", NULL, NULL, 3, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 3);
+  json_decref(out.candidates);
   json_decref(k);
 }
 
@@ -432,6 +477,7 @@ int main(void)
     cmocka_unit_test(test_spills_prune_dominating),
     cmocka_unit_test(test_stages_family_partners),
     cmocka_unit_test(test_structural),
+    cmocka_unit_test(test_row_fill),
     cmocka_unit_test(test_nothing_for),
     cmocka_unit_test(test_exhausted),
     cmocka_unit_test(test_shared_memory_prune),

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..srcedit import Edit, RewriteRefused, apply_edits
@@ -61,6 +62,8 @@ MAX_ROW = 32768                 # default bound on the row length one block may 
 TRITON_MAX_NUMEL = 1 << 20      # Triton refuses tensors with more elements
 DEFAULTS = {"kernel": "", "max_row": MAX_ROW, "elems_per_warp": 256, "min_warps": 4, "max_warps": 16}
 DOMAIN = {"elems_per_warp": [128, 256, 512, 1024], "max_warps": [8, 16, 32], "min_warps": [1, 2, 4, 8]}
+# The survey offers DOMAIN's points as whole configurations, one per num_warps they launch
+# the recorded row with (distinct_configs)
 
 
 @dataclass
@@ -133,8 +136,32 @@ def analyze(mod: Module, k: Kernel, max_row: int = MAX_ROW) -> RowPlan:
     why = (f"{k.name}: line{'s' if len(loops) > 1 else ''} {lines} walk{'' if len(loops) > 1 else 's'} the row "
            f"with `range(0, {n_param}, {block})`, every load/store in them masked; {n_param} = {n_value} at the "
            f"recorded launch (line {site.call.lineno}) fits one block of {next_pow2(n_value)} <= max_row {max_row}")
-    return RowPlan(k, site, why, {**DEFAULTS, "kernel": k.name, "max_row": max_row}, DOMAIN, loops, n_param,
-                   block, n_value)
+    return RowPlan(k, site, why, {**DEFAULTS, "kernel": k.name, "max_row": max_row},
+                   {"configs": distinct_configs(next_pow2(n_value))}, loops, n_param, block, n_value)
+
+
+def launched_warps(row_block: int, p: Mapping[str, object]) -> int:
+    """The num_warps the dispatch launches the row copy with for a row block (its formula)."""
+    epw, lo, hi = (int(str(p[key])) for key in ("elems_per_warp", "min_warps", "max_warps"))
+    return min(max(row_block // epw, lo), hi)
+
+
+def distinct_configs(row_block: int) -> list[dict[str, int]]:
+    """The domain's points, nearest the defaults first, one per num_warps they launch the
+    recorded row with: the rest of the product compiles to a kernel already in the list, and
+    a sweep's slots are better spent elsewhere. Other row lengths take the same formula."""
+    keys = sorted(DOMAIN)
+    home = {key: DOMAIN[key].index(v) for key, v in DEFAULTS.items() if key in DOMAIN and isinstance(v, int)}
+
+    def steps(point: dict[str, int]) -> int:
+        return sum(abs(DOMAIN[key].index(point[key]) - home[key]) for key in keys)
+
+    points = [dict(zip(keys, values)) for values in itertools.product(*(DOMAIN[key] for key in keys))]
+    points = [pt for pt in points if pt["min_warps"] <= pt["max_warps"]]
+    seen: dict[int, dict[str, int]] = {}
+    for pt in sorted(points, key=lambda pt: (steps(pt), [pt[key] for key in keys])):
+        seen.setdefault(launched_warps(row_block, pt), pt)
+    return list(seen.values())
 
 
 def _check_loop(mod: Module, k: Kernel, loop: ast.For, loops: list[ast.For]) -> None:
