@@ -146,6 +146,9 @@ class KoptRun:
     rounds_run: int
     seconds_to_best: float | None   # job start -> the best round's record
     job_seconds: float | None       # job start -> finish
+    round_seconds: list[float]      # each round's wall time: from the job's start (round 1, which
+                                    # also loads, validates, times and profiles the initial
+                                    # kernel) or the previous round's record to its own
     max_level: int | None
     levels: list[int] | None        # rounds that stopped at L1..L4
     best_tunables: dict[str, Any] | None
@@ -175,6 +178,15 @@ def kopt_summary(rec: dict[str, Any]) -> KoptRun:
     elif started and best_round is not None:
         at = next((_ts(r.get("created_at")) for r in rounds if r.get("round") == best_round), None)
         to_best = (at - started).total_seconds() if at else None
+    round_s: list[float] = []
+    prev = started      # without the job's start no round's time is known for sure
+    for r in sorted(rounds, key=lambda r: r.get("round") or 0):
+        at = _ts(r.get("created_at"))
+        if not (prev and at):
+            round_s = []
+            break
+        round_s.append((at - prev).total_seconds())
+        prev = at
     load = (job.get("baseline") or {}).get("load") or {}
     shapes = [d["tensor"] for d in load.get("inputs_of_probe_case") or [] if isinstance(d, dict) and "tensor" in d]
     levels = best.get("levels")
@@ -190,6 +202,6 @@ def kopt_summary(rec: dict[str, Any]) -> KoptRun:
         eager_ms=median([r for r in refs if r]), best_round=best_round, rounds_run=len(rounds),
         seconds_to_best=to_best,
         job_seconds=(finished - started).total_seconds() if started and finished else None,
-        max_level=max_level, levels=levels if isinstance(levels, list) else None,
+        round_seconds=round_s, max_level=max_level, levels=levels if isinstance(levels, list) else None,
         best_tunables=best.get("tunables") if isinstance(best.get("tunables"), dict) else None,
         input_shapes=shapes or None)

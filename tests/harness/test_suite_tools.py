@@ -18,7 +18,7 @@ sys.path.insert(0, SUITE)
 import exhaustive
 import report
 from opspec import load_op
-from results import load_records
+from results import kopt_summary, load_records
 
 PY = sys.executable
 
@@ -158,6 +158,34 @@ def test_report_on_recorded_results(tmp_path):
     for png in ("speedups.png", "roofline.png", "vs_compile.png"):
         assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"]({png})" in text
+    # round wall times: the first round apart (it also measures the initial kernel)
+    firsts, laters = [], []
+    for r in records:
+        if r["kind"] == "kopt" and r["ok"]:
+            rs = kopt_summary(r).round_seconds
+            firsts += rs[:1]
+            laters += rs[1:]
+    assert firsts and laters
+    assert summ["summary"]["round_seconds_first_median"] == pytest.approx(statistics.median(firsts))
+    assert summ["summary"]["round_seconds_later_median"] == pytest.approx(statistics.median(laters))
+    assert "round wall time (median over every round of the successful jobs): round 1" in text
+
+
+def test_round_seconds_from_the_records():
+    """Each round's wall time runs from the job's start (round 1) or the previous round's
+    record to its own record, in round order whatever order the records come in."""
+    job = {"started_at": "2026-12-01T10:00:00Z", "finished_at": "2026-12-01T10:01:00Z",
+           "best": {"round": 2, "speedup": 2.0}}
+    rounds = [{"round": 3, "created_at": "2026-12-01T10:00:52.5Z"},
+              {"round": 1, "created_at": "2026-12-01T10:00:40Z"},
+              {"round": 2, "created_at": "2026-12-01T10:00:49Z"}]
+    k = kopt_summary({"operator": "x", "run": 1, "ok": True, "job": job, "rounds": rounds})
+    assert k.round_seconds == [40.0, 9.0, 3.5]
+    assert k.seconds_to_best == 49.0 and k.job_seconds == 60.0
+    # no start, or a round without its time: no round times at all rather than misattributed ones
+    assert kopt_summary({"operator": "x", "run": 1, "ok": True, "job": {}, "rounds": rounds}).round_seconds == []
+    rounds[0] = {"round": 3}
+    assert kopt_summary({"operator": "x", "run": 1, "ok": True, "job": job, "rounds": rounds}).round_seconds == []
 
 
 def test_report_refuses_a_bad_record(tmp_path):
