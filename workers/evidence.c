@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "evidence.h"
@@ -12,6 +13,8 @@
 #include "log.h"
 
 #define EVIDENCE_FILE_CAP (16u << 20)
+
+static const char *evidence_path(const json_t *kernel, const char *kind);
 
 void evidence_init(struct evidence *e) { memset(e, 0, sizeof(*e)); }
 
@@ -68,6 +71,34 @@ static int evidence_op(struct job_ctx *j, const char *what, json_t *req, json_t 
   return 0;
 }
 
+/* A compile result whose hottest kernel's IR files are still on disk (a baseline read back
+ * after a restart may name files of a work directory that is gone). */
+static int evidence_files_present(const json_t *compile)
+{
+  const json_t *k = json_array_get(json_object_get(compile, "kernels"), 0);
+  const char *kinds[] = { "ttgir", "ttadapter" };
+  for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+    const char *path = evidence_path(k, kinds[i]);
+    if (path && access(path, R_OK) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+void evidence_seed(struct evidence *e, const json_t *baseline, int which)
+{
+  const json_t *prof = json_object_get(baseline, "profile");
+  const json_t *comp = json_object_get(baseline, "compile");
+  if ((which & EVIDENCE_SEED_PROFILE) && !e->profile && json_is_array(json_object_get(prof, "kernels"))) {
+    e->profile = json_deep_copy(prof);
+    json_object_set_new(e->profile, "seeded_from", json_string("baseline"));
+  }
+  if ((which & EVIDENCE_SEED_COMPILE) && !e->compile && !e->ir && evidence_files_present(comp)) {
+    e->compile = json_deep_copy(comp);
+    json_object_set_new(e->compile, "seeded_from", json_string("baseline"));
+  }
+}
+
 int evidence_profile(struct job_ctx *j, struct evidence *e, const char *source,
                      const json_t *tunables)
 {
@@ -122,12 +153,14 @@ int evidence_ir(struct job_ctx *j, struct evidence *e, const char *source,
 
   if (e->ir)
     return 0;
-  req = evidence_req("compile", source, tunables);
-  if (target)
-    json_object_set_new(req, "target", json_string(target));
-  rc = evidence_op(j, "compile", req, &e->compile);
-  if (rc)
-    return rc;
+  if (!e->compile) { /* else seeded (evidence_seed): the same kernel, compiled already */
+    req = evidence_req("compile", source, tunables);
+    if (target)
+      json_object_set_new(req, "target", json_string(target));
+    rc = evidence_op(j, "compile", req, &e->compile);
+    if (rc)
+      return rc;
+  }
   if (!json_is_array(json_object_get(e->compile, "kernels"))) {
     e->ir = json_pack("{s:b, s:O?}", "available", 0, "reason",
                       json_object_get(e->compile, "reason"));

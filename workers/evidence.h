@@ -23,6 +23,13 @@ void evidence_clear(struct evidence *e);
  * worker is stopping. source/tunables describe the incumbent. */
 int evidence_profile(struct job_ctx *j, struct evidence *e, const char *source,
                      const json_t *tunables);
+/* The job's baseline already profiled and compiled the initial kernel (job.c): while the
+ * incumbent is that kernel, its results stand in for the round's own (a profile costs ~9 s
+ * on the H200, a compile ~5 s). Seeds what is asked (EVIDENCE_SEED_*) and missing, only
+ * from a successful result (a compile only while its IR files exist). */
+#define EVIDENCE_SEED_PROFILE 1
+#define EVIDENCE_SEED_COMPILE 2
+void evidence_seed(struct evidence *e, const json_t *baseline, int which);
 int evidence_ir(struct job_ctx *j, struct evidence *e, const char *source,
                 const json_t *tunables, int round);
 int evidence_passes(struct job_ctx *j, struct evidence *e, const char *source,

@@ -210,6 +210,13 @@ static json_t *rounds_source_launch(const struct rounds_state *s)
   return out;
 }
 
+/* Whether the incumbent is still the submitted kernel as submitted: the baseline's compile
+ * and profile describe it. */
+static int rounds_initial_incumbent(const struct rounds_state *s)
+{
+  return s->j->baseline && !strcmp(s->sha, s->j->ksha) && json_object_size(s->tunables) == 0;
+}
+
 /* Climbs the ladder for this round. Fills diags[1..level], returns the level reached, or
  * -EINTR. */
 static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *diags,
@@ -245,7 +252,12 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
     rounds_progress(s, round, level, "diagnose", NULL);
     if (level == 2) {
       /* One profile per kernel structure: knob changes keep the bottleneck's nature, and a
-       * profile costs more than a whole sweep on short kernels. */
+       * profile costs more than a whole sweep on short kernels. The baseline's profile is
+       * the initial kernel's. */
+      if (rounds_initial_incumbent(s) && !s->ev.profile) {
+        evidence_seed(&s->ev, s->j->baseline, EVIDENCE_SEED_PROFILE);
+        snprintf(s->profile_structure, sizeof(s->profile_structure), "%s", s->search.structure);
+      }
       if (s->ev.profile && strcmp(s->profile_structure, s->search.structure) == 0) {
         json_object_set_new(s->ev.profile, "reused", json_true());
       } else {
@@ -260,6 +272,8 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
       l2 = ladder_l2_class(s->ev.profile, why, sizeof(why));
       ladder_structural(&diags[2], json_object_get(s->knobs, "structural"), l2, NULL);
     } else if (level == 3) {
+      if (rounds_initial_incumbent(s))
+        evidence_seed(&s->ev, s->j->baseline, EVIDENCE_SEED_COMPILE);
       rc = evidence_ir(s->j, &s->ev, s->src, s->tunables, round);
       if (rc)
         goto out;
@@ -521,6 +535,14 @@ static json_t *rounds_record(struct rounds_state *s, int level, json_t *esc, str
       "rewrite_family", po->family, "proposer", s->proposer->name, "kernel_sha256",
       cand_sha[0] ? cand_sha : NULL, "diff", diff, "correctness", val, "timing", cmp, "accepted",
       accepted, "reject_reason", accepted ? NULL : reject);
+  if (rec) { /* which evidence the baseline's results stood in for (evidence_seed) */
+    json_t *reused = json_array();
+    if (json_is_string(json_object_get(s->ev.profile, "seeded_from")))
+      json_array_append_new(reused, json_string("profile"));
+    if (json_is_string(json_object_get(s->ev.compile, "seeded_from")))
+      json_array_append_new(reused, json_string("compile"));
+    json_object_set_new(json_object_get(rec, "evidence"), "from_baseline", reused);
+  }
   if (rec && (po->prompt_tokens >= 0 || po->completion_tokens >= 0 || po->attempts > 0) &&
       strcmp(s->proposer->name, "rules"))
     json_object_set_new(rec, "tokens", json_pack("{s:I, s:I, s:i}", "prompt", (json_int_t)po->prompt_tokens,

@@ -265,6 +265,11 @@ def test_rules_hierarchy_on_interp(rt):
     assert [f["family"] for f in l3["families"]] == ["vectorize_access"], l3
     assert "32-bit" in l3["why"], l3["why"]
     assert r1["rewrite_family"] == "vectorize_access", r1["rewrite_family"]
+    # round 1's incumbent is the submitted kernel: its IR comes from the baseline's compile
+    # (no second compile); the interpreter has no profile to reuse
+    assert r1["evidence"]["from_baseline"] == ["compile"], r1["evidence"].get("from_baseline")
+    assert all(r["evidence"]["from_baseline"] == [] for r in recs[1:] if r["level_reached"] >= 3
+               and any(x["accepted"] for x in recs[:r["round"] - 1])), summary(recs)
     assert r1["hotspot"] and r1["hotspot"] == l3["hotspot"], (r1["hotspot"], l3["hotspot"])
     # the hypothesis cites the evidence: the access width or the source line
     hyp = r1["hypothesis"] or ""
