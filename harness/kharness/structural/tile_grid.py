@@ -6,19 +6,23 @@ Precondition: the kernel calls ``tl.dot``; it maps programs to output tiles thro
 a 1-D one), each multiplied by a block constexpr (BLOCK_M / BLOCK_N); masks bound the M and N
 offsets by kernel parameters (``offs_m < M``); every load and store is masked (so any tile
 size is correct at the matrix edges); program ids are used for nothing else; the recorded
-grid equals cdiv(M, BLOCK_M) x cdiv(N, BLOCK_N) (which confirms the mapping).
+grid equals cdiv(M, BLOCK_M) x cdiv(N, BLOCK_N) (which confirms the mapping). A batched
+kernel may add a third grid axis, ``tl.program_id(2)``, used in any way but never in the tile
+indices, its extent a plain expression in the launch's grid tuple.
 
 The rewrite: the definitions of pid_m and pid_n are replaced by the grouped ("swizzled")
 order of Triton's matmul tutorial — programs walk GROUP_M tile rows column by column, so the
 A rows and B columns a group needs stay in L2 — over a 1-D grid; a ``GROUP_M`` constexpr is
 added; the launch's grid becomes
-``lambda meta: (triton.cdiv(M, meta['BLOCK_M']) * triton.cdiv(N, meta['BLOCK_N']),)`` and the
-tile sizes, GROUP_M, num_warps and num_stages are set from one configuration.
+``lambda meta: (triton.cdiv(M, meta['BLOCK_M']) * triton.cdiv(N, meta['BLOCK_N']),)`` (a batched
+kernel keeps its batch axis: ``(..., 1, B)``) and the tile sizes, GROUP_M, num_warps and
+num_stages are set from one configuration.
 
 Why it is correct: the grouped order is a bijection from [0, cdiv(M,BM)*cdiv(N,BN)) onto the
 tile pairs (pid_m, pid_n) — the last group is clipped to the tile rows left — so every output
 tile is computed by exactly one program, as before; the body is unchanged and its masks make
-every tile size correct.
+every tile size correct. A batch axis is untouched: program (p, 0, b) computes tile p's
+pair of batch b, as (pid_m, pid_n, b) did.
 
 The configurations: the CUDA list of Triton's matrix-multiplication tutorial
 (python/tutorials/03-matrix-multiplication.py, tuned there for fp16 on A100/H100). For fp32
@@ -35,6 +39,7 @@ from .common import (
     Defs,
     Fit,
     Kernel,
+    LaunchSite,
     Module,
     Plan,
     call_arg,
@@ -84,6 +89,8 @@ PID_M = first_pid_m + pid % num_pid_in_group % group_size_m
 PID_N = pid % num_pid_in_group // group_size_m
 """
 GRID = "lambda meta: (triton.cdiv(M, meta[BM]) * triton.cdiv(N, meta[BN]),)"
+GRID_BATCHED = "lambda meta: (triton.cdiv(M, meta[BM]) * triton.cdiv(N, meta[BN]), 1, B)"
+BATCH_AXIS = 2
 
 
 @dataclass
@@ -96,6 +103,7 @@ class TilePlan(Plan):
     m_param: str
     n_param: str
     feeding: set[str]           # names computed from the program id only for pid_m/pid_n
+    batch: str | None = None    # the grid's batch extent (source text) of a batched kernel
 
 
 def configs_for(dtypes: list[str]) -> list[dict[str, int]]:
@@ -112,13 +120,16 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
     axes = {program_id_axis(mod, c) for c in calls(k.node)} - {None}
     if not axes:
         raise RewriteRefused(f"{name} never calls tl.program_id")
-    if not axes <= {0, 1}:
+    batched = axes == {0, 1, BATCH_AXIS}
+    if not (axes <= {0, 1} or batched):
         raise RewriteRefused(f"{name} uses tl.program_id axes {sorted(a for a in axes if a is not None)}; "
-                             "the grouped order covers a 1-D or 2-D grid of tiles")
+                             "the grouped order covers a 1-D or 2-D grid of tiles (with a batch on axis 2)")
     if any(p.upper().startswith("GROUP") for p in k.constexprs):
         raise RewriteRefused(f"{name} already has a group constexpr ({', '.join(sorted(k.constexprs))})")
     defs = Defs(k)
-    pid_names = {n for n, s in defs.stmt.items() if any(program_id_axis(mod, c) is not None for c in calls(s.value))}
+    pid_names = {n for n, s in defs.stmt.items() if any(program_id_axis(mod, c) in (0, 1) for c in calls(s.value))}
+    batch_names = {n for n, s in defs.stmt.items()
+                   if any(program_id_axis(mod, c) == BATCH_AXIS for c in calls(s.value))}
 
     def from_pid(n: str) -> bool:
         return bool(defs.deps(n) & pid_names)
@@ -140,6 +151,10 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
         raise RewriteRefused(f"{name}: cannot tell which of {x1} (line {defs.stmt[x1].lineno}) and {x2} "
                              f"(line {defs.stmt[x2].lineno}) indexes the rows of the output")
     (pm, bm), (pn, bn) = ((x1, b1), (x2, b2)) if order == x1 else ((x2, b2), (x1, b1))
+    mixed = sorted((defs.deps(pm) | defs.deps(pn)) & batch_names)
+    if mixed:
+        raise RewriteRefused(f"{name}: the tile indices {pm} and {pn} depend on the batch axis through "
+                             f"{', '.join(mixed)}; the grouped order would drop that")
     m_param = _extent(mod, k, defs, pm, pn)
     n_param = _extent(mod, k, defs, pn, pm)
     check_not_assigned(k, (m_param, n_param), "which the grouped order reads as the matrix size")
@@ -155,7 +170,7 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
         if f in ("load", "store") and call_arg(c, 1, "mask") is None:
             raise RewriteRefused(f"{name} line {c.lineno}: tl.{f} has no mask; other tile sizes would touch "
                                  "memory past the matrix edge")
-    feeding = _check_pid_uses(mod, k, defs, pid_names, {pm, pn})
+    feeding = _check_pid_uses(mod, k, defs, pid_names, {pm, pn}, {BATCH_AXIS} if batched else set())
     site = mod.one_site(name)
     for extent in (m_param, n_param):
         arg = site.bound.get(extent)
@@ -166,15 +181,33 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
     grid = mod.recorded_grid(name)
     tiles = (cdiv(vals[m_param], vals[bm]), cdiv(vals[n_param], vals[bn]))
     expect = [tiles[0], tiles[1]] if 1 in axes else [tiles[0] * tiles[1]]
-    if [g for g in grid if g != 1] != [g for g in expect if g != 1]:
+    tile_grid = grid[:2] if batched else grid
+    if (batched and len(grid) != 3) or [g for g in tile_grid if g != 1] != [g for g in expect if g != 1]:
         raise RewriteRefused(f"{name}: the recorded grid {grid} is not cdiv({m_param}, {bm}) x cdiv({n_param}, {bn}) "
                              f"= {expect}; cannot confirm the tile mapping")
+    batch = _batch_extent(mod, site) if batched else None
     cfgs = configs_for(mod.tensor_dtypes(name))
     why = (f"{name}: tl.dot tiles indexed by {pm} * {bm} (line {defs.stmt[pm].lineno}) and {pn} * {bn} "
            f"(line {defs.stmt[pn].lineno}), masked by {m_param} and {n_param}; the recorded grid {grid} is "
-           f"{'2-D' if 1 in axes else '1-D'} row-major over {tiles[0]}x{tiles[1]} tiles (line {site.call.lineno})")
+           f"{'2-D' if 1 in axes else '1-D'} row-major over {tiles[0]}x{tiles[1]} tiles"
+           f"{f', times a batch of {grid[2]} on axis 2 ({batch})' if batch else ''} (line {site.call.lineno})")
     return TilePlan(k, site, why, {"kernel": name, **cfgs[0]}, {"configs": cfgs}, pm, pn, bm, bn, bk, m_param,
-                    n_param, feeding)
+                    n_param, feeding, batch)
+
+
+def _batch_extent(mod: Module, site: LaunchSite) -> str:
+    """The batch axis's extent, from the launch's grid tuple (directly or through a local
+    name assigned once)."""
+    g = site.grid
+    if isinstance(g, ast.Name) and site.func is not None:
+        assigns = [n for n in ast.walk(site.func) if isinstance(n, ast.Assign)
+                   and any(isinstance(t, ast.Name) and t.id == g.id for t in n.targets)]
+        if len(assigns) == 1:
+            g = assigns[0].value
+    if not (isinstance(g, ast.Tuple) and len(g.elts) == 3 and pure_expr(mod, g.elts[BATCH_AXIS])):
+        raise RewriteRefused(f"line {site.call.lineno}: the grid is not a tuple whose third element is a plain "
+                             "size expression; cannot keep the batch axis")
+    return mod.text(g.elts[BATCH_AXIS])
 
 
 def _tile_order(mod: Module, defs: Defs, x1: str, x2: str, two_d: bool) -> str | None:
@@ -212,9 +245,11 @@ def _extent(mod: Module, k: Kernel, defs: Defs, mine: str, other: str) -> str:
     return found.pop()
 
 
-def _check_pid_uses(mod: Module, k: Kernel, defs: Defs, pid_names: set[str], tiles: set[str]) -> set[str]:
-    """Program ids may only feed the two tile indices, which the grouped order replaces.
-    Returns the names that only feed them (their definitions can go)."""
+def _check_pid_uses(mod: Module, k: Kernel, defs: Defs, pid_names: set[str], tiles: set[str],
+                    free_axes: set[int]) -> set[str]:
+    """Program ids may only feed the two tile indices, which the grouped order replaces (the
+    ids of ``free_axes``, a batch axis the rewrite keeps, go anywhere). Returns the names
+    that only feed them (their definitions can go)."""
     feeding = set()
     for t in tiles:
         feeding |= {n for n in defs.deps(t) if n in defs.stmt and defs.deps(n) & pid_names} - tiles
@@ -224,7 +259,7 @@ def _check_pid_uses(mod: Module, k: Kernel, defs: Defs, pid_names: set[str], til
             continue
         heads = header_exprs(s)
         used = set().union(*(names_in(h) for h in heads)) & feeding if heads else set()
-        if used or any(program_id_axis(mod, c) is not None for h in heads for c in calls(h)):
+        if used or any(program_id_axis(mod, c) not in (None, *free_axes) for h in heads for c in calls(h)):
             raise RewriteRefused(f"{k.name} line {s.lineno}: uses the program id "
                                  f"{'through ' + ', '.join(sorted(used)) if used else 'directly'} outside the "
                                  "tile indices")
@@ -254,9 +289,10 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
                                     "PID_M": plan.pid_m, "PID_N": plan.pid_n})
     defs = Defs(k)
     first, second = sorted((defs.stmt[plan.pid_m], defs.stmt[plan.pid_n]), key=lambda s: s.lineno)
-    grid = from_template(GRID, {"triton": triton, "M": mod.text(site.bound[plan.m_param]),
-                                "N": mod.text(site.bound[plan.n_param]),
-                                "BM": ast.Constant(plan.block_m), "BN": ast.Constant(plan.block_n)})[0]
+    grid = from_template(GRID_BATCHED if plan.batch else GRID,
+                         {"triton": triton, "M": mod.text(site.bound[plan.m_param]),
+                          "N": mod.text(site.bound[plan.n_param]), "BM": ast.Constant(plan.block_m),
+                          "BN": ast.Constant(plan.block_n), **({"B": plan.batch} if plan.batch else {})})[0]
     edits = [mod.replace_stmt(first, lines), mod.delete_stmt(second),
              *(mod.delete_stmt(defs.stmt[n]) for n in sorted(plan.feeding)),
              mod.add_kernel_params(k, [(group, True, str(p["GROUP_M"]))]),

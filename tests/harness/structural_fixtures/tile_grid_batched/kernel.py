@@ -1,5 +1,5 @@
-"""Batched matmul over a 3-D grid (batch on axis 2): tile_grid's 1-D grouped order does not
-cover a third axis, so it must refuse."""
+"""Batched matmul over a 3-D grid (batch on axis 2): tile_grid groups the tiles of axes 0
+and 1 into one axis and keeps the batch axis."""
 import torch
 import torch.nn as nn
 import triton
