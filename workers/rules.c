@@ -52,6 +52,7 @@ static const struct rules_family rules_families[] = {
 #define RULES_PARTNER_HALF 2
 #define RULES_PARTNER_WEIGHT 1.5
 #define RULES_PREFER_WEIGHT 0.5 /* per step away from a pattern's preferred value */
+#define RULES_ORIGIN_AS_WRITTEN "as-written" /* a fill candidate's origin */
 #define RULES_FILL_AHEAD_WEIGHT 0.5 /* per primary step in the direction, in a structural
                                      * round's fill: its few slots reach across the window */
 
@@ -619,8 +620,11 @@ static void rules_fill(const struct rules_plan_in *in, const struct rules_family
   if (rules_sweep(in, f->family, &sel, (unsigned)(in->max_candidates - n), &fill, why,
                   sizeof(why)) != 0)
     return; /* no knob, or all measured: the rewrite's points alone */
-  json_array_foreach(fill.candidates, i, c)
+  json_array_foreach(fill.candidates, i, c) {
+    /* echoed in the round record's sweep: which side of the round a point was */
+    json_object_set_new(c, "origin", json_string(RULES_ORIGIN_AS_WRITTEN));
     json_array_append(out->candidates, c);
+  }
   len = strlen(out->summary);
   snprintf(out->summary + len, sizeof(out->summary) - len, " Beside them, the kernel as written: "
            "%s", fill.summary + strlen("So the round sweeps "));

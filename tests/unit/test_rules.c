@@ -289,6 +289,9 @@ static void test_row_fill(void **state)
   assert_int_equal(json_array_size(out.candidates), 16);
   json_array_foreach(out.candidates, i, c) {
     assert_true((i < 3) == (json_object_get(c, "structural") != NULL));
+    assert_true((i < 3) == (json_object_get(c, "origin") == NULL));
+    if (i >= 3)
+      assert_string_equal(json_string_value(json_object_get(c, "origin")), "as-written");
     if (i >= 3)
       widest = change(c, "BLOCK", 128) > widest ? change(c, "BLOCK", 128) : widest;
   }
