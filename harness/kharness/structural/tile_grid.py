@@ -49,6 +49,7 @@ from .common import (
     check_params,
     from_template,
     grid_edit,
+    grid_elements,
     header_exprs,
     is_pow2,
     names_in,
@@ -127,9 +128,9 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
     if any(p.upper().startswith("GROUP") for p in k.constexprs):
         raise RewriteRefused(f"{name} already has a group constexpr ({', '.join(sorted(k.constexprs))})")
     defs = Defs(k)
+    # a batch index (axis 2) is not a program id here: it may go anywhere but the tile indices,
+    # which in a 2-D grid are tl.program_id(0) and (1) themselves (_tile_order)
     pid_names = {n for n, s in defs.stmt.items() if any(program_id_axis(mod, c) in (0, 1) for c in calls(s.value))}
-    batch_names = {n for n, s in defs.stmt.items()
-                   if any(program_id_axis(mod, c) == BATCH_AXIS for c in calls(s.value))}
 
     def from_pid(n: str) -> bool:
         return bool(defs.deps(n) & pid_names)
@@ -151,10 +152,6 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
         raise RewriteRefused(f"{name}: cannot tell which of {x1} (line {defs.stmt[x1].lineno}) and {x2} "
                              f"(line {defs.stmt[x2].lineno}) indexes the rows of the output")
     (pm, bm), (pn, bn) = ((x1, b1), (x2, b2)) if order == x1 else ((x2, b2), (x1, b1))
-    mixed = sorted((defs.deps(pm) | defs.deps(pn)) & batch_names)
-    if mixed:
-        raise RewriteRefused(f"{name}: the tile indices {pm} and {pn} depend on the batch axis through "
-                             f"{', '.join(mixed)}; the grouped order would drop that")
     m_param = _extent(mod, k, defs, pm, pn)
     n_param = _extent(mod, k, defs, pn, pm)
     check_not_assigned(k, (m_param, n_param), "which the grouped order reads as the matrix size")
@@ -196,18 +193,13 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
 
 
 def _batch_extent(mod: Module, site: LaunchSite) -> str:
-    """The batch axis's extent, from the launch's grid tuple (directly or through a local
-    name assigned once)."""
-    g = site.grid
-    if isinstance(g, ast.Name) and site.func is not None:
-        assigns = [n for n in ast.walk(site.func) if isinstance(n, ast.Assign)
-                   and any(isinstance(t, ast.Name) and t.id == g.id for t in n.targets)]
-        if len(assigns) == 1:
-            g = assigns[0].value
-    if not (isinstance(g, ast.Tuple) and len(g.elts) == 3 and pure_expr(mod, g.elts[BATCH_AXIS])):
-        raise RewriteRefused(f"line {site.call.lineno}: the grid is not a tuple whose third element is a plain "
-                             "size expression; cannot keep the batch axis")
-    return mod.text(g.elts[BATCH_AXIS])
+    """The batch axis's extent as written in the grid tuple (not ``grid[2]``: the rewrite
+    replaces the grid's assignment with a lambda that must not read the name it rebinds)."""
+    elts = grid_elements(mod, site)
+    if len(elts) != 3 or not pure_expr(mod, elts[BATCH_AXIS]):
+        raise RewriteRefused(f"line {site.call.lineno}: the grid's third element is not a plain size "
+                             "expression; cannot keep the batch axis")
+    return mod.text(elts[BATCH_AXIS])
 
 
 def _tile_order(mod: Module, defs: Defs, x1: str, x2: str, two_d: bool) -> str | None:
