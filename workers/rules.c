@@ -53,6 +53,8 @@ static const struct rules_family rules_families[] = {
 #define RULES_PARTNER_WEIGHT 1.5
 #define RULES_PREFER_WEIGHT 0.5 /* per step away from a pattern's preferred value */
 #define RULES_ORIGIN_AS_WRITTEN "as-written" /* a fill candidate's origin */
+#define RULES_SWEEPS "So the round sweeps" /* how a sweep's summary begins (a fill quotes the rest) */
+#define RULES_NSEL(a) ((unsigned)(sizeof(a) / sizeof((a)[0])))
 #define RULES_FILL_AHEAD_WEIGHT 0.5 /* per primary step in the direction, in a structural
                                      * round's fill: its few slots reach across the window */
 
@@ -521,7 +523,7 @@ static void rules_describe(const struct rules_axis *ax, unsigned nax, const json
                            unsigned n, unsigned pruned, char *out, size_t cap)
 {
   size_t len = 0;
-  len += (size_t)snprintf(out + len, cap - len, "So the round sweeps");
+  len += (size_t)snprintf(out + len, cap - len, "%s", RULES_SWEEPS);
   for (unsigned a = 0; a < nax && len < cap; a++)
     len += (size_t)snprintf(out + len, cap - len, "%s %s %ld..%ld%s", a ? "," : "", ax[a].k->id,
                             ax[a].k->dom[ax[a].lo], ax[a].k->dom[ax[a].hi],
@@ -592,7 +594,8 @@ static int rules_sweep(const struct rules_plan_in *in, const char *family,
 
 static struct rules_select rules_family_select(const struct rules_family *f)
 {
-  struct rules_select s = { f->primary, f->partner, 4, 3, NULL, 0 };
+  struct rules_select s = { f->primary, f->partner, RULES_NSEL(f->primary), RULES_NSEL(f->partner),
+                            NULL, 0 };
   return s;
 }
 
@@ -610,7 +613,7 @@ static void rules_fill(const struct rules_plan_in *in, const struct rules_family
   if (f->fill[0]) {
     sel.primary = &f->fill[0];
     sel.partner = &f->fill[1];
-    sel.nprimary = sel.npartner = 1;
+    sel.nprimary = sel.npartner = 1; /* fill[0] the primary, fill[1] its partner */
   }
   if (!sel.primary[0] || n >= in->max_candidates)
     return;
@@ -627,7 +630,7 @@ static void rules_fill(const struct rules_plan_in *in, const struct rules_family
   }
   len = strlen(out->summary);
   snprintf(out->summary + len, sizeof(out->summary) - len, " Beside them, the kernel as written: "
-           "%s", fill.summary + strlen("So the round sweeps "));
+           "%s", fill.summary + strlen(RULES_SWEEPS " "));
   json_decref(fill.candidates);
 }
 
