@@ -225,7 +225,7 @@ def test_row_single_block_distinct_configs(recorded):
     row_block = int(re.search(r"fits one block of (\d+)", fit.why).group(1))
     warps = [rsb.launched_warps(row_block, {**fit.params, **c}) for c in configs]
     assert len(set(warps)) == len(warps) == len(configs)
-    assert {k: configs[0][k] for k in configs[0]} == {k: rsb.DEFAULTS[k] for k in configs[0]}
+    assert all(configs[0][k] == rsb.DEFAULTS[k] for k in configs[0])
     # every num_warps the full product reaches is offered
     every = {rsb.launched_warps(row_block, dict(zip(sorted(rsb.DOMAIN), v)))
              for v in itertools.product(*(rsb.DOMAIN[k] for k in sorted(rsb.DOMAIN)))}
@@ -233,10 +233,12 @@ def test_row_single_block_distinct_configs(recorded):
     for c, w in zip(configs, warps):
         cand = apply(fixture(name)[1], "row_single_block", {**fit.params, **c}, recorded[name])
         launch = next(n for n in ast.walk(ast.parse(cand)) if isinstance(n, ast.keyword) and n.arg == "num_warps")
-        expr = ast.unparse(launch.value).replace(next(n.id for n in ast.walk(launch.value)
-                                                      if isinstance(n, ast.Name) and n.id not in ("min", "max")),
-                                                 str(row_block))
-        assert eval(expr, {"min": min, "max": max}) == w  # our own arithmetic, parsed back
+        # the emitted num_warps expression, its row-block name bound to the recorded row block
+        row_names = {n.id for n in ast.walk(launch.value) if isinstance(n, ast.Name)} - {"min", "max"}
+        assert len(row_names) == 1, ast.unparse(launch.value)
+        got = eval(compile(ast.Expression(launch.value), "<num_warps>", "eval"),  # our own arithmetic
+                   {"min": min, "max": max}, dict.fromkeys(row_names, row_block))
+        assert got == w
 
 
 def _compile(h, name, candidate):
