@@ -14,7 +14,9 @@
 /* Which knobs a family sweeps first (primary) and which come along (partners), and the
  * structural rewrite (harness/kharness/structural/) that implements it when one applies.
  * Selectors match a knob's kind ("block", "num_warps", "num_stages", "group", "split") or
- * its role ("block_m", "block_n", "block_k"). */
+ * its role ("block_m", "block_n", "block_k"); RULES_SEL_DOT_STAGES matches num_stages only
+ * on a tile kernel (tl.dot), where the pipeline depth goes with the tile's bytes per stage
+ * and elsewhere mostly changes nothing, so it would only take slots. */
 struct rules_family {
   const char *family;
   const char *primary[4];
@@ -28,8 +30,10 @@ struct rules_family {
   const char *fill_direction;
 };
 
+#define RULES_SEL_DOT_STAGES "num_stages@dot"
+
 static const struct rules_family rules_families[] = {
-  { "block_size", { "block" }, { "num_warps" }, NULL, { NULL }, NULL },
+  { "block_size", { "block" }, { "num_warps", RULES_SEL_DOT_STAGES }, NULL, { NULL }, NULL },
   { "vectorize_access", { "block" }, { "num_warps" }, "elementwise_vector", { NULL }, NULL },
   { "coalesce_access", { "block" }, { "num_warps" }, "strided_reduction_tiles", { NULL }, NULL },
   { "num_warps", { "num_warps" }, { "block" }, NULL, { NULL }, NULL },
@@ -128,6 +132,19 @@ static void rules_domain(const json_t *k, struct rules_knob *r)
       r->cur = (unsigned)i;
 }
 
+/* Whether one of the kernels a knob reaches calls tl.dot (the knobs result's kernel facts). */
+static int rules_knob_dot(const json_t *knobs, const json_t *k)
+{
+  const json_t *name, *kr;
+  size_t i, j;
+  json_array_foreach(json_object_get(k, "kernels"), i, name)
+    json_array_foreach(json_object_get(knobs, "kernels"), j, kr)
+      if (json_is_string(name) && json_equal(json_object_get(kr, "name"), name) &&
+          json_is_true(json_object_get(kr, "uses_dot")))
+        return 1;
+  return 0;
+}
+
 unsigned rules_parse_knobs(const json_t *knobs, struct rules_knob *ks)
 {
   unsigned n = 0;
@@ -145,6 +162,7 @@ unsigned rules_parse_knobs(const json_t *knobs, struct rules_knob *ks)
     snprintf(r->kind, sizeof(r->kind), "%s", json_string_value(json_object_get(k, "kind")) ?: "int");
     snprintf(r->role, sizeof(r->role), "%s", json_string_value(json_object_get(k, "role")) ?: "");
     r->value = (long)json_integer_value(v);
+    r->dot = rules_knob_dot(knobs, k);
     rules_domain(k, r);
   }
   return n;
@@ -152,6 +170,8 @@ unsigned rules_parse_knobs(const json_t *knobs, struct rules_knob *ks)
 
 static int rules_selects(const char *sel, const struct rules_knob *k)
 {
+  if (sel && !strcmp(sel, RULES_SEL_DOT_STAGES))
+    return k->dot && !strcmp(k->kind, "num_stages");
   return sel && (!strcmp(sel, k->kind) || !strcmp(sel, k->role));
 }
 

@@ -30,6 +30,7 @@ struct rules_knob {
   long dom[RULES_MAX_VALUES];
   unsigned ndom;
   unsigned cur;             /* index of value in dom */
+  int dot;                  /* one of its kernels calls tl.dot (the knobs result's facts) */
 };
 
 struct rules_plan_in {

@@ -175,6 +175,22 @@ class Measurer:
         t = times[len(times) // 2]
         return 2 * n * 4 / (t * 1e-3) / 1e9
 
+    def copy_same_ms(self, nbytes: int) -> float | None:
+        """Median time of a device copy that moves `nbytes` (half read, half written), timed as
+        the kernels are (the harness's bench: L2 flushed, inputs rotated when they fit in L2).
+        A kernel of 30 us pays launch and ramp costs a 1 GiB copy does not: this is the copy
+        bound at the operator's own size."""
+        torch = self.torch
+        half = max(1, nbytes // 2)
+        try:
+            src = torch.empty(half, dtype=torch.uint8, device=self.device)
+            dst = torch.empty_like(src)
+            st = self._time(lambda a, b: b.copy_(a), [src, dst])
+        except torch.OutOfMemoryError as e:
+            log(f"same-size copy of {nbytes} bytes: {e}")
+            return None
+        return float(st["median_ms"])
+
     def peak_tflops(self, dtype_name: str) -> float | None:
         """Throughput of a large square torch.matmul in this dtype (tensor cores on a GPU)."""
         if dtype_name not in self.peak:
@@ -360,7 +376,8 @@ class Measurer:
             bound = nbytes / (self.copy_gbps * 1e9)
             if peak and op.op_class == "matmul":
                 bound = max(bound, flops / (peak * 1e12))
-            rec["roofline"] = {"bytes": nbytes, "flops": flops, "bound_ms": bound * 1e3}
+            rec["roofline"] = {"bytes": nbytes, "flops": flops, "bound_ms": bound * 1e3,
+                               "copy_same_ms": self.copy_same_ms(nbytes)}
         rec["ok"] = bool(rec["initial"].get("ok") and rec["eager"].get("ok"))
         if not rec["ok"]:
             bad = rec["initial"] if not rec["initial"].get("ok") else rec["eager"]

@@ -205,7 +205,9 @@ class Measured:
 
 def sweep_space(h: Any, space: Space, batch: int, log: Any) -> tuple[list[Measured], dict[str, Any]]:
     measured: list[Measured] = []
-    stats: dict[str, Any] = {"sweeps": 0, "sweep_s": 0.0, "rewrite_s": 0.0, "incumbent_ms": []}
+    # per batch: the harness's phase times (compile, one-case screen, timing), to see where a
+    # sweep's seconds go
+    stats: dict[str, Any] = {"sweeps": 0, "sweep_s": 0.0, "rewrite_s": 0.0, "incumbent_ms": [], "batches": []}
     todo = [p for p in space.points if changes_of(p, space.initial)]
     for start in range(0, len(todo), batch):
         chunk, cands = [], []
@@ -227,6 +229,8 @@ def sweep_space(h: Any, space: Space, batch: int, log: Any) -> tuple[list[Measur
             res = call(h, "sweep", candidates=cands, return_sources=False)
             stats["sweep_s"] += time.monotonic() - t
             stats["sweeps"] += 1
+            stats["batches"].append({"candidates": len(cands), "seconds": round(time.monotonic() - t, 3),
+                                     "phases": res.get("phases")})
             inc = (res.get("incumbent") or {}).get("time_ms")
             stats["incumbent_ms"].append(inc)
             by_id = {c["id"]: c for c in res.get("candidates") or []}

@@ -111,6 +111,7 @@ def test_baselines_on_the_cpu(tmp_path):
         assert "torch.compile on the CPU" in rec["compile"]["skipped"]
         assert rec["roofline"]["bytes"] == op.min_bytes("small") and rec["copy_gbps"] > 0
         assert rec["roofline"]["bound_ms"] == pytest.approx(op.min_bytes("small") / (rec["copy_gbps"] * 1e9) * 1e3)
+        assert rec["roofline"]["copy_same_ms"] > 0      # a copy of the operator's own bytes, timed
     # gelu_tanh has a recorded kopt run 1 in testdata: its best kernel is timed side by side
     kopt = json.loads((tmp_path / "baselines-gelu_tanh-run1.json").read_text())["kopt"]
     assert kopt["ok"] and kopt["check"]["passed"] and kopt["median_ms"] > 0
@@ -171,6 +172,39 @@ def test_report_on_recorded_results(tmp_path):
     assert "round wall time (median over every round of the successful jobs): round 1" in text
 
 
+def test_report_same_size_copy_bound(tmp_path):
+    """Memory-bound operators are also set against a copy of their own bytes: per operator the
+    copy's time over kopt's and compile's, in the summary their geometric means over the
+    memory-bound operators whose baselines measured it."""
+    src = tmp_path / "in"
+    src.mkdir()
+    copy_ms: dict[str, float] = {}
+    for name in sorted(os.listdir(TESTDATA)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(TESTDATA, name)) as f:
+            rec = json.load(f)
+        if rec.get("kind") == "baselines" and rec.get("roofline"):
+            rec["roofline"]["copy_same_ms"] = copy_ms.setdefault(rec["operator"], 0.001 * (1 + len(copy_ms)))
+        (src / name).write_text(json.dumps(rec))
+    assert copy_ms
+    assert report.main([str(src), "--out", str(tmp_path / "out")]) == 0
+    summ = json.loads((tmp_path / "out" / "summary.json").read_text())
+    fracs = []
+    for o in summ["operators"]:
+        if o["name"] not in copy_ms or not o["kopt"]:
+            continue
+        assert o["copy_same_ms"] == pytest.approx(copy_ms[o["name"]])
+        assert o["roofline"]["kopt_same_size"] == pytest.approx(copy_ms[o["name"]] / o["kopt"]["median"])
+        if o["memory_bound"]:
+            fracs.append(o["roofline"]["kopt_same_size"])
+    assert fracs
+    s = summ["summary"]
+    assert s["memory_bound_same_size_measured"] == len(fracs)
+    assert s["memory_bound_same_size_geomean"]["kopt"] == pytest.approx(math.exp(sum(map(math.log, fracs)) / len(fracs)))
+    assert "against a copy of each operator's own bytes" in (tmp_path / "out" / "report.md").read_text()
+
+
 def test_round_seconds_from_the_records():
     """Each round's wall time runs from the job's start (round 1) or the previous round's
     record to its own record, in round order whatever order the records come in."""
@@ -206,6 +240,9 @@ def test_exhaustive_end_to_end(tmp_path):
     assert rec["ok"] and rec["space"]["size"] == 66 and rec["space"]["measured"] == 6 and rec["space"]["sampled"]
     assert rec["space"]["initial"] == {"BLOCK": 128, "num_stages": 3, "num_warps": 4}
     assert len(rec["points"]) == 5 and rec["sweep"]["sweeps"] == 2      # the initial point is the sweep's base
+    # each batch says where its seconds went (the harness's phases)
+    assert [b["candidates"] for b in rec["sweep"]["batches"]] == [3, 2]
+    assert all(b["phases"]["screen_s"] >= 0 and b["phases"]["time_s"] >= 0 for b in rec["sweep"]["batches"])
     assert all(pt["status"] in ("ok", "refused", "compile-failed", "wrong", "error") for pt in rec["points"])
     assert rec["initial"]["median_ms"] > 0 and rec["best"]["median_ms"] > 0
     assert rec["best"]["speedup"] >= 1.0

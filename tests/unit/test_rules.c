@@ -340,6 +340,42 @@ static void test_exhausted(void **state)
 
 /* A tile kernel: once a configuration failed for shared memory (Triton names the limit),
  * configurations whose estimated need (scaled from a measured one) exceeds it are pruned. */
+/* block_size on a tile kernel (tl.dot) takes num_stages along as a partner, since the pipeline
+ * depth goes with the tile's bytes per stage; on the same knobs without tl.dot it does not. */
+static void test_tile_block_stages_partner(void **state)
+{
+  static const char *fmt =
+      "{\"knobs\": ["
+      " {\"id\": \"BLOCK_M\", \"kind\": \"block\", \"role\": \"block_m\", \"value\": 128, \"min\": 16,"
+      "  \"max\": 256, \"kernels\": [\"mm\"]},"
+      " {\"id\": \"BLOCK_N\", \"kind\": \"block\", \"role\": \"block_n\", \"value\": 128, \"min\": 16,"
+      "  \"max\": 256, \"kernels\": [\"mm\"]},"
+      " {\"id\": \"num_warps\", \"kind\": \"num_warps\", \"value\": 8, \"min\": 1, \"max\": 16,"
+      "  \"kernels\": [\"mm\"]},"
+      " {\"id\": \"num_stages\", \"kind\": \"num_stages\", \"value\": 3, \"min\": 1, \"max\": 5,"
+      "  \"kernels\": [\"mm\"]}],"
+      " \"kernels\": [{\"name\": \"mm\", \"uses_dot\": %s, \"loops\": 1}]}";
+  char text[1024];
+  int stages[2] = { 0, 0 };
+  (void)state;
+  for (int dot = 0; dot < 2; dot++) {
+    json_t *k, *c;
+    struct rules_plan_out out;
+    char why[512] = "";
+    size_t i;
+    snprintf(text, sizeof(text), fmt, dot ? "true" : "false");
+    k = load(text);
+    assert_int_equal(plan(k, "block_size", "up", NULL, NULL, 32, &out, why), 0);
+    json_array_foreach(out.candidates, i, c)
+      stages[dot] += json_object_get(json_object_get(c, "changes"), "num_stages") != NULL;
+    assert_true((strstr(out.summary, "num_stages") != NULL) == (dot == 1));
+    json_decref(out.candidates);
+    json_decref(k);
+  }
+  assert_int_equal(stages[0], 0);
+  assert_true(stages[1] > 0);
+}
+
 static void test_shared_memory_prune(void **state)
 {
   json_t *k = load("{\"knobs\": ["
@@ -484,6 +520,7 @@ int main(void)
     cmocka_unit_test(test_nothing_for),
     cmocka_unit_test(test_exhausted),
     cmocka_unit_test(test_shared_memory_prune),
+    cmocka_unit_test(test_tile_block_stages_partner),
     cmocka_unit_test(test_diff),
     cmocka_unit_test(test_pattern_prefer_centres_first_sweep),
     cmocka_unit_test(test_pattern_prefer_orders_structural),
