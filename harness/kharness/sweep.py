@@ -159,20 +159,35 @@ def _materialize(w: Any, cands: list[Candidate], base_src: str, base_tun: dict, 
             c.status, c.reason = "static-check", f"line {v['line']}: {v['reason']}"
 
 
-def _build(w: Any, cands: list[Candidate]) -> None:
+def _build(w: Any, cands: list[Candidate]) -> int:
+    """Imports and constructs every pending candidate; a candidate that constructs as an
+    earlier one did gets a copy of that model (modelreuse.py). Returns how many did."""
+    from .modelreuse import construction_key, copy_as, reusable
     from .usercode import UserCodeFailure, build_model
     p = w.problem
+    built: dict[str, Any] = {}          # construction key -> the first model built with it
+    reused = 0
     for c in cands:
         if c.status != "pending":
             continue
         try:
+            assert c.source is not None, f"{c.id}: pending without a source"   # _materialize
             c.module, _, _ = w._import_kernel(c.source, "candidate")
+            key = construction_key(c.source, "ModelNew", c.tunables)
+            first = built.get(key) if key is not None else None
+            if first is not None and isinstance(getattr(c.module, "ModelNew", None), type):
+                c.model = copy_as(first, c.module.ModelNew)
+                reused += 1
+                continue
             c.model = build_model(c.module, "ModelNew", p.init_inputs, c.tunables, w.device, p.seed,
                                   w._user_dirs(), "candidate")
+            if key is not None and reusable(c.model):
+                built[key] = c.model
         except UserCodeFailure as e:
             if e.kind == "device-fault":
                 w.poisoned = True
             c.status, c.reason = "error", e.message
+    return reused
 
 
 def _precompile(w: Any, cands: list[Candidate], case: int) -> dict:
@@ -297,7 +312,7 @@ def sweep_op(w: Any, req: dict) -> dict:
     t = time.perf_counter()
     from .worker import _declared
     _materialize(w, cands, base_src, base_tun, _declared(req))
-    _build(w, cands)
+    phases["models_reused"] = _build(w, cands)
     phases["prepare_s"] = round(time.perf_counter() - t, 3)
     t = time.perf_counter()
     if req.get("precompile", True) is False:
