@@ -59,6 +59,8 @@ static const struct rules_family rules_families[] = {
 #define RULES_ORIGIN_AS_WRITTEN "as-written" /* a fill candidate's origin */
 #define RULES_SWEEPS "So the round sweeps" /* how a sweep's summary begins (a fill quotes the rest) */
 #define RULES_NSEL(a) ((unsigned)(sizeof(a) / sizeof((a)[0])))
+#define RULES_MAX_ELEMS_PER_THREAD 256 /* tile elements per thread (rules_overloaded_threads) */
+#define RULES_DEFAULT_WARPS 4          /* Triton's num_warps when a launch sets none */
 #define RULES_FILL_AHEAD_WEIGHT 0.5 /* per primary step in the direction, in a structural
                                      * round's fill: its few slots reach across the window */
 
@@ -163,6 +165,8 @@ unsigned rules_parse_knobs(const json_t *knobs, struct rules_knob *ks)
     snprintf(r->role, sizeof(r->role), "%s", json_string_value(json_object_get(k, "role")) ?: "");
     r->value = (long)json_integer_value(v);
     r->dot = rules_knob_dot(knobs, k);
+    snprintf(r->kernel, sizeof(r->kernel), "%s",
+             json_string_value(json_array_get(json_object_get(k, "kernels"), 0)) ?: "");
     rules_domain(k, r);
   }
   return n;
@@ -377,6 +381,41 @@ static int rules_idle_threads(const struct rules_axis *ax, unsigned nax, const l
   return blocks && warps > 0 && elems < 32 * warps;
 }
 
+/* A kernel's tile: the product of its block knobs (a dot's BLOCK_K excepted: it is no
+ * tensor's second axis beside BLOCK_M x BLOCK_N) over its threads. More than
+ * RULES_MAX_ELEMS_PER_THREAD per thread spills, and such a kernel's compile grows with it:
+ * a rows_per_program kernel's ROWS and BLOCK stepping up together multiply. (Triton's best
+ * configurations seen on the H200 hold 4-128 per thread.) */
+static int rules_overloaded_threads(const struct rules_knob *ks, unsigned nk,
+                                    const struct rules_axis *ax, unsigned nax, const long *vals)
+{
+  for (unsigned i = 0; i < nk; i++) { /* each kernel, by its first block knob */
+    long elems = 1, warps = RULES_DEFAULT_WARPS;
+    int first = 1;
+    if (strcmp(ks[i].kind, "block"))
+      continue;
+    for (unsigned j = 0; j < i && first; j++)
+      first = strcmp(ks[j].kind, "block") || strcmp(ks[j].kernel, ks[i].kernel);
+    if (!first)
+      continue;
+    for (unsigned j = 0; j < nk; j++) {
+      long v = ks[j].value;
+      if (strcmp(ks[j].kernel, ks[i].kernel))
+        continue;
+      for (unsigned a = 0; a < nax; a++)
+        if (ax[a].k == &ks[j])
+          v = vals[a];
+      if (!strcmp(ks[j].kind, "block") && strcmp(ks[j].role, "block_k"))
+        elems *= v;
+      else if (!strcmp(ks[j].kind, "num_warps"))
+        warps = v;
+    }
+    if (warps > 0 && elems > RULES_MAX_ELEMS_PER_THREAD * 32 * warps)
+      return 1;
+  }
+  return 0;
+}
+
 struct rules_scored {
   double score;
   long vals[RULES_MAX_KNOBS];
@@ -503,6 +542,7 @@ static int rules_neighbourhood(const struct rules_plan_in *in, const struct rule
       /* the incumbent or already measured: never twice */
     } else if (rules_dominates_failure(in->memory, in->structure, ax, nax, s->vals) ||
                rules_idle_threads(ax, nax, s->vals) ||
+               rules_overloaded_threads(ks, nk, ax, nax, s->vals) ||
                rules_smem_exceeds(in->memory, in->structure, ks, nk, ax, nax, s->vals)) {
       (*pruned)++;
     } else {

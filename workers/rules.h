@@ -31,6 +31,7 @@ struct rules_knob {
   unsigned ndom;
   unsigned cur;             /* index of value in dom */
   int dot;                  /* one of its kernels calls tl.dot (the knobs result's facts) */
+  char kernel[64];          /* the first kernel it reaches ("" when the result names none) */
 };
 
 struct rules_plan_in {

@@ -376,6 +376,38 @@ static void test_tile_block_stages_partner(void **state)
   assert_true(stages[1] > 0);
 }
 
+/* A rows_per_program kernel (its knobs as the harness discovers them on silu) already at 128
+ * elements per thread: stepping ROWS and BLOCK_SIZE up together would make tiles that spill
+ * and compile for minutes. No candidate's tile exceeds 256 elements per thread, and the
+ * window still offers larger tiles within that. */
+static void test_tile_per_thread_cap(void **state)
+{
+  json_t *k = load("{\"knobs\": ["
+                   " {\"id\": \"BLOCK_SIZE\", \"kind\": \"block\", \"role\": \"block\", \"value\": 1024,"
+                   "  \"min\": 1, \"max\": 4096, \"kernels\": [\"silu_kernel\"]},"
+                   " {\"id\": \"ROWS\", \"kind\": \"block\", \"role\": \"block\", \"value\": 16, \"min\": 1,"
+                   "  \"max\": 4096, \"bound\": {\"max_useful\": 4096}, \"kernels\": [\"silu_kernel\"]},"
+                   " {\"id\": \"num_warps\", \"kind\": \"num_warps\", \"value\": 4, \"min\": 1, \"max\": 32,"
+                   "  \"kernels\": [\"silu_kernel\"]}],"
+                   " \"kernels\": [{\"name\": \"silu_kernel\", \"uses_dot\": false, \"loops\": 0}]}");
+  json_t *c;
+  struct rules_plan_out out;
+  char why[512] = "";
+  size_t i;
+  int bigger = 0;
+  (void)state;
+  assert_int_equal(plan(k, "block_size", "up", NULL, NULL, 32, &out, why), 0);
+  assert_true(json_array_size(out.candidates) >= 8);
+  json_array_foreach(out.candidates, i, c) {
+    long tile = change(c, "BLOCK_SIZE", 1024) * change(c, "ROWS", 16), w = change(c, "num_warps", 4);
+    assert_true(tile <= 256 * 32 * w);
+    bigger |= tile > 16384;
+  }
+  assert_true(bigger); /* the window still grows the tile */
+  json_decref(out.candidates);
+  json_decref(k);
+}
+
 static void test_shared_memory_prune(void **state)
 {
   json_t *k = load("{\"knobs\": ["
@@ -521,6 +553,7 @@ int main(void)
     cmocka_unit_test(test_exhausted),
     cmocka_unit_test(test_shared_memory_prune),
     cmocka_unit_test(test_tile_block_stages_partner),
+    cmocka_unit_test(test_tile_per_thread_cap),
     cmocka_unit_test(test_diff),
     cmocka_unit_test(test_pattern_prefer_centres_first_sweep),
     cmocka_unit_test(test_pattern_prefer_orders_structural),
