@@ -250,9 +250,11 @@ def _kernel_facts(mod: Any) -> dict:
 
 
 def _screen(w: Any, cands: list[Candidate], case: int) -> None:
+    from .worker import progress
     for c in cands:
         if c.status != "pending":
             continue
+        progress(f"sweep: screening candidate {c.id} on case {case}")
         v = w.op_validate({"candidate_source": c.source, "tunables": c.tunables, "cases": [case]})
         summ = v.get("summary") or {}
         c.screen = {"passed": bool(v.get("passed")), "case": case,
@@ -310,7 +312,8 @@ def sweep_op(w: Any, req: dict) -> dict:
     phases: dict[str, Any] = {}
 
     t = time.perf_counter()
-    from .worker import _declared
+    from .worker import _declared, progress
+    progress(f"sweep: preparing {len(cands)} candidates")
     _materialize(w, cands, base_src, base_tun, _declared(req))
     phases["models_reused"] = _build(w, cands)
     phases["prepare_s"] = round(time.perf_counter() - t, 3)
@@ -318,6 +321,7 @@ def sweep_op(w: Any, req: dict) -> dict:
     if req.get("precompile", True) is False:
         phases["compile"] = {"parallel": False, "reason": "precompile: false in the request"}
     else:
+        progress(f"sweep: compiling {sum(c.status == 'pending' for c in cands)} candidates")
         phases["compile"] = _precompile(w, cands, case)
     phases["compile"]["wall_s"] = round(time.perf_counter() - t, 3)
     t = time.perf_counter()
@@ -337,6 +341,7 @@ def sweep_op(w: Any, req: dict) -> dict:
             if c.status != "pending" or w.poisoned:
                 continue
             try:
+                progress(f"sweep: timing candidate {c.id}")
                 c.time_ms, c.rel_iqr, c.reps = _quick_time(w, c.model, case, f"candidate {c.id}", budget)
                 c.status = "ok"
             except UserCodeFailure as e:

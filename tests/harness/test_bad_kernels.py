@@ -82,3 +82,15 @@ def test_nothing_escaped():
     import os
     assert not os.path.exists(os.path.join(os.path.expanduser("~"), ".kopt_escape"))
     assert not os.path.exists("/tmp/outside")
+
+
+def test_sweep_timeout_names_the_phase(h):
+    """A sweep cut off by its time limit says which of its phases it was in (the supervisor
+    keeps the harness's last progress line): here a candidate whose constructor never returns."""
+    _, ker = vector_add()
+    hang = ker + "\n\nclass ModelNew(ModelNew):\n    def __init__(self, *a, **k):\n        while True:\n            pass\n"
+    r = h.request("sweep", candidates=[{"id": "slow", "source": hang}], timeout_s=6)
+    assert r["ok"] is False and r["error"]["kind"] == "timeout", r
+    assert "(last progress: sweep: preparing 1 candidates)" in r["error"]["message"], r["error"]["message"]
+    ok = h.request("validate", timeout_s=60)
+    assert ok["ok"] and ok["result"]["passed"], ok
