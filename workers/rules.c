@@ -385,7 +385,8 @@ static int rules_idle_threads(const struct rules_axis *ax, unsigned nax, const l
  * tensor's second axis beside BLOCK_M x BLOCK_N) over its threads. More than
  * RULES_MAX_ELEMS_PER_THREAD per thread spills, and such a kernel's compile grows with it:
  * a rows_per_program kernel's ROWS and BLOCK stepping up together multiply. (Triton's best
- * configurations seen on the H200 hold 4-128 per thread.) */
+ * configurations seen on the H200 hold 4-128 per thread.) Not on triton-ascend's IR, whose
+ * vector cores have no threads: there a block is bounded by the unified buffer. */
 static int rules_overloaded_threads(const struct rules_knob *ks, unsigned nk,
                                     const struct rules_axis *ax, unsigned nax, const long *vals)
 {
@@ -542,7 +543,7 @@ static int rules_neighbourhood(const struct rules_plan_in *in, const struct rule
       /* the incumbent or already measured: never twice */
     } else if (rules_dominates_failure(in->memory, in->structure, ax, nax, s->vals) ||
                rules_idle_threads(ax, nax, s->vals) ||
-               rules_overloaded_threads(ks, nk, ax, nax, s->vals) ||
+               (!in->no_gpu_partners && rules_overloaded_threads(ks, nk, ax, nax, s->vals)) ||
                rules_smem_exceeds(in->memory, in->structure, ks, nk, ax, nax, s->vals)) {
       (*pruned)++;
     } else {

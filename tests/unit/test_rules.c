@@ -405,6 +405,16 @@ static void test_tile_per_thread_cap(void **state)
   }
   assert_true(bigger); /* the window still grows the tile */
   json_decref(out.candidates);
+  /* on triton-ascend's IR there are no threads to overload: larger tiles stay */
+  {
+    struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 32, 1, 1, NULL, NULL };
+    bigger = 0;
+    assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+    json_array_foreach(out.candidates, i, c)
+      bigger |= change(c, "BLOCK_SIZE", 1024) * change(c, "ROWS", 16) > 256 * 32 * 4;
+    assert_true(bigger);
+    json_decref(out.candidates);
+  }
   json_decref(k);
 }
 
