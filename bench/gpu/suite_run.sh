@@ -26,7 +26,10 @@
 # 900), RUN_TIMEOUT (s for all kopt jobs together; jobs unfinished by
 # then are cancelled and recorded as timed out, so a device call ends with its results packed),
 # BASE_TIMEOUT (s for the baselines phase), KOPT_DEVICES (auto: every GPU gets a worker),
-# STATE_DIR (PostgreSQL's data kept there between calls instead of a fresh cluster in /tmp).
+# STATE_DIR (PostgreSQL's data kept there between calls instead of a fresh cluster in /tmp),
+# KOPT_DIR (where baselines finds the kopt records whose best kernels it times; default this
+# call's results: give a committed results directory, with PHASES=baselines and FIRST_RUN, to
+# measure the baselines of recorded runs again).
 # One device-tool command may run 10 minutes: split the suite with OPS (and PHASES).
 # Everything is packed into $OUT/suite-results.tgz (the tool brings back 8 files at most), with
 # report.md and the logs' tails beside it.
@@ -146,7 +149,7 @@ if has_phase heldout; then
 fi
 
 if has_phase baselines; then
-  timeout "$BASE_TIMEOUT" python3 bench/suite/baselines.py --ops "$OPS" --runs "$RUNS" --first-run "${FIRST_RUN:-1}" --kopt "$RES" \
+  timeout "$BASE_TIMEOUT" python3 bench/suite/baselines.py --ops "$OPS" --runs "$RUNS" --first-run "${FIRST_RUN:-1}" --kopt "${KOPT_DIR:-$RES}" \
     --out "$RES" 2>"$OUT/baselines.log"
   log "baselines.py exit $?"
 fi
