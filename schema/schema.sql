@@ -1,7 +1,7 @@
 -- The schema that migrations/ produce, for reading (regenerate: scripts/dump_schema.sh).
 -- Do not edit: change migrations/ instead.
 
-\restrict bn8Ox9vTg0NLhpZSXedz5WUYipE8qoEoh3c9yu62ttX2aqbXiD81pwGb0XHvXbp
+\restrict D6q0D2UpbSdWfYrGR4GGDlGwFKRohUWqgH1ngTIbwzp4Us8vvs2LHslP2MPfEJy
 
 CREATE FUNCTION public.kopt_batch_job_done() RETURNS trigger
     LANGUAGE plpgsql
@@ -625,7 +625,9 @@ CREATE FUNCTION public.kopt_synthesis_rounds(until timestamp with time zone, bat
     AS $$
   SELECT rd.job_id, rd.round, j.batch_id, coalesce(rd.evidence->'l1'->>'backend', j.backend),
          coalesce(nullif(j.spec->>'operator', ''), 'kernel:' || left(j.kernel_sha256, 12)),
-         rd.evidence->'l1', rd.rewrite_family, coalesce(rd.evidence->'l1'->>'direction', ''),
+         rd.evidence->'l1',
+         coalesce(nullif(rd.evidence->>'credited_family', ''), rd.rewrite_family),
+         coalesce(rd.evidence->'l1'->>'direction', ''),
          rd.accepted,
          CASE WHEN rd.accepted AND jsonb_typeof(rd.timing->'speedup') = 'number'
                    AND (rd.timing->>'speedup')::float8 > 0
@@ -962,5 +964,5 @@ ALTER TABLE ONLY public.rounds
 ALTER TABLE ONLY public.rounds
     ADD CONSTRAINT rounds_kernel_sha256_fkey FOREIGN KEY (kernel_sha256) REFERENCES public.kernels(sha256);
 
-\unrestrict bn8Ox9vTg0NLhpZSXedz5WUYipE8qoEoh3c9yu62ttX2aqbXiD81pwGb0XHvXbp
+\unrestrict D6q0D2UpbSdWfYrGR4GGDlGwFKRohUWqgH1ngTIbwzp4Us8vvs2LHslP2MPfEJy
 

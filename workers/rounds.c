@@ -535,6 +535,10 @@ static json_t *rounds_record(struct rounds_state *s, int level, json_t *esc, str
       "rewrite_family", po->family, "proposer", s->proposer->name, "kernel_sha256",
       cand_sha[0] ? cand_sha : NULL, "diff", diff, "correctness", val, "timing", cmp, "accepted",
       accepted, "reject_reason", accepted ? NULL : reject);
+  if (rec && accepted && chosen && /* a structural round won by the kernel as written */
+      !strcmp(json_string_value(json_object_get(chosen, "origin")) ?: "", RULES_ORIGIN_AS_WRITTEN))
+    json_object_set_new(json_object_get(rec, "evidence"), "credited_family",
+                        json_string(RULES_FILL_FAMILY));
   if (rec) { /* which evidence the baseline's results stood in for (evidence_seed) */
     json_t *reused = json_array();
     if (json_is_string(json_object_get(s->ev.profile, "seeded_from")))

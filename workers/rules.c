@@ -56,7 +56,6 @@ static const struct rules_family rules_families[] = {
 #define RULES_PARTNER_HALF 2
 #define RULES_PARTNER_WEIGHT 1.5
 #define RULES_PREFER_WEIGHT 0.5 /* per step away from a pattern's preferred value */
-#define RULES_ORIGIN_AS_WRITTEN "as-written" /* a fill candidate's origin */
 #define RULES_SWEEPS "So the round sweeps" /* how a sweep's summary begins (a fill quotes the rest) */
 #define RULES_NSEL(a) ((unsigned)(sizeof(a) / sizeof((a)[0])))
 #define RULES_MAX_ELEMS_PER_THREAD 256 /* tile elements per thread (rules_overloaded_threads) */

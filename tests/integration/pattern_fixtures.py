@@ -20,10 +20,12 @@ def seed_version(api, token):
 
 
 def rnd(family, accepted=True, speedup=2.0, symptoms=("elementwise", "small_block", "under_4_per_thread"),
-        cls="elementwise", level=3, settled_by=None, diagnose=4.0, sweep=True, backend="interp"):
+        cls="elementwise", level=3, settled_by=None, diagnose=4.0, sweep=True, backend="interp",
+        credited=None):
+    """credited: the family a worker credits when the kernel as written won a structural round."""
     return {"family": family, "accepted": accepted, "speedup": speedup, "symptoms": list(symptoms),
             "cls": cls, "level": level, "settled_by": settled_by, "diagnose": diagnose, "sweep": sweep,
-            "backend": backend}
+            "backend": backend, "credited": credited}
 
 
 def history(db, jobs, state="succeeded"):
@@ -44,6 +46,8 @@ def history(db, jobs, state="succeeded"):
                   "seconds": {"diagnose": r["diagnose"]}}
             if r["sweep"]:
                 ev["sweep"] = {"candidates": []}
+            if r["credited"]:
+                ev["credited_family"] = r["credited"]
             timing = {"speedup": r["speedup"]} if r["accepted"] else None
             sql.append("INSERT INTO rounds (job_id, round, level_reached, evidence, rewrite_family, accepted, timing)"
                        f" VALUES ({q(jid)}, {i}, {r['level']}, {q(json.dumps(ev))}::jsonb, {q(r['family'])},"

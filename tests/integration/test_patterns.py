@@ -139,6 +139,27 @@ def test_synthesis_statistics_mining_retirement_provenance_diff(koptd, api, toke
             psql(koptd.db_url, sql)
 
 
+def test_synthesis_credits_the_family_that_won(koptd, api, tokens):
+    """A structural round won by the kernel as written (evidence.credited_family, written by
+    the worker) counts for that family: here three row_in_registers rounds, two won by a
+    wider block, mine a block_size pattern and leave the rewrite one success."""
+    adm = tokens["admin"]
+    seed = seed_version(api, adm)
+    row = ("loop_over_row",)
+    bid = history(koptd.db_url, {
+        "op_r1": [rnd("row_in_registers", speedup=2.2, symptoms=row, cls="reduction", credited="block_size")],
+        "op_r2": [rnd("row_in_registers", speedup=1.8, symptoms=row, cls="reduction", credited="block_size")],
+        "op_r3": [rnd("row_in_registers", speedup=1.5, symptoms=row, cls="reduction")],
+    })
+    doc = synthesize(api, adm, base=seed, batch_ids=[bid], min_operators=2)
+    pats = patterns_of(api, adm, doc["version"]["version"])
+    mined = {n: p for n, p in pats.items() if n.startswith("mined.")}
+    assert list(mined) == ["mined.cuda.loop_over_row.block_size"], list(mined)
+    m = mined["mined.cuda.loop_over_row.block_size"]
+    assert m["action"]["family"] == "block_size" and m["provenance"]["mined_from"]["operators"] == ["op_r1", "op_r2"]
+    assert m["stats"]["interp"]["tried"] == 2 and m["stats"]["interp"]["accepted"] == 2
+
+
 def test_retired_stays_retired_and_statistics_accumulate_per_source(koptd, api, tokens):
     """A synthesis that starts from a version keeps what it read: its source batches are read
     again (never counted twice), and a pattern retired there stays retired."""

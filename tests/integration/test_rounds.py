@@ -300,6 +300,13 @@ def test_rules_hierarchy_on_interp(rt):
         assert r1["correctness"] and r1["correctness"]["passed"] is True, r1["correctness"]
     else:
         assert r1["reject_reason"], r1
+    # a round won by the kernel as written (a structural round's fill) is credited to the
+    # launch family synthesis reads, and only such a round
+    for r in recs:
+        cs = {c["id"]: c for c in (r["evidence"].get("sweep") or {}).get("candidates") or []}
+        won = cs.get(r["evidence"].get("chosen")) if r["accepted"] else None
+        want = "block_size" if won and won.get("origin") == "as-written" else None
+        assert r["evidence"].get("credited_family") == want, (r["round"], won, r["evidence"].get("credited_family"))
 
     # a climb past L3 only when a test failed there
     for r in recs:
