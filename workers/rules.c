@@ -593,8 +593,9 @@ static void rules_describe(const struct rules_axis *ax, unsigned nax, const json
                             ": %u configurations nearest the %s", n,
                             center ? "best measured so far" : "incumbent");
   if (pruned && len < cap)
-    snprintf(out + len, cap - len, ", %u pruned (they need at least the registers or shared "
-             "memory of one that spilled or failed)", pruned);
+    snprintf(out + len, cap - len, ", %u pruned (more than %d tile elements per thread, or at "
+             "least the registers or shared memory of one that spilled or failed)", pruned,
+             RULES_MAX_ELEMS_PER_THREAD);
 }
 
 /* The neighbourhood sweep over the knobs sel picks, at most budget candidates; fills

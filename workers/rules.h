@@ -21,13 +21,13 @@
 #define RULES_MAX_VALUES 24
 #define RULES_ENUM_MAX 20000    /* configurations enumerated before ranking */
 
-/* One knob of the incumbent, with the values the search may give it. */
 /* A structural round's fill candidates (the kernel as written, swept over its block
  * constexprs with num_warps) carry this origin; a round they win is credited to
  * RULES_FILL_FAMILY in its record (evidence.credited_family), which synthesis reads. */
 #define RULES_ORIGIN_AS_WRITTEN "as-written"
 #define RULES_FILL_FAMILY "block_size"
 
+/* One knob of the incumbent, with the values the search may give it. */
 struct rules_knob {
   char id[64];
   char kind[16];            /* block, num_warps, num_stages, group, split, int */
