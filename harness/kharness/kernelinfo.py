@@ -19,6 +19,10 @@ REDUCTIONS = frozenset({"sum", "max", "min", "reduce", "argmax", "argmin", "xor_
                         "associative_scan"})
 SHAPE_CALLS = frozenset({"zeros", "full", "empty", "reshape", "view", "broadcast_to", "zeros_like"})
 SHAPE_KEYWORDS = frozenset({"shape", "block_shape"})
+# where block_shape stands among the positional arguments: tl.make_block_ptr(base, shape,
+# strides, offsets, block_shape, order), tl.make_tensor_descriptor(base, shape, strides,
+# block_shape)
+BLOCK_SHAPE_ARG = {"make_block_ptr": 4, "make_tensor_descriptor": 3}
 ROLE_BY_NAME = re.compile(r"(?:BLOCK|TILE|BLK|BS)_?(?:SIZE_?)?([MNK])$|^B([MNK])$")
 AXIS_NAME = re.compile(r"(?:^|_)([mnk])$")
 
@@ -236,8 +240,8 @@ def _shape_uses(k: KernelFacts, fn: ast.FunctionDef, constexprs: set[str]) -> No
         if call in SHAPE_CALLS and node.args:
             shapes.append(node.args[0] if call in ("zeros", "full", "empty") else node.args[-1])
         shapes += [kw.value for kw in node.keywords if kw.arg in SHAPE_KEYWORDS]
-        if call == "make_block_ptr":
-            shapes += [kw.value for kw in node.keywords if kw.arg == "block_shape"]
+        if call in BLOCK_SHAPE_ARG and len(node.args) > BLOCK_SHAPE_ARG[call]:
+            shapes.append(node.args[BLOCK_SHAPE_ARG[call]])   # block_shape given positionally
         for sh in shapes:
             if isinstance(sh, (ast.Tuple, ast.List)):
                 for e in sh.elts:

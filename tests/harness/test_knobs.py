@@ -206,6 +206,21 @@ def test_grid_literal_tile_sizes(h):
     assert "outside its domain [16, 256]" in refused(h, changes={"BLOCK_M": 512})
 
 
+def test_block_pointer_shapes(h):
+    """A block constexpr that sizes only block pointers (make_block_ptr's block_shape, given
+    positionally) is a block; the one stepping the K loop is block_k; a change rewrites the
+    local they come from, and the candidate is correct."""
+    load(h, "matmul_block_ptr.py", "ref_matmul.py")
+    res = knobs(h)
+    k = by_id(res)
+    assert {kid: (k[kid]["kind"], k[kid]["role"]) for kid in ("BM", "BN", "BK")} == {
+        "BM": ("block", "block_m"), "BN": ("block", "block_n"), "BK": ("block", "block_k")}
+    assert all(k[kid]["where"]["via"] == "local_var" for kid in ("BM", "BN", "BK"))
+    assert res["kernels"][0]["uses_dot"] is True
+    out = rewrite(h, changes={"BK": 16, "BM": 64})
+    check_candidate(h, out, {"BM": 64, "BN": 32, "BK": 16})
+
+
 def test_ambiguous_grid_literal_becomes_lambda(h):
     load(h, "matmul_ambiguous.py", "ref_matmul_square.py")
     k = by_id(knobs(h))
