@@ -129,6 +129,7 @@ def analyse(fn: ast.FunctionDef) -> KernelFacts:
             for x, y in ((node.left, node.right), (node.right, node.left)):
                 if not (isinstance(y, ast.Name) and y.id in k.blocks):
                     continue
+                x = _uncast(x)
                 ax = pid_axis.get(x.id) if isinstance(x, ast.Name) else _program_id_axis(x)
                 if ax is None:
                     continue
@@ -247,6 +248,14 @@ def _shape_uses(k: KernelFacts, fn: ast.FunctionDef, constexprs: set[str]) -> No
                 for e in sh.elts:
                     if isinstance(e, ast.Name) and e.id in constexprs:
                         k.blocks.add(e.id)
+
+
+def _uncast(node: ast.expr) -> ast.expr:
+    """x for x.to(...) (as in `pid.to(tl.int64) * BLOCK`, for 64-bit offsets), else node."""
+    while (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+           and node.func.attr == "to"):
+        node = node.func.value
+    return node
 
 
 def _program_id_axis(node: ast.AST) -> int | None:

@@ -671,13 +671,16 @@ class _Builder:
                 continue
             cands = [(p, k) for p, k in mine.items()
                      if k.kind in TIE_KINDS and k.value == pyflow.ival(lit.node) and k.storage not in in_grid]
-            tiling = {b for blocks in facts.axis_blocks.values() for b in blocks}
-            if len(cands) > 1 and any(p in tiling for p, _ in cands):
-                cands = [(p, k) for p, k in cands if p in tiling]     # a grid divides the extent of a tiled axis
+            # the knob whose mask bound is the dividend's extent first (`cdiv(M, 16)` is
+            # BLOCK_M's when `offs_m < M`), then those tiling a program axis: a grid divides
+            # the extent of a tiled axis
             if len(cands) > 1 and lit.numerator is not None:
                 narrowed = [(p, k) for p, k in cands if self._numerator_matches(site, facts, p, lit.numerator)]
                 if len(narrowed) == 1:
                     cands = narrowed
+            tiling = {b for blocks in facts.axis_blocks.values() for b in blocks}
+            if len(cands) > 1 and any(p in tiling for p, _ in cands):
+                cands = [(p, k) for p, k in cands if p in tiling]
             if len(cands) == 1:
                 ties.append((lit, cands[0][1]))
             elif cands:

@@ -221,6 +221,30 @@ def test_block_pointer_shapes(h):
     check_candidate(h, out, {"BM": 64, "BN": 32, "BK": 16})
 
 
+def test_equal_tile_literals_tied_by_axis(h):
+    """Two tile sizes of 16 and a grid `(cdiv(M, 16), cdiv(N, 16))`: each literal goes with the
+    block whose mask bound is its dividend, so a change of BLOCK_N rewrites the N axis only
+    and the candidate is correct (it used to take the M axis's literal: rows left unwritten)."""
+    src = fx("transpose_2d.py")
+    load(h, "transpose_2d.py", "ref_transpose.py")
+    k = by_id(knobs(h))
+    for kid, lit in (("BLOCK_M", "M"), ("BLOCK_N", "N")):
+        (c,) = coupled(k[kid])
+        assert c["how"].startswith("grid literal 16 tied to the knob"), c
+    out = rewrite(h, changes={"BLOCK_N": 32})
+    grid_line = next(n for n, t in changed_lines(src, out["source"]).items() if "grid =" in t)
+    assert changed_lines(src, out["source"])[grid_line].strip() == "grid = (triton.cdiv(M, 16), triton.cdiv(N, 32))"
+    check_candidate(h, out, {"BLOCK_M": 16, "BLOCK_N": 32})
+
+
+def test_64bit_program_offsets_tile_their_axis():
+    """`pid.to(tl.int64) * BLOCK` tiles pid's axis like `pid * BLOCK` (kernelinfo)."""
+    from kharness.kernelinfo import analyse
+    tree = ast.parse(fx("transpose_2d.py"))
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "tr_kernel")
+    assert analyse(fn).axis_blocks == {0: ["BLOCK_M"], 1: ["BLOCK_N"]}
+
+
 def test_ambiguous_grid_literal_becomes_lambda(h):
     load(h, "matmul_ambiguous.py", "ref_matmul_square.py")
     k = by_id(knobs(h))
