@@ -24,6 +24,15 @@ class UserCodeFailure(Exception):
         self.message = message
 
 
+# Errors whose text names no cause a submitter can act on, with what to say beside them.
+# Triton's interpreter has no driver: the autotuner's benchmark (and do_bench, warmup) asks
+# for one and fails with "0 active drivers".
+ERROR_HINTS = {
+    "active drivers": "the Triton interpreter has no device to measure on: @triton.autotune with "
+                      "several configs (or triton.testing.do_bench, kernel.warmup) needs a GPU; "
+                      "keep one config to run on the interpreter",
+}
+
 CUDA_FATAL = ("illegal memory access", "unspecified launch failure", "device-side assert", "CUDA error: misaligned",
               "an illegal instruction", "CUDA error: unknown error", "ECC error", "ACL_ERROR", "aicore exception",
               "AICORE", "device unavailable")
@@ -104,6 +113,7 @@ def run_user(what: str, fn: Callable[[], T], user_dirs: Iterable[str], verb: str
             raise UserCodeFailure("oom", f"{what} ran out of memory{extra}: {guard.short_exc(e, 300)}") from None
         loc = guard.user_location(e, user_dirs)
         msg = f"{what} {verb}: {guard.short_exc(e)}" + (f" ({loc})" if loc else "")
+        msg += "".join(f"; {hint}" for needle, hint in ERROR_HINTS.items() if needle in str(e))
         if any(s in str(e) for s in CUDA_FATAL):
             raise UserCodeFailure("device-fault", msg + "; the device context is unusable, the harness worker restarts") from None
         raise UserCodeFailure("exception", msg) from None
