@@ -197,8 +197,10 @@ def check_declared(declared: object) -> dict[str, list[int]]:
 def _domain(kind: str, role: str, facts: KernelFacts | None, value: int) -> tuple[bool, int, int]:
     """(pow2, min, max) of a knob; widened to include the current value."""
     if kind == "block":
-        if role in ("block_m", "block_n", "block_k") or (facts is not None and facts.uses_dot):
-            pow2, lo, hi = True, 16, 256            # tl.dot needs >= 16
+        # tl.dot needs >= 16; a name like BLOCK_N on a kernel without tl.dot (a row split
+        # over a 2-D grid, say) is no tile of a dot and may need thousands
+        if (facts is not None and facts.uses_dot) or (facts is None and role in ("block_m", "block_n", "block_k")):
+            pow2, lo, hi = True, 16, 256
         elif facts is not None and len(facts.blocks) > 1:
             pow2, lo, hi = True, 1, 4096            # 2-D tiles: 2^20 elements at most per tensor
         else:

@@ -237,6 +237,16 @@ def test_equal_tile_literals_tied_by_axis(h):
     check_candidate(h, out, {"BLOCK_M": 16, "BLOCK_N": 32})
 
 
+def test_tile_named_block_without_dot(h):
+    """BLOCK_N on a kernel without tl.dot keeps the 1-D block domain (16..65536), not a dot
+    tile's 16..256: the row split of a 2-D grid may need a block of thousands."""
+    load(h, "rowsplit_2d.py", "ref_bias_gelu_2d.py")
+    k = by_id(knobs(h))["BLOCK_N"]
+    assert (k["kind"], k["role"], k["min"], k["max"]) == ("block", "block_n", 16, 65536), k
+    assert k["bound"]["max_useful"] == 1024
+    check_candidate(h, rewrite(h, changes={"BLOCK_N": 1024}), {"BLOCK_N": 1024})
+
+
 def test_64bit_program_offsets_tile_their_axis():
     """`pid.to(tl.int64) * BLOCK` tiles pid's axis like `pid * BLOCK` (kernelinfo)."""
     from kharness.kernelinfo import analyse
