@@ -216,6 +216,16 @@ def _domain(kind: str, role: str, facts: KernelFacts | None, value: int) -> tupl
     return pow2, min(lo, value), max(hi, value)
 
 
+def _double_star(prog: Program, site: LaunchSite) -> str | None:
+    """Why a value the launch does not name cannot be given at it: `k[grid](..., **cfg)` may
+    carry it among cfg's keys, and a keyword added beside would repeat it. None without **."""
+    star = next((kw for kw in site.call.keywords if kw.arg is None), None)
+    if star is None:
+        return None
+    return (f"line {site.call.lineno}: the launch passes **{short(prog.text(star.value))}; a value it "
+            "does not name may be among those keys, so it is not set at the launch")
+
+
 def _insert_site(prog: Program, call: ast.Call, name: str) -> Site:
     """A keyword inserted after the last argument of a launch."""
     nodes: list[ast.AST] = list(call.args) + list(call.keywords)
@@ -340,6 +350,7 @@ class _Builder:
         rvals = self.recorded_values(site, facts)
         mine = self.site_knobs.setdefault(id(site), {})
         unique = len(self.sites_of.get(site.kernel, ())) == 1
+        star = _double_star(self.prog, site)
         for p in facts.params:
             if not p.constexpr:
                 continue
@@ -354,6 +365,9 @@ class _Builder:
                     self._bound(k, facts, p.name, rvals)
                 continue
             expr = site.arg_for(facts.param_names, p.name)
+            if expr is None and star is not None:
+                self.freeze(p.name, site.kernel, star)
+                continue
             if expr is None:
                 if p.name in facts.heuristics:
                     if kind in SWEPT_KINDS:
@@ -383,7 +397,9 @@ class _Builder:
                 self.autotune_knob(site, facts, opt, opt, desc)
                 continue
             kw = site.keyword(opt)
-            if kw is None:
+            if kw is None and star is not None:
+                self.freeze(opt, site.kernel, star)
+            elif kw is None:
                 mkey: tuple = ("missing", site.call.lineno, site.call.col_offset, opt)
                 if mkey in self.frozen_keys:
                     continue

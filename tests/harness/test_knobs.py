@@ -247,6 +247,21 @@ def test_tile_named_block_without_dot(h):
     check_candidate(h, rewrite(h, changes={"BLOCK_N": 1024}), {"BLOCK_N": 1024})
 
 
+def test_double_star_launch_is_left_alone(h):
+    """`k[grid](..., **cfg)`: what the launch does not name may be among cfg's keys, so neither
+    a knob nor a structural rewrite adds a keyword there (each candidate used to fail with
+    "got multiple values for keyword argument"); the frozen list says why."""
+    load(h, "kwargs_launch.py", "ref_absmax.py")
+    res = knobs(h)
+    assert res["knobs"] == []
+    frozen = {f["name"]: f["why"] for f in res["frozen"]}
+    assert set(frozen) == {"BLOCK", "num_warps", "num_stages"}
+    assert all("the launch passes **cfg" in why for why in frozen.values()), frozen
+    fits = {s["name"]: s for s in res["structural"]}
+    assert not any(s["fits"] for s in fits.values())
+    assert "passes **cfg" in fits["row_single_block"]["why"], fits["row_single_block"]
+
+
 def test_64bit_program_offsets_tile_their_axis():
     """`pid.to(tl.int64) * BLOCK` tiles pid's axis like `pid * BLOCK` (kernelinfo)."""
     from kharness.kernelinfo import analyse

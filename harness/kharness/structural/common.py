@@ -304,7 +304,15 @@ class Module:
             lines = ", ".join(str(s.call.lineno) for s in sites)
             raise RewriteRefused(f"{kernel} is launched from {len(sites)} places (lines {lines}); "
                                  "this rewrite handles a kernel with one launch site")
+        self.check_no_double_star(sites[0].call)
         return sites[0]
+
+    def check_no_double_star(self, call: ast.Call) -> None:
+        """A launch `k[grid](..., **cfg)`: a keyword the rewrite adds may repeat one of cfg's."""
+        star = next((kw for kw in call.keywords if kw.arg is None), None)
+        if star is not None:
+            raise RewriteRefused(f"line {call.lineno}: the launch passes **{self.text(star.value)}; "
+                                 "a keyword added beside it may repeat one of its keys")
 
     def record(self, kernel: str) -> dict[str, Any]:
         rec = self.records.get(kernel)
@@ -400,6 +408,7 @@ class Module:
         return self.add_call_keyword(site.call, f"{name}={text}")
 
     def add_call_keyword(self, call: ast.Call, text: str) -> Edit:
+        self.check_no_double_star(call)
         last: ast.AST | None = None
         for n in [*call.args, *call.keywords]:
             if last is None or (n.end_lineno, n.end_col_offset) > (last.end_lineno, last.end_col_offset):  # type: ignore[attr-defined]
