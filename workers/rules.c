@@ -389,14 +389,9 @@ static int rules_idle_threads(const struct rules_axis *ax, unsigned nax, const l
 static int rules_overloaded_threads(const struct rules_knob *ks, unsigned nk,
                                     const struct rules_axis *ax, unsigned nax, const long *vals)
 {
-  for (unsigned i = 0; i < nk; i++) { /* each kernel, by its first block knob */
+  for (unsigned i = 0; i < nk; i++) { /* the tile of each block knob's kernel */
     long elems = 1, warps = RULES_DEFAULT_WARPS;
-    int first = 1;
     if (strcmp(ks[i].kind, "block"))
-      continue;
-    for (unsigned j = 0; j < i && first; j++)
-      first = strcmp(ks[j].kind, "block") || strcmp(ks[j].kernel, ks[i].kernel);
-    if (!first)
       continue;
     for (unsigned j = 0; j < nk; j++) {
       long v = ks[j].value;

@@ -227,10 +227,10 @@ def sweep_space(h: Any, space: Space, batch: int, log: Any) -> tuple[list[Measur
         if cands:
             t = time.monotonic()
             res = call(h, "sweep", candidates=cands, return_sources=False)
-            stats["sweep_s"] += time.monotonic() - t
+            dt = time.monotonic() - t
+            stats["sweep_s"] += dt
             stats["sweeps"] += 1
-            stats["batches"].append({"candidates": len(cands), "seconds": round(time.monotonic() - t, 3),
-                                     "phases": res.get("phases")})
+            stats["batches"].append({"candidates": len(cands), "seconds": round(dt, 3), "phases": res.get("phases")})
             inc = (res.get("incumbent") or {}).get("time_ms")
             stats["incumbent_ms"].append(inc)
             by_id = {c["id"]: c for c in res.get("candidates") or []}

@@ -219,7 +219,7 @@ def _domain(kind: str, role: str, facts: KernelFacts | None, value: int) -> tupl
 def _double_star(prog: Program, site: LaunchSite) -> str | None:
     """Why a value the launch does not name cannot be given at it: `k[grid](..., **cfg)` may
     carry it among cfg's keys, and a keyword added beside would repeat it. None without **."""
-    star = next((kw for kw in site.call.keywords if kw.arg is None), None)
+    star = pyflow.double_star(site.call)
     if star is None:
         return None
     return (f"line {site.call.lineno}: the launch passes **{short(prog.text(star.value))}; a value it "

@@ -3,11 +3,11 @@
 A sweep builds one ModelNew per candidate. The harness seeds every construction alike, so
 candidates whose constructor is the same code hold the same parameters; building each anew
 only repeats the initialisation. For a layer with large weights that is most of a round's
-preparation: nn.Linear(4096, 14336) takes ~0.35 s to initialise on the H200 host, 32
-candidates ~11 s of each round (linear_bias, bench/results/h200-suite-2026-12-01).
+preparation: building 32 candidates with nn.Linear(4096, 14336) took 11-14 s of each round on
+the H200 host (linear_bias, bench/results/h200-suite-2026-12-01, the sweeps' prepare_s).
 
 Two candidates construct alike when their modules, with every Triton kernel (a function
-under a ``triton.*`` decorator) and ModelNew's ``forward`` left out, have the same syntax
+under ``@triton.jit``, autotuned or not) and ModelNew's ``forward`` left out, have the same syntax
 tree, and their tunables (constructor arguments) are equal: launch sites and kernel bodies,
 which is what a sweep varies, live only in what is left out. A candidate that constructs
 alike gets a deep copy of the first such model (parameters and buffers copied on the device)
@@ -28,17 +28,10 @@ from typing import Any
 
 import torch
 
+from .pyflow import is_jit
+
 TORCH_MODULE_ROOT = "torch"
 PLAIN_TYPES = (bool, int, float, complex, str, bytes, type(None), torch.dtype, torch.device, torch.Tensor)
-
-
-def _is_triton_decorator(node: ast.expr) -> bool:
-    target = node.func if isinstance(node, ast.Call) else node
-    parts: list[str] = []
-    while isinstance(target, ast.Attribute):
-        parts.append(target.attr)
-        target = target.value
-    return isinstance(target, ast.Name) and target.id == "triton" and bool(parts)
 
 
 def construction_key(source: str, class_name: str, tunables: dict[str, Any] | None) -> str | None:
@@ -52,8 +45,7 @@ def construction_key(source: str, class_name: str, tunables: dict[str, Any] | No
     body: list[ast.stmt] = []
     found = False
     for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-                _is_triton_decorator(d) for d in node.decorator_list):
+        if isinstance(node, ast.FunctionDef) and is_jit(node):
             continue
         if isinstance(node, ast.ClassDef) and node.name == class_name:
             found = True

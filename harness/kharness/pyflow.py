@@ -216,6 +216,12 @@ class Program:
         return self.index.text(node)
 
 
+def double_star(call: ast.Call) -> ast.keyword | None:
+    """The `**cfg` of a call `f(..., **cfg)`, if any: a keyword added beside it may repeat one
+    of its keys."""
+    return next((kw for kw in call.keywords if kw.arg is None), None)
+
+
 def is_jit(fn: ast.FunctionDef) -> bool:
     for dec in fn.decorator_list:
         d = dec.func if isinstance(dec, ast.Call) else dec

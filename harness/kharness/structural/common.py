@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
+from ..pyflow import double_star
 from ..srcedit import Edit, LineIndex, RewriteRefused, apply_edits, parse_module
 
 # Element sizes of the dtypes a recorded tensor argument can have (launches._describe writes
@@ -309,7 +310,7 @@ class Module:
 
     def check_no_double_star(self, call: ast.Call) -> None:
         """A launch `k[grid](..., **cfg)`: a keyword the rewrite adds may repeat one of cfg's."""
-        star = next((kw for kw in call.keywords if kw.arg is None), None)
+        star = double_star(call)
         if star is not None:
             raise RewriteRefused(f"line {call.lineno}: the launch passes **{self.text(star.value)}; "
                                  "a keyword added beside it may repeat one of its keys")
