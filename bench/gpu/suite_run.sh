@@ -25,7 +25,8 @@
 # SANDBOX_BWRAP (1: the carried bubblewrap, bench/gpu/README.md), JOB_TIMEOUT (s per job,
 # 900), RUN_TIMEOUT (s for all kopt jobs together; jobs unfinished by
 # then are cancelled and recorded as timed out, so a device call ends with its results packed),
-# BASE_TIMEOUT (s for the baselines phase), KOPT_DEVICES (auto: every GPU gets a worker),
+# BASE_TIMEOUT (s for the baselines phase), EXH_TIMEOUT (s for the exhaustive phase: each
+# operator's record is written when its sweep ends, so those finished before it are kept), KOPT_DEVICES (auto: every GPU gets a worker),
 # STATE_DIR (PostgreSQL's data kept there between calls instead of a fresh cluster in /tmp),
 # KOPT_DIR (where baselines finds the kopt records whose best kernels it times; default this
 # call's results: give a committed results directory, with PHASES=baselines and FIRST_RUN, to
@@ -47,6 +48,7 @@ EXH_CAP=${EXH_CAP:-256}
 JOB_TIMEOUT=${JOB_TIMEOUT:-900}
 RUN_TIMEOUT=${RUN_TIMEOUT:-21600}
 BASE_TIMEOUT=${BASE_TIMEOUT:-21600}
+EXH_TIMEOUT=${EXH_TIMEOUT:-21600}
 RES=$OUT/results
 mkdir -p "$RES"
 log() { echo "suite_run: $*" >&2; }
@@ -157,8 +159,8 @@ fi
 if has_phase exhaustive; then
   if python3 -c 'import sys; sys.path.insert(0, "harness"); from kharness.protocol import OPS
 sys.exit(0 if {"knobs", "rewrite", "sweep"} <= set(OPS) else 1)'; then
-    python3 bench/suite/exhaustive.py --ops "$OPS" --backend cuda --cap "$EXH_CAP" --out "$RES" \
-      2>"$OUT/exhaustive.log"
+    timeout "$EXH_TIMEOUT" python3 bench/suite/exhaustive.py --ops "$OPS" --backend cuda --cap "$EXH_CAP" \
+      --out "$RES" 2>"$OUT/exhaustive.log"
     log "exhaustive.py exit $?"
   else
     log "exhaustive skipped: this harness has no knobs/rewrite/sweep ops"
