@@ -60,8 +60,11 @@ static const struct rules_family rules_families[] = {
 #define RULES_NSEL(a) ((unsigned)(sizeof(a) / sizeof((a)[0])))
 #define RULES_MAX_ELEMS_PER_THREAD 256 /* tile elements per thread (rules_overloaded_threads) */
 #define RULES_DEFAULT_WARPS 4          /* Triton's num_warps when a launch sets none */
+#define RULES_MAX_WARPS 32             /* 1024 threads: a CUDA block's most (the harness's domain) */
 #define RULES_FILL_AHEAD_WEIGHT 0.5 /* per primary step in the direction, in a structural
                                      * round's fill: its few slots reach across the window */
+#define RULES_MIN_SWEEP 8 /* fewer candidates than this in the window: the primary knobs'
+                           * whole domains (rules_widen) */
 
 static const struct rules_family *rules_family_find(const char *family)
 {
@@ -106,7 +109,7 @@ static void rules_domain(const json_t *k, struct rules_knob *r)
       if (json_is_integer(c) && r->ndom < RULES_MAX_VALUES)
         r->dom[r->ndom++] = (long)json_integer_value(c);
   } else if (!strcmp(r->kind, "num_warps")) {
-    for (long w = 1; w <= 16; w *= 2)
+    for (long w = 1; w <= RULES_MAX_WARPS; w *= 2)
       if (w >= lo && w <= hi)
         r->dom[r->ndom++] = w;
   } else if (!strcmp(r->kind, "num_stages")) {
@@ -574,6 +577,24 @@ static int rules_neighbourhood(const struct rules_plan_in *in, const struct rule
 }
 
 
+/* A window that leaves most of a round's slots idle (a knob of few values, or a
+ * neighbourhood measured already) opens to the primary knobs' whole domains, both sides of
+ * the direction: ranking by distance from the centre still puts the nearest first, and a
+ * value the direction ruled out is measured rather than never (the H200's moe_gating_topk:
+ * "up" from 4 warps, while 1 warp was 3.7x faster). 1 when a window grew. */
+static int rules_widen(struct rules_axis *ax, unsigned nax)
+{
+  int grew = 0;
+  for (unsigned a = 0; a < nax; a++) {
+    if (!ax[a].primary || (ax[a].lo == 0 && ax[a].hi + 1 == ax[a].k->ndom))
+      continue;
+    ax[a].lo = 0;
+    ax[a].hi = ax[a].k->ndom - 1;
+    grew = 1;
+  }
+  return grew;
+}
+
 static void rules_describe(const struct rules_axis *ax, unsigned nax, const json_t *center,
                            unsigned n, unsigned pruned, char *out, size_t cap)
 {
@@ -631,6 +652,12 @@ static int rules_sweep(const struct rules_plan_in *in, const char *family,
       ax[a].hi = (unsigned)ax[a].pref;
   }
   rc = rules_neighbourhood(&bounded, ks, nk, ax, nax, out, &pruned);
+  if ((rc == 0 || rc == -ENOENT) && json_array_size(out->candidates) < RULES_MIN_SWEEP &&
+      json_array_size(out->candidates) < budget && rules_widen(ax, nax)) {
+    json_decref(out->candidates);
+    out->candidates = NULL;
+    rc = rules_neighbourhood(&bounded, ks, nk, ax, nax, out, &pruned);
+  }
   if (rc == -ENOENT)
     snprintf(why, whylen, "rules: every configuration of %s near the best measured one has been "
              "measured%s", family, pruned ? " or pruned" : "");

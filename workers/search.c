@@ -70,6 +70,8 @@ void search_remember(struct search *s, const json_t *knobs, const json_t *sweep,
       continue; /* another structure: its configuration is not over these knobs */
     if (!strcmp(json_string_value(json_object_get(c, "origin")) ?: "", "model"))
       continue; /* a model's module: its knobs are not the incumbent's */
+    if (json_is_true(json_object_get(c, "noisy")))
+      continue; /* timed twice through a disturbance: not known, so a later round may retry */
     cfg = search_config(base, c);
     json_array_append_new(
         s->memory,

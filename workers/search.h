@@ -32,7 +32,9 @@ void search_new_structure(struct search *s, const char *kernel_sha256);
 /* The incumbent's knob values {id: value} from a `knobs` result (new reference). */
 json_t *search_knob_values(const json_t *knobs);
 /* Remembers every measured candidate of a sweep result: configuration (the incumbent's
- * knob values overridden by the candidate's changes), time, status, compile facts. */
+ * knob values overridden by the candidate's changes), time, status, compile facts. Not a
+ * structural or a model's candidate (other knobs), nor one the harness marked noisy (its
+ * time is not known: a later round may measure it again). */
 void search_remember(struct search *s, const json_t *knobs, const json_t *sweep, int round);
 /* 1 if cfg ({id: value}) of the current structure was measured already. */
 int search_measured(const struct search *s, const json_t *cfg);

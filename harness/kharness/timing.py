@@ -5,6 +5,14 @@ import statistics
 import time
 
 L2_FLUSH_BYTES = 256 * 1024 * 1024
+# Before a measurement the device is held by a spin for about as long as the host takes to
+# enqueue it (PREQUEUE_MARGIN times the last measured host time per call), at most
+# PREQUEUE_MAX_MS: the events then time the device alone. Without it a kernel of a few
+# microseconds behind a slow or busy host measures the host's launch path (tritonbench #491;
+# seen on the H200: a 16 us kernel timed at 30-480 us while the host was contended).
+PREQUEUE_MAX_MS = 20.0
+PREQUEUE_MARGIN = 1.5
+PREQUEUE_CALIBRATION_CYCLES = 2_000_000
 
 
 def quantile(sorted_vals, q):
@@ -39,6 +47,9 @@ class Timer:
     def __init__(self, backend):
         self.backend = backend
         self._flush = None
+        self._cycles_per_ms = None       # the device spin's rate, measured on first use
+        self._host_ms_per_call = None    # host time to enqueue one flush + call, last measured
+        self.prequeue_max_ms = PREQUEUE_MAX_MS   # 0: no spin (bench/gpu/timing_prequeue.py)
         import torch
         self.torch = torch
         if backend == "cuda":
@@ -81,14 +92,44 @@ class Timer:
             return out
         starts = [self.dev.Event(enable_timing=True) for _ in range(n)]
         ends = [self.dev.Event(enable_timing=True) for _ in range(n)]
+        self.prequeue(n)
+        t0 = time.perf_counter()
         for k in range(n):
             if flush:
                 self.flush()
             starts[k].record()
             fn(k)
             ends[k].record()
+        self._host_ms_per_call = (time.perf_counter() - t0) * 1e3 / n
         self.dev.synchronize()
         return [s.elapsed_time(e) for s, e in zip(starts, ends)]
+
+    def prequeue(self, n):
+        """Holds the device (a spin kernel) for about the host time of n calls, so that the n
+        calls queued behind it run back to back whatever the host does meanwhile. Returns the
+        ms asked for (0: none, e.g. on a backend without a spin or before any host time is
+        known)."""
+        spin = getattr(self.dev, "_sleep", None) if self.dev is not None else None
+        if spin is None or not self._host_ms_per_call or n <= 0 or self.prequeue_max_ms <= 0:
+            return 0.0
+        if self._cycles_per_ms is None:
+            self._cycles_per_ms = self._calibrate(spin)
+        ms = min(self.prequeue_max_ms, self._host_ms_per_call * n * PREQUEUE_MARGIN)
+        spin(max(1, int(ms * self._cycles_per_ms)))
+        return ms
+
+    def _calibrate(self, spin):
+        """Device cycles per ms of the spin (the second of two timings: the first loads it)."""
+        rate = 0.0
+        for _ in range(2):
+            s = self.dev.Event(enable_timing=True)
+            e = self.dev.Event(enable_timing=True)
+            s.record()
+            spin(PREQUEUE_CALIBRATION_CYCLES)
+            e.record()
+            self.dev.synchronize()
+            rate = PREQUEUE_CALIBRATION_CYCLES / max(s.elapsed_time(e), 1e-3)
+        return rate
 
     def estimate(self, fn, n=5):
         """Mean ms of one call (including the flush, like triton.testing.do_bench)."""
@@ -105,6 +146,7 @@ class Timer:
             self.flush()
             fn(k)
         e.record()
+        self._host_ms_per_call = (time.perf_counter() - t0) * 1e3 / n
         self.dev.synchronize()
         return max(s.elapsed_time(e) / n, 1e-4)
 

@@ -338,6 +338,43 @@ static void test_exhausted(void **state)
   json_decref(k);
 }
 
+/* A knob of few values: "up" from 4 warps leaves 2 slots in the window, so the window opens to
+ * the whole domain (1 and 2 warps measured too, the nearest first); once everything near is
+ * measured the rest of the domain is reached before the family is exhausted. */
+static void test_small_window_widens(void **state)
+{
+  json_t *k = load("{\"knobs\": [{\"id\": \"num_warps\", \"kind\": \"num_warps\", \"value\": 4,"
+                   " \"min\": 1, \"max\": 32, \"kernels\": [\"g\"]}]}"),
+         *mem = json_array(), *c;
+  struct rules_plan_out out;
+  char why[512] = "";
+  int seen[64] = { 0 };
+  size_t i;
+  (void)state;
+  assert_int_equal(plan(k, "num_warps", "up", mem, NULL, 32, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 5); /* 1, 2, 8, 16, 32 */
+  json_array_foreach(out.candidates, i, c)
+    seen[change(c, "num_warps", 4)] = 1;
+  assert_true(seen[1] && seen[2] && seen[8] && seen[16] && seen[32]);
+  /* nearest first: 2 or 8 (one step) before 1 or 16 (two) */
+  long first = change(json_array_get(out.candidates, 0), "num_warps", 4);
+  assert_true(first == 2 || first == 8);
+  json_decref(out.candidates);
+  /* everything but 1 measured: 1 is still proposed (never "every configuration near") */
+  for (int w = 2; w <= 32; w *= 2)
+    json_array_append_new(mem, json_pack("{s:s, s:{s:i}, s:f, s:s}", "structure", "s0", "config",
+                                         "num_warps", w, "time_ms", 1.0, "status", "ok"));
+  assert_int_equal(plan(k, "num_warps", "up", mem, NULL, 32, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 1);
+  assert_int_equal(change(json_array_get(out.candidates, 0), "num_warps", 4), 1);
+  json_decref(out.candidates);
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i}, s:f, s:s}", "structure", "s0", "config",
+                                       "num_warps", 1, "time_ms", 1.0, "status", "ok"));
+  assert_int_equal(plan(k, "num_warps", "up", mem, NULL, 32, &out, why), -ENOENT);
+  json_decref(mem);
+  json_decref(k);
+}
+
 /* A tile kernel: once a configuration failed for shared memory (Triton names the limit),
  * configurations whose estimated need (scaled from a measured one) exceeds it are pruned. */
 /* block_size on a tile kernel (tl.dot) takes num_stages along as a partner, since the pipeline
@@ -561,6 +598,7 @@ int main(void)
     cmocka_unit_test(test_row_fill),
     cmocka_unit_test(test_nothing_for),
     cmocka_unit_test(test_exhausted),
+    cmocka_unit_test(test_small_window_widens),
     cmocka_unit_test(test_shared_memory_prune),
     cmocka_unit_test(test_tile_block_stages_partner),
     cmocka_unit_test(test_tile_per_thread_cap),

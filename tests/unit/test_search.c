@@ -1,0 +1,88 @@
+/* The job's search memory (search.c): what a sweep leaves remembered as measured, and the
+ * shortlist checked in full. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "search.h"
+
+uint64_t ctx_now_ms(void);
+int64_t ctx_wall_ms(void);
+uint64_t ctx_now_ms(void) { return 0; }
+int64_t ctx_wall_ms(void) { return 0; }
+
+static const char *knobs_json =
+    "{\"knobs\": [{\"id\": \"num_warps\", \"kind\": \"num_warps\", \"value\": 4},"
+    "             {\"id\": \"num_stages\", \"kind\": \"num_stages\", \"value\": 3}]}";
+
+/* A sweep of four candidates: a quiet one, a noisy one, a structural one, a model's one. */
+static const char *sweep_json =
+    "{\"incumbent\": {\"time_ms\": 0.06},"
+    " \"order\": [\"k2\", \"k0\", \"k1\"],"
+    " \"candidates\": ["
+    "  {\"id\": \"k0\", \"status\": \"ok\", \"time_ms\": 0.036, \"changes\": {\"num_warps\": 2}},"
+    "  {\"id\": \"k1\", \"status\": \"ok\", \"time_ms\": 0.059, \"noisy\": true,"
+    "   \"changes\": {\"num_warps\": 1}},"
+    "  {\"id\": \"k2\", \"status\": \"ok\", \"time_ms\": 0.02, \"structural\": {\"name\": \"x\"}},"
+    "  {\"id\": \"k3\", \"status\": \"ok\", \"time_ms\": 0.05, \"origin\": \"model\","
+    "   \"changes\": {\"num_warps\": 8}}]}";
+
+static json_t *cfg(int warps, int stages)
+{
+  return json_pack("{s:i, s:i}", "num_warps", warps, "num_stages", stages);
+}
+
+static void test_remember_skips_noisy_structural_and_model(void **state)
+{
+  (void)state;
+  struct search s;
+  json_t *knobs = json_loads(knobs_json, 0, NULL), *sweep = json_loads(sweep_json, 0, NULL);
+  json_t *c2 = cfg(2, 3), *c1 = cfg(1, 3), *c8 = cfg(8, 3), *c4 = cfg(4, 3);
+  assert_non_null(knobs);
+  assert_non_null(sweep);
+  search_init(&s, "0123456789abcdef0123");
+  search_remember(&s, knobs, sweep, 1);
+  assert_int_equal(search_measured(&s, c2), 1);   /* quiet: known */
+  assert_int_equal(search_measured(&s, c1), 0);   /* noisy: may be measured again */
+  assert_int_equal(search_measured(&s, c8), 0);   /* a model's module: other knobs */
+  assert_int_equal(search_measured(&s, c4), 1);   /* the incumbent, timed in the sweep */
+  assert_int_equal(json_array_size(s.memory), 2); /* k0 and the incumbent; k2 structural */
+  /* a new structure forgets nothing but no longer matches */
+  search_new_structure(&s, "fedcba9876543210fedc");
+  assert_int_equal(search_measured(&s, c2), 0);
+  search_free(&s);
+  json_decref(c1);
+  json_decref(c2);
+  json_decref(c4);
+  json_decref(c8);
+  json_decref(knobs);
+  json_decref(sweep);
+}
+
+static void test_shortlist_fastest_beyond_gain(void **state)
+{
+  (void)state;
+  json_t *sweep = json_loads(sweep_json, 0, NULL);
+  json_t *sl = search_shortlist(sweep, 2, SEARCH_MIN_GAIN);
+  assert_non_null(sl);
+  assert_int_equal(json_array_size(sl), 2);
+  assert_string_equal(json_string_value(json_array_get(sl, 0)), "k2");
+  assert_string_equal(json_string_value(json_array_get(sl, 1)), "k0");
+  json_decref(sl);
+  sl = search_shortlist(sweep, 5, 0.5); /* only k2 is 50% faster than 0.06 ms */
+  assert_int_equal(json_array_size(sl), 1);
+  json_decref(sl);
+  json_decref(sweep);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_remember_skips_noisy_structural_and_model),
+    cmocka_unit_test(test_shortlist_fastest_beyond_gain),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
