@@ -254,13 +254,18 @@ def _kernel_facts(mod: Any) -> dict:
     return facts
 
 
-def _screen(w: Any, cands: list[Candidate], case: int) -> None:
+def _screen(w: Any, cands: list[Candidate], case: int) -> int:
+    """Each pending candidate's correctness on one case, on the model _build made for it.
+    Returns how many had no such model and were constructed again by `validate`."""
     from .worker import progress
+    constructed = 0
     for c in cands:
         if c.status != "pending":
             continue
         progress(f"sweep: screening candidate {c.id} on case {case}")
-        v = w.op_validate({"candidate_source": c.source, "tunables": c.tunables, "cases": [case]})
+        built = (c.module, c.model) if c.module is not None and c.model is not None else None
+        constructed += built is None
+        v = w.op_validate({"candidate_source": c.source, "tunables": c.tunables, "cases": [case]}, built)
         summ = v.get("summary") or {}
         c.screen = {"passed": bool(v.get("passed")), "case": case,
                     "error_units": summ.get("error_units"), "reference_error_units": summ.get("reference_error_units")}
@@ -275,6 +280,7 @@ def _screen(w: Any, cands: list[Candidate], case: int) -> None:
             c.compile["facts"] = _kernel_facts(c.module)
         if w.poisoned:
             break
+    return constructed
 
 
 def _quick_time(w: Any, model: Any, case: int, what: str, budget_ms: float) -> tuple[float, float, int]:
@@ -342,7 +348,7 @@ def sweep_op(w: Any, req: dict) -> dict:
         phases["compile"] = _precompile(w, cands, case)
     phases["compile"]["wall_s"] = round(time.perf_counter() - t, 3)
     t = time.perf_counter()
-    _screen(w, cands, case)
+    phases["screen_constructed"] = _screen(w, cands, case)
     phases["screen_s"] = round(time.perf_counter() - t, 3)
 
     t = time.perf_counter()

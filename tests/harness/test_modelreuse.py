@@ -121,5 +121,7 @@ def test_sweep_copies_the_linear_layer(tmp_path):
         res = r["result"]
         assert [c["status"] for c in res["candidates"]] == ["ok"] * 3, res["candidates"]
         assert res["phases"]["models_reused"] == 2          # one built, two copied
+        assert res["phases"]["screen_constructed"] == 0     # the screen ran those models
+        assert all(c["screen"]["passed"] for c in res["candidates"])
     finally:
         h.close()
