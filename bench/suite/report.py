@@ -303,12 +303,16 @@ def markdown(rows: list[OpRow], failures: list[Failure], summ: dict[str, Any], r
            f"initial kernel), later rounds {_f(S['round_seconds_later_median'], '{:.1f}')} s"),
           ""]
     L += ["## Per operator", "",
-          "Times in ms: median [min–max] (runs). Speedups over the initial kernel. Roofline: bound / time.", "",
+          ("Times in ms: median [min–max] (runs). Speedups over the initial kernel. Roofline: bound / time; "
+           "\"same size\": a copy of the operator's own bytes / time, where measured."), "",
           ("| operator | class | dtype | initial | kopt | speedup | eager | torch.compile | kopt/compile | optimum | "
           "% of optimum | roofline initial → kopt (compile) | rounds to best | s to best | levels L1-L4 (max) |"),
           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         roof = f"{_pct(r.roofline.get('initial'))} → {_pct(r.roofline.get('kopt'))} ({_pct(r.roofline.get('compile'))})"
+        if r.memory_bound and r.roofline.get("kopt_same_size"):
+            roof += (f"; same size {_pct(r.roofline.get('kopt_same_size'))} "
+                     f"({_pct(r.roofline.get('compile_same_size'))})")
         lv = f"{r.levels} (L{r.max_level})" if r.levels else (f"L{r.max_level}" if r.max_level else "—")
         L.append(f"| {r.name} | {r.op_class} | {r.dtype} | {_s(r.initial)} | {_s(r.kopt)} | {_s(r.speedup, '{:.3f}x')} "
                  f"| {_s(r.eager)} | {_s(r.compile)} | {_f(r.kopt_vs_compile, '{:.3f}')} "

@@ -202,7 +202,12 @@ def test_report_same_size_copy_bound(tmp_path):
     s = summ["summary"]
     assert s["memory_bound_same_size_measured"] == len(fracs)
     assert s["memory_bound_same_size_geomean"]["kopt"] == pytest.approx(math.exp(sum(map(math.log, fracs)) / len(fracs)))
-    assert "against a copy of each operator's own bytes" in (tmp_path / "out" / "report.md").read_text()
+    md = (tmp_path / "out" / "report.md").read_text()
+    assert "against a copy of each operator's own bytes" in md
+    rows = {line.split("|")[1].strip(): line for line in md.splitlines() if line.startswith("| ")}
+    for o in summ["operators"]:            # the table's column: memory-bound operators only
+        if o["name"] in copy_ms and o["kopt"]:
+            assert ("; same size " in rows[o["name"]]) == bool(o["memory_bound"]), rows[o["name"]]
 
 
 def test_round_seconds_from_the_records():
