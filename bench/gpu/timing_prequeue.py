@@ -6,7 +6,8 @@ The harness times a kernel with device events around each call, an L2 flush befo
 takes to run the flush, the device waits between the start event and the kernel, and the
 host's launch time is measured instead of the kernel. A busy host makes that happen to
 kernels of a few microseconds (seen on the H200 in a suite round: a 16 us kernel timed at
-30-480 us). The timer now queues a device spin ahead of each measurement (Timer.prequeue).
+30-480 us). Timer.prequeue can queue a device spin ahead of each measurement; this measures
+whether it changes anything (on the H200 it did not help: off by default, see timing.py).
 
 This script times small Triton kernels (elementwise over N elements) with Timer.measure:
 
@@ -38,6 +39,7 @@ from kharness.timing import Timer, quantile
 
 REPS = 200                # calls per measurement (the sweep's most)
 GIL_BURST_S = 0.002       # the lock-holding thread's busy burst, then a pause as long
+SPIN_MAX_MS = 20.0        # Timer.prequeue_max_ms when the spin is on
 
 
 @dataclass
@@ -110,7 +112,7 @@ def main() -> int:
             try:
                 for rep in range(a.repeats):
                     for pre in (True, False):
-                        timer.prequeue_max_ms = 20.0 if pre else 0.0
+                        timer.prequeue_max_ms = SPIN_MAX_MS if pre else 0.0
                         t = sorted(timer.measure(fn, REPS))
                         rows.append(Row(size, load, pre, rep, statistics.median(t), quantile(t, 0.1),
                                         quantile(t, 0.9)))

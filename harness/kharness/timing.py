@@ -5,12 +5,15 @@ import statistics
 import time
 
 L2_FLUSH_BYTES = 256 * 1024 * 1024
-# Before a measurement the device is held by a spin for about as long as the host takes to
-# enqueue it (PREQUEUE_MARGIN times the last measured host time per call), at most
-# PREQUEUE_MAX_MS: the events then time the device alone. Without it a kernel of a few
-# microseconds behind a slow or busy host measures the host's launch path (tritonbench #491;
-# seen on the H200: a 16 us kernel timed at 30-480 us while the host was contended).
-PREQUEUE_MAX_MS = 20.0
+# Timer.prequeue: before a measurement, hold the device with a spin for about as long as the
+# host takes to enqueue it (PREQUEUE_MARGIN times the last measured host time per call), at
+# most prequeue_max_ms, so that the calls run back to back whatever the host does meanwhile.
+# Off by default (PREQUEUE_MAX_MS 0): on the H200 (bench/gpu/timing_prequeue.py, results in
+# bench/results/h200-suite-2026-12-01/logs/callU/) a host loaded on every core did not move the
+# timings of 4.5-37 us kernels without it (the 256 MiB L2 flush already keeps the device busy
+# while the host launches), and with it kernels of 4-7 us read about 0.2 us (3%) longer. Kept
+# as an instrument for a host that is slower than the flush.
+PREQUEUE_MAX_MS = 0.0
 PREQUEUE_MARGIN = 1.5
 PREQUEUE_CALIBRATION_CYCLES = 2_000_000
 
@@ -49,7 +52,7 @@ class Timer:
         self._flush = None
         self._cycles_per_ms = None       # the device spin's rate, measured on first use
         self._host_ms_per_call = None    # host time to enqueue one flush + call, last measured
-        self.prequeue_max_ms = PREQUEUE_MAX_MS   # 0: no spin (bench/gpu/timing_prequeue.py)
+        self.prequeue_max_ms = PREQUEUE_MAX_MS   # > 0: the spin on (bench/gpu/timing_prequeue.py)
         import torch
         self.torch = torch
         if backend == "cuda":
