@@ -44,6 +44,7 @@ from results import (
 )
 
 MEMORY_BOUND_TARGET = 0.90      # issue 7: memory-bound operators at >= 90% of copy bandwidth
+NOISY_REL_IQR = 0.25            # a timing whose IQR exceeds this fraction of its median gets a note
 
 
 @dataclass
@@ -136,6 +137,7 @@ def build_rows(records: list[dict[str, Any]]) -> tuple[list[OpRow], list[Failure
             if not c.get("ok") and why:
                 row.notes.append(f"torch.compile run {b['run']}: {'MISMATCH ' if c.get('mismatch') else ''}{why}"[:300])
                 break
+        row.notes += _noisy_timings(base.values())
         ok_k = [k for k in kopt.values() if k.ok]
         row.rounds_to_best = spread([float(k.best_round) for k in ok_k if k.best_round is not None])
         row.seconds_to_best = spread([k.seconds_to_best for k in ok_k])
@@ -162,6 +164,21 @@ def build_rows(records: list[dict[str, Any]]) -> tuple[list[OpRow], list[Failure
             row.notes.append(f"records from {len(devices)} different devices: {'; '.join(sorted(devices))}")
         rows.append(row)
     return rows, failures
+
+
+def _noisy_timings(base: Any) -> list[str]:
+    """A note per baselines timing whose interquartile range exceeds NOISY_REL_IQR of its
+    median: its median still counts, and the note says it is not to be trusted alone."""
+    out = []
+    for b in sorted(base, key=lambda b: b.get("run") or 0):
+        for stage in ("initial", "kopt", "eager", "compile"):
+            st = b.get(stage) or {}
+            med, iqr = st.get("median_ms"), st.get("iqr_ms")
+            if st.get("ok") and med and iqr is not None and iqr / med > NOISY_REL_IQR:
+                out.append(f"run {b.get('run')}: the {stage} timing is noisy (interquartile range "
+                           f"{100 * iqr / med:.0f}% of its median {med:.4g} ms, p10-p90 "
+                           f"{st.get('p10_ms', 0):.4g}-{st.get('p90_ms', 0):.4g} ms)")
+    return out
 
 
 def _memory_bound(spec: OpSpec | None, base: list[dict[str, Any]]) -> bool:

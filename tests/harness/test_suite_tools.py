@@ -210,6 +210,30 @@ def test_report_same_size_copy_bound(tmp_path):
             assert ("; same size " in rows[o["name"]]) == bool(o["memory_bound"]), rows[o["name"]]
 
 
+def test_report_notes_noisy_timings(tmp_path):
+    """A baselines timing whose interquartile range is over a quarter of its median is named in
+    the operator's notes; a tight one is not."""
+    src = tmp_path / "in"
+    src.mkdir()
+    noisy = None
+    for name in sorted(os.listdir(TESTDATA)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(TESTDATA, name)) as f:
+            rec = json.load(f)
+        if rec.get("kind") == "baselines" and (rec.get("eager") or {}).get("ok"):
+            c = rec["eager"]
+            c["iqr_ms"] = c["median_ms"] * (0.5 if noisy is None else 0.01)
+            noisy = noisy or (rec["operator"], rec["run"])
+        (src / name).write_text(json.dumps(rec))
+    assert noisy
+    assert report.main([str(src), "--out", str(tmp_path / "out")]) == 0
+    md = (tmp_path / "out" / "report.md").read_text()
+    hits = [line for line in md.splitlines() if "eager timing is noisy" in line]
+    assert hits == [f"- {noisy[0]}: run {noisy[1]}: the eager timing is noisy (interquartile range 50%"
+                    + hits[0].split("range 50%", 1)[1]], hits
+
+
 def test_round_seconds_from_the_records():
     """Each round's wall time runs from the job's start (round 1) or the previous round's
     record to its own record, in round order whatever order the records come in."""
