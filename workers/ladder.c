@@ -588,7 +588,7 @@ static int ladder_fits(const json_t *structural, const char *name, const char **
 int ladder_is_structural(const char *family)
 {
   static const char *const fams[] = { "row_in_registers", "tile_grid", "persistent_grid",
-                                      "rows_per_program", "coalesce_access", NULL };
+                                      "rows_per_program", "coalesce_access", "tma_loads", NULL };
   for (unsigned i = 0; fams[i]; i++)
     if (!strcmp(family, fams[i]))
       return 1;
@@ -657,6 +657,14 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
     ladder_why(d, " Structural: %s; %ld loop(s) load global memory each pass.", why, loops_loading);
     ladder_add(d, "row_in_registers", 3, "");
     ladder_first(d, "row_in_registers");
+  }
+  /* A tile kernel's loads through pointer tensors, where the harness says the device has a
+   * tensor memory accelerator: tensor descriptors, after the tile configuration (placed first
+   * below, so tried first). */
+  if (dots > 0 && ladder_fits(structural, "tma_loads", &why)) {
+    ladder_why(d, " Structural: %s.", why);
+    ladder_add(d, "tma_loads", 3, "");
+    ladder_first(d, "tma_loads");
   }
   if (dots > 0 && ladder_fits(structural, "tile_grid", &why)) {
     ladder_why(d, " Structural: %s; the IR has %ld tensor-core dots.", why, dots);

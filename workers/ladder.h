@@ -86,8 +86,8 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
                        const json_t *ir);
 
 /* 1 for the families that ladder_structural justifies from a structural rewrite's fit and
- * the evidence (row_in_registers, tile_grid, persistent_grid, rows_per_program, and
- * coalesce_access when it came from strided_reduction_tiles' survey): the round tries them
+ * the evidence (row_in_registers, tile_grid, persistent_grid, rows_per_program, tma_loads,
+ * and coalesce_access when it came from strided_reduction_tiles' survey): the round tries them
  * before any sweep. */
 int ladder_is_structural(const char *family);
 

@@ -10,7 +10,7 @@
   "block_size", "num_warps", "num_stages", "vectorize_access", "coalesce_access",            \
       "fuse_kernels", "pipeline_loads", "reduce_barriers", "use_tensor_cores", "grid_shape", \
       "reduce_scalar_work", "algorithmic", "row_in_registers", "tile_grid", "persistent_grid", \
-      "structured_access", "structured_mask", "rows_per_program"
+      "structured_access", "structured_mask", "rows_per_program", "tma_loads"
 
 #define PROPOSAL_MAX_SOURCE (256u << 10)
 #define PROPOSAL_MAX_HYPOTHESIS 2000

@@ -47,6 +47,8 @@ static const struct rules_family rules_families[] = {
   { "persistent_grid", { NULL }, { NULL }, "persistent_grid", { NULL }, NULL },
   /* ROWS and num_warps come from the rewrite's own domain (the survey's) */
   { "rows_per_program", { NULL }, { NULL }, "rows_per_program", { NULL }, NULL },
+  /* num_warps and num_stages come from the rewrite's own domain */
+  { "tma_loads", { NULL }, { NULL }, "tma_loads", { NULL }, NULL },
 };
 
 /* Window half-widths, in steps of a knob's domain. */

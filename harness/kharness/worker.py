@@ -70,6 +70,7 @@ def _num_field(req: dict[str, Any], name: str, default: float, lo: float, hi: fl
 
 # Device memory the inputs of a problem's cases may keep between requests (per backend).
 CASE_CACHE_MAX_BYTES = {"cuda": 24 << 30, "ascend": 8 << 30, "interp": 1 << 30}
+TMA_MIN_CAPABILITY = (9, 0)      # CUDA parts with the tensor memory accelerator (Hopper on)
 
 
 class Problem:
@@ -839,6 +840,21 @@ class Worker:
         launches_, case = self.probe_launches(mod, who, req)
         return src, launches_, case
 
+    def _tma_refusal(self) -> str | None:
+        """Why tensor descriptors (tma_loads) cannot run here, or None: CUDA parts from compute
+        capability 9.0 (Hopper) have the tensor memory accelerator, and Triton's interpreter
+        emulates descriptors; triton-ascend's are not used."""
+        if self.backend == "interp":
+            return None
+        if self.backend != "cuda":
+            return f"tensor descriptors are not used on the {self.backend} backend"
+        import torch
+        cap = torch.cuda.get_device_capability(self.device)
+        if cap < TMA_MIN_CAPABILITY:
+            return (f"this device (compute capability {cap[0]}.{cap[1]}) has no tensor memory accelerator "
+                    f"(from {TMA_MIN_CAPABILITY[0]}.{TMA_MIN_CAPABILITY[1]})")
+        return None
+
     def op_knobs(self, req: dict[str, Any]) -> dict[str, Any]:
         from .knobs import discover
         from .srcedit import RewriteRefused
@@ -849,7 +865,7 @@ class Worker:
         except RewriteRefused as e:
             raise HarnessError("rewrite-refused", str(e))
         res = d.to_json()
-        res["structural"] = _structural_survey(src, recs)
+        res["structural"] = _structural_survey(src, recs, self._tma_refusal())
         res["probe_case"] = case
         return res
 
@@ -939,7 +955,10 @@ def _structural_module() -> ModuleType | None:
         return None
 
 
-def _structural_survey(src: str, recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _structural_survey(src: str, recs: list[dict[str, Any]], tma_refusal: str | None = None) -> list[dict[str, Any]]:
+    """The structural rewrites' fits; tma_refusal (why this device has no tensor memory
+    accelerator) turns a fitting tma_loads into a refusal: the survey reads the source and
+    launches only, the device is the worker's."""
     import dataclasses
     mod = _structural_module()
     if mod is None:
@@ -952,6 +971,9 @@ def _structural_survey(src: str, recs: list[dict[str, Any]]) -> list[dict[str, A
             out.append(fit.to_json())
         else:
             out.append(dict(fit))
+    for f in out:
+        if f.get("name") == "tma_loads" and f.get("fits") and tma_refusal:
+            f.update(fits=False, why=tma_refusal, params={}, domain={})
     return out
 
 

@@ -25,8 +25,8 @@ FITS = {
     "row_single_block_rmsnorm": {"row_single_block", "persistent_grid"},
     "row_single_block_softmax": {"row_single_block", "persistent_grid"},
     "row_single_block_unmasked": {"persistent_grid"},
-    "tile_grid_matmul": {"tile_grid"},
-    "tile_grid_matmul1d": {"tile_grid", "persistent_grid"},
+    "tile_grid_matmul": {"tile_grid", "tma_loads"},
+    "tile_grid_matmul1d": {"tile_grid", "persistent_grid", "tma_loads"},
     "tile_grid_batched": {"tile_grid"},
     "tile_grid_batchfirst": set(),
     "tile_grid_batchmix": set(),
@@ -39,6 +39,8 @@ FITS = {
     "elementwise_vector_strided": {"persistent_grid", "rows_per_program"},
     "rows_per_program_rope": {"rows_per_program", "persistent_grid"},
     "rows_per_program_embedding": {"rows_per_program", "persistent_grid", "row_single_block"},
+    "tma_loads_linear": {"tma_loads", "tile_grid", "persistent_grid"},
+    "tma_loads_unmasked": set(),
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -63,6 +65,7 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     ("rows_per_program_rope", "rows_per_program", {"ROWS": 8}),
     ("rows_per_program_embedding", "rows_per_program", {"ROWS": 2}),
     ("rows_per_program_embedding", "rows_per_program", {"ROWS": 8}),
+    ("tma_loads_linear", "tma_loads", {"num_warps": 8, "num_stages": 4}),
 ]
 
 # (fixture, rewrite, params, words the reason must contain)
@@ -94,6 +97,10 @@ REFUSED = [
     ("row_single_block_rmsnorm", "rows_per_program", {}, ["line 16: the loop rebinds acc", "cannot change shape"]),
     ("rows_per_program_rope", "rows_per_program", {"ROWS": 3}, ["ROWS=3 is outside its domain [2, 4, 8, 16, 32]"]),
     ("rows_per_program_rope", "rows_per_program", {"ROWS": 64}, ["ROWS=64 is outside its domain"]),
+    ("tma_loads_unmasked", "tma_loads", {}, ["line 19: the load has no mask", "line 20: the load has no mask"]),
+    ("elementwise_vector_gelu", "tma_loads", {}, ["calls no tl.dot"]),
+    ("tma_loads_linear", "tma_loads", {"num_stages": 7}, ["num_stages=7 is outside its domain"]),
+    ("tile_grid_batchmix", "tma_loads", {}, ["bmm_kernel"]),
 ]
 
 
@@ -318,3 +325,45 @@ def test_rows_per_program_ir_cuda90(h, recorded):
     tiled = _compile(h, name, apply(fixture(name)[1], "rows_per_program", {"ROWS": 32}, recorded[name]))["ptx_stats"]
     assert tiled.get("ld.global.16", 0) == 0 and tiled.get("st.global.16", 0) == 0, tiled
     assert tiled.get("ld.global.v4.32", 0) > 0 and tiled.get("st.global.v2.32", 0) > 0, tiled
+
+
+def test_tma_loads_shape_and_ir_cuda90(h, recorded):
+    """tma_loads: a unit stride written as nothing gives a plain descriptor load (W's, read
+    transposed, through tl.trans of a [BLOCK_N, BLOCK_K] block); a unit stride that is a
+    parameter keeps the pointer load as the branch for other strides; the offline cuda:90
+    compile makes tensor maps and TMA copies where the pointer loads were; and the rewrite
+    composes with tile_grid's (the ladder tries tile_grid first)."""
+    name = "tma_loads_linear"
+    cand = apply(fixture(name)[1], "tma_loads", {}, recorded[name])
+    assert "w_ptr_desc = tl.make_tensor_descriptor(w_ptr, shape=[N, K], strides=[stride_wn, 1], " \
+           "block_shape=[BLOCK_N, BLOCK_K])" in cand
+    assert "w = tl.trans(w_ptr_desc.load([pid_n * BLOCK_N, k]))" in cand
+    assert "triton.set_allocator(" in cand and cand.count("tl.load(") == 1     # the bias only
+    ttgir = read(_compile(h, name, cand)["files"]["ttgir"]["path"])
+    assert ttgir.count("ttng.tensormap_create") == 2 and "ttng.async_tma_copy_global_to_local" in ttgir
+    base = read(_compile(h, name, fixture(name)[1])["files"]["ttgir"]["path"])
+    assert "tensormap" not in base
+
+    name = "tile_grid_matmul"
+    cand = apply(fixture(name)[1], "tma_loads", {}, recorded[name])
+    assert "if stride_ak == 1:" in cand and "if stride_bn == 1:" in cand
+    assert cand.count("tl.load(") == 2 and cand.count("_desc.load(") == 2     # each with its fallback
+    grid_first = apply(fixture(name)[1], "tile_grid", {}, recorded[name])
+    both = apply(grid_first, "tma_loads", {}, recorded[name])
+    assert "GROUP_M" in both and "a_ptr_desc" in both
+    assert load_and_validate(h, name, both)["passed"]
+
+
+def test_tma_loads_refused_without_the_accelerator(recorded):
+    """The harness turns a fitting tma_loads into a refusal that names the device when its
+    device has no tensor memory accelerator (the survey itself reads only source and
+    launches); the other rewrites' fits are untouched."""
+    from kharness.worker import _structural_survey
+    name = "tma_loads_linear"
+    here = {f["name"]: f for f in _structural_survey(fixture(name)[1], recorded[name])}
+    assert here["tma_loads"]["fits"] and here["tma_loads"]["domain"]
+    why = "this device (compute capability 8.0) has no tensor memory accelerator (from 9.0)"
+    there = {f["name"]: f for f in _structural_survey(fixture(name)[1], recorded[name], why)}
+    assert there["tma_loads"] == {"name": "tma_loads", "fits": False, "why": why, "params": {}, "domain": {}}
+    assert {n: f["fits"] for n, f in there.items() if n != "tma_loads"} == \
+        {n: f["fits"] for n, f in here.items() if n != "tma_loads"}

@@ -301,6 +301,37 @@ static void test_structural_needs_ir_evidence(void **state)
   json_decref(ir_noloop);
 }
 
+/* A tile kernel with tensor-core dots: tile_grid first, tma_loads next (both at L3); tma_loads
+ * not at all when the harness says the device has no tensor memory accelerator. */
+static void test_structural_tile_then_tma(void **state)
+{
+  json_error_t e;
+  json_t *fits = json_loads("[{\"name\": \"tile_grid\", \"fits\": true, \"why\": \"mm: tiles\"},"
+                            " {\"name\": \"tma_loads\", \"fits\": true, \"why\": \"mm: tile loads\"}]",
+                            0, &e);
+  json_t *no_tma = json_loads("[{\"name\": \"tile_grid\", \"fits\": true, \"why\": \"mm: tiles\"},"
+                              " {\"name\": \"tma_loads\", \"fits\": false, \"why\": \"no TMA\"}]", 0, &e);
+  json_t *ir = json_loads("{\"ptx\": {\"mma.sync\": 8}, \"ttgir\": {\"dots\": 1}}", 0, &e);
+  struct ladder_diag d;
+  (void)state;
+  memset(&d, 0, sizeof(d));
+  ladder_l3(ir, "compute", NULL, &d);
+  ladder_structural(&d, fits, "compute", ir);
+  assert_true(d.nfamilies >= 2);
+  assert_string_equal(d.family[0], "tile_grid");
+  assert_string_equal(d.family[1], "tma_loads");
+  assert_int_equal(ladder_is_structural("tma_loads"), 1);
+  assert_non_null(strstr(d.why, "mm: tile loads"));
+  memset(&d, 0, sizeof(d));
+  ladder_l3(ir, "compute", NULL, &d);
+  ladder_structural(&d, no_tma, "compute", ir);
+  for (unsigned i = 0; i < d.nfamilies; i++)
+    assert_string_not_equal(d.family[i], "tma_loads");
+  json_decref(fits);
+  json_decref(no_tma);
+  json_decref(ir);
+}
+
 /* A latency-bound kernel whose grid fits a persistent loop: the persistent grid is listed
  * after the launch parameters (tried once they are spent), absent when it does not fit. */
 static void test_structural_latency_persistent_last(void **state)
@@ -395,6 +426,7 @@ int main(void)
     cmocka_unit_test(test_fallback_adds_unspent_launch_families),
     cmocka_unit_test(test_structural_needs_ir_evidence),
     cmocka_unit_test(test_structural_latency_persistent_last),
+    cmocka_unit_test(test_structural_tile_then_tma),
     cmocka_unit_test(test_structural_latency_rows_before_persistent),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

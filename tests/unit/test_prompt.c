@@ -69,7 +69,7 @@ static void test_placeholders(void **state)
   assert_non_null(strstr(out, "F=[block_size, num_warps, num_stages, vectorize_access, "
                               "coalesce_access, fuse_kernels, pipeline_loads, reduce_barriers, "
                               "use_tensor_cores, grid_shape, reduce_scalar_work, algorithmic, row_in_registers, tile_grid, "
-                          "persistent_grid, structured_access, structured_mask, rows_per_program]"));
+                          "persistent_grid, structured_access, structured_mask, rows_per_program, tma_loads]"));
   assert_non_null(strstr(out, "exactly ONE rewrite"));
   assert_non_null(strstr(out, "class ModelNew"));
   assert_non_null(strstr(out, "Keep ModelNew's interface"));

@@ -20,6 +20,7 @@ from . import (
     rows_per_program,
     strided_reduction_tiles,
     tile_grid,
+    tma_loads,
 )
 from .common import Fit, Module
 
@@ -27,7 +28,7 @@ __all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
 
 REWRITES = {
     m.NAME: m for m in (row_single_block, tile_grid, strided_reduction_tiles, persistent_grid, elementwise_vector,
-                        rows_per_program)
+                        rows_per_program, tma_loads)
 }
 
 
