@@ -120,10 +120,10 @@ class _Rewriter:
         from .knobs import discover
         from .rewrite import apply_changes
         from .srcedit import check_parses
-        from .worker import _structural_module
+        from .structural_survey import structural_module
         recs = self.launches(src, tun)
         if structural is not None:
-            mod = _structural_module()
+            mod = structural_module()
             name, params = structural.get("name"), structural.get("params") or {}
             if mod is None:
                 raise RewriteRefused("structural rewrites are not available in this harness")

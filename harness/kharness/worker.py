@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from . import backend as bk
 from . import rlimits
 from .protocol import HarnessError, encode, error, ok
+from .structural_survey import structural_module, structural_survey, tma_refusal
 
 if TYPE_CHECKING:
     from .cases import CaseSet
@@ -70,7 +71,6 @@ def _num_field(req: dict[str, Any], name: str, default: float, lo: float, hi: fl
 
 # Device memory the inputs of a problem's cases may keep between requests (per backend).
 CASE_CACHE_MAX_BYTES = {"cuda": 24 << 30, "ascend": 8 << 30, "interp": 1 << 30}
-TMA_MIN_CAPABILITY = (9, 0)      # CUDA parts with the tensor memory accelerator (Hopper on)
 
 
 class Problem:
@@ -840,21 +840,6 @@ class Worker:
         launches_, case = self.probe_launches(mod, who, req)
         return src, launches_, case
 
-    def _tma_refusal(self) -> str | None:
-        """Why tensor descriptors (tma_loads) cannot run here, or None: CUDA parts from compute
-        capability 9.0 (Hopper) have the tensor memory accelerator, and Triton's interpreter
-        emulates descriptors; triton-ascend's are not used."""
-        if self.backend == "interp":
-            return None
-        if self.backend != "cuda":
-            return f"tensor descriptors are not used on the {self.backend} backend"
-        import torch
-        cap = torch.cuda.get_device_capability(self.device)
-        if cap < TMA_MIN_CAPABILITY:
-            return (f"this device (compute capability {cap[0]}.{cap[1]}) has no tensor memory accelerator "
-                    f"(from {TMA_MIN_CAPABILITY[0]}.{TMA_MIN_CAPABILITY[1]})")
-        return None
-
     def op_knobs(self, req: dict[str, Any]) -> dict[str, Any]:
         from .knobs import discover
         from .srcedit import RewriteRefused
@@ -865,7 +850,7 @@ class Worker:
         except RewriteRefused as e:
             raise HarnessError("rewrite-refused", str(e))
         res = d.to_json()
-        res["structural"] = _structural_survey(src, recs, self._tma_refusal())
+        res["structural"] = structural_survey(src, recs, tma_refusal(self.backend, self.device))
         res["probe_case"] = case
         return res
 
@@ -887,7 +872,7 @@ class Worker:
         res = {"source": src, "tunables": dict(tunables), "applied": []}
         try:
             if structural is not None:
-                mod = _structural_module()
+                mod = structural_module()
                 if mod is None:
                     raise RewriteRefused("structural rewrites are not available in this harness "
                                          "(the package kharness.structural is not installed)")
@@ -941,40 +926,6 @@ def _declared(req: dict[str, Any]) -> dict[str, list[int]]:
         return check_declared(req.get("declared") or {})
     except (TypeError, ValueError) as e:
         raise HarnessError("bad-request", str(e))
-
-
-def _structural_module() -> ModuleType | None:
-    """kharness.structural when this harness has it (built separately), else None."""
-    import importlib
-    name = f"{__package__}.structural"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as e:
-        if e.name != name:
-            raise           # the package exists but one of its imports is missing: a real error
-        return None
-
-
-def _structural_survey(src: str, recs: list[dict[str, Any]], tma_refusal: str | None = None) -> list[dict[str, Any]]:
-    """The structural rewrites' fits; tma_refusal (why this device has no tensor memory
-    accelerator) turns a fitting tma_loads into a refusal: the survey reads the source and
-    launches only, the device is the worker's."""
-    import dataclasses
-    mod = _structural_module()
-    if mod is None:
-        return []
-    out = []
-    for fit in mod.survey(src, recs):
-        if dataclasses.is_dataclass(fit) and not isinstance(fit, type):
-            out.append(dataclasses.asdict(fit))
-        elif hasattr(fit, "to_json"):
-            out.append(fit.to_json())
-        else:
-            out.append(dict(fit))
-    for f in out:
-        if f.get("name") == "tma_loads" and f.get("fits") and tma_refusal:
-            f.update(fits=False, why=tma_refusal, params={}, domain={})
-    return out
 
 
 @dataclass

@@ -358,12 +358,12 @@ def test_tma_loads_refused_without_the_accelerator(recorded):
     """The harness turns a fitting tma_loads into a refusal that names the device when its
     device has no tensor memory accelerator (the survey itself reads only source and
     launches); the other rewrites' fits are untouched."""
-    from kharness.worker import _structural_survey
+    from kharness.structural_survey import structural_survey
     name = "tma_loads_linear"
-    here = {f["name"]: f for f in _structural_survey(fixture(name)[1], recorded[name])}
+    here = {f["name"]: f for f in structural_survey(fixture(name)[1], recorded[name])}
     assert here["tma_loads"]["fits"] and here["tma_loads"]["domain"]
     why = "this device (compute capability 8.0) has no tensor memory accelerator (from 9.0)"
-    there = {f["name"]: f for f in _structural_survey(fixture(name)[1], recorded[name], why)}
+    there = {f["name"]: f for f in structural_survey(fixture(name)[1], recorded[name], why)}
     assert there["tma_loads"] == {"name": "tma_loads", "fits": False, "why": why, "params": {}, "domain": {}}
     assert {n: f["fits"] for n, f in there.items() if n != "tma_loads"} == \
         {n: f["fits"] for n, f in here.items() if n != "tma_loads"}
