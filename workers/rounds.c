@@ -385,6 +385,7 @@ static int rounds_propose(struct rounds_state *s, struct ladder_diag *diags, int
  * *val and *cmp (owned) its validation and comparison, *accepted whether it won; reject says
  * why not. 0, or -EINTR. */
 #define ROUNDS_MAX_COMPARES 2
+#define ROUNDS_NOISY_COMPARE 0.25 /* a comparison's noise (A vs A) past this: nothing known */
 static int rounds_decide(struct rounds_state *s, int round, int level, const json_t *sweep,
                          const json_t **chosen, json_t **val, json_t **cmp, int *accepted,
                          char *reject, size_t rejlen)
@@ -478,6 +479,10 @@ static int rounds_decide(struct rounds_state *s, int round, int level, const jso
     snprintf(reject, rejlen, "candidate %s not faster beyond noise: speedup %.4f, noise %.4f",
              json_string_value(id), json_number_value(json_object_get(*cmp, "speedup")),
              json_number_value(json_object_get(*cmp, "noise")));
+    /* Timed through a disturbance (the H200's moe_gating_topk: noise 1.09 where rounds before
+     * had 0.002): its configuration is not known, so a later round may propose it again. */
+    if (json_number_value(json_object_get(*cmp, "noise")) > ROUNDS_NOISY_COMPARE)
+      search_forget(&s->search, s->knobs, c);
   }
 out:
   json_decref(short_);

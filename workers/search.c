@@ -90,6 +90,24 @@ void search_remember(struct search *s, const json_t *knobs, const json_t *sweep,
   json_decref(base);
 }
 
+unsigned search_forget(struct search *s, const json_t *knobs, const json_t *cand)
+{
+  json_t *base = search_knob_values(knobs), *cfg = search_config(base, cand);
+  unsigned n = 0;
+  for (size_t i = json_array_size(s->memory); i-- > 0;) {
+    const json_t *m = json_array_get(s->memory, i);
+    if (strcmp(json_string_value(json_object_get(m, "structure")) ?: "", s->structure) == 0 &&
+        search_same(json_object_get(m, "config"), cfg) &&
+        strcmp(json_string_value(json_object_get(m, "status")) ?: "", "incumbent") != 0) {
+      json_array_remove(s->memory, i);
+      n++;
+    }
+  }
+  json_decref(cfg);
+  json_decref(base);
+  return n;
+}
+
 json_t *search_shortlist(const json_t *sweep, unsigned n, double min_gain)
 {
   json_t *out = json_array(), *id;

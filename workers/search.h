@@ -36,6 +36,10 @@ json_t *search_knob_values(const json_t *knobs);
  * structural or a model's candidate (other knobs), nor one the harness marked noisy (its
  * time is not known: a later round may measure it again). */
 void search_remember(struct search *s, const json_t *knobs, const json_t *sweep, int round);
+/* Forgets a sweep candidate's configuration of the current structure (not the incumbent's
+ * own entry): its measurement is not to be trusted, so it may be proposed again. Returns how
+ * many entries went. */
+unsigned search_forget(struct search *s, const json_t *knobs, const json_t *cand);
 /* 1 if cfg ({id: value}) of the current structure was measured already. */
 int search_measured(const struct search *s, const json_t *cfg);
 

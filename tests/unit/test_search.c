@@ -62,6 +62,32 @@ static void test_remember_skips_noisy_structural_and_model(void **state)
   json_decref(sweep);
 }
 
+/* A candidate whose comparison was too noisy is forgotten (so a later round may propose it
+ * again); the incumbent's entry for the same configuration stays. */
+static void test_forget(void **state)
+{
+  (void)state;
+  struct search s;
+  json_t *knobs = json_loads(knobs_json, 0, NULL), *sweep = json_loads(sweep_json, 0, NULL);
+  json_t *c2 = cfg(2, 3), *c4 = cfg(4, 3);
+  json_t *k0 = json_array_get(json_object_get(sweep, "candidates"), 0);
+  json_t *same_as_incumbent = json_pack("{s:s, s:{}}", "id", "kx", "changes");
+  search_init(&s, "0123456789abcdef0123");
+  search_remember(&s, knobs, sweep, 1);
+  assert_int_equal(search_measured(&s, c2), 1);
+  assert_int_equal(search_forget(&s, knobs, k0), 1);
+  assert_int_equal(search_measured(&s, c2), 0);
+  assert_int_equal(search_forget(&s, knobs, k0), 0);
+  assert_int_equal(search_forget(&s, knobs, same_as_incumbent), 0);
+  assert_int_equal(search_measured(&s, c4), 1);
+  search_free(&s);
+  json_decref(same_as_incumbent);
+  json_decref(c2);
+  json_decref(c4);
+  json_decref(knobs);
+  json_decref(sweep);
+}
+
 static void test_shortlist_fastest_beyond_gain(void **state)
 {
   (void)state;
@@ -82,6 +108,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_remember_skips_noisy_structural_and_model),
+    cmocka_unit_test(test_forget),
     cmocka_unit_test(test_shortlist_fastest_beyond_gain),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
