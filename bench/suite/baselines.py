@@ -47,9 +47,22 @@ CPU_COPY_BYTES = 64 << 20           # on the CPU (tests) a smaller one
 GPU_PEAK_DIM = 8192                 # square matmul for the peak tensor throughput
 CPU_PEAK_DIM = 512
 PROBE_REPS = 10
+# A GPU timing whose interquartile range is over this fraction of its median is taken once
+# more and the steadier of the two kept (the other is recorded): on the H200, torch.compile of
+# moe_gating_topk once timed bimodal (p10 0.133 ms, median 0.320 ms; another run 0.124 ms).
+RETAKE_REL_IQR = 0.25
 DEFAULT_OP_TIMEOUT_S = 1200.0       # one operator in the child: compile + checks + timings
 STARTUP_TIMEOUT_S = 600.0           # the child's start: imports, device, bandwidth probe
 MARK = "baselines-child:"           # the child's progress lines on stdout
+
+
+def steadier(first: dict[str, Any], again: dict[str, Any]) -> dict[str, Any]:
+    """Of two timings of one thing, the one with the smaller relative interquartile range,
+    with the other's median, spread and percentiles under "retaken"."""
+    keep, other = (again, first) if (again.get("rel_iqr") or 0.0) < (first.get("rel_iqr") or 0.0) else (first, again)
+    out = dict(keep)
+    out["retaken"] = {k: other.get(k) for k in ("median_ms", "rel_iqr", "p10_ms", "p90_ms")}
+    return out
 
 
 def log(msg: str) -> None:
@@ -266,11 +279,18 @@ class Measurer:
                 n = max(2, min(8, (2 * l2) // max(nbytes, 1)))
                 copies += [self.clone_tree(inputs) for _ in range(int(n) - 1)]
         a = self.args
-        with torch.no_grad():
-            times, meta = self.timer.bench(lambda k: fn(*copies[k % len(copies)]), a.warmup_ms, a.rep_ms,
-                                           a.min_reps, a.max_reps)
-        st = self.stats(times)
-        st.update(meta)
+
+        def take() -> dict[str, Any]:
+            with torch.no_grad():
+                times, meta = self.timer.bench(lambda k: fn(*copies[k % len(copies)]), a.warmup_ms, a.rep_ms,
+                                               a.min_reps, a.max_reps)
+            st = self.stats(times)
+            st.update(meta)
+            return st
+
+        st = take()
+        if self.gpu and (st.get("rel_iqr") or 0.0) > RETAKE_REL_IQR:
+            st = steadier(st, take())
         st["input_copies"] = len(copies)
         return st
 

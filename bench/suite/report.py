@@ -175,9 +175,12 @@ def _noisy_timings(base: Any) -> list[str]:
             st = b.get(stage) or {}
             med, iqr = st.get("median_ms"), st.get("iqr_ms")
             if st.get("ok") and med and iqr is not None and iqr / med > NOISY_REL_IQR:
+                again = st.get("retaken") or {}
                 out.append(f"run {b.get('run')}: the {stage} timing is noisy (interquartile range "
                            f"{100 * iqr / med:.0f}% of its median {med:.4g} ms, p10-p90 "
-                           f"{st.get('p10_ms', 0):.4g}-{st.get('p90_ms', 0):.4g} ms)")
+                           f"{st.get('p10_ms', 0):.4g}-{st.get('p90_ms', 0):.4g} ms"
+                           + (f"; taken twice, the other median {again['median_ms']:.4g} ms"
+                              if again.get("median_ms") else "") + ")")
     return out
 
 

@@ -15,6 +15,7 @@ from conftest import ROOT
 SUITE = os.path.join(ROOT, "bench", "suite")
 TESTDATA = os.path.join(SUITE, "testdata")
 sys.path.insert(0, SUITE)
+import baselines
 import exhaustive
 import report
 from opspec import load_op
@@ -232,6 +233,23 @@ def test_report_notes_noisy_timings(tmp_path):
     hits = [line for line in md.splitlines() if "eager timing is noisy" in line]
     assert hits == [f"- {noisy[0]}: run {noisy[1]}: the eager timing is noisy (interquartile range 50%"
                     + hits[0].split("range 50%", 1)[1]], hits
+
+
+def test_baselines_keep_the_steadier_timing():
+    """A GPU timing taken twice (its spread was over RETAKE_REL_IQR): the steadier one is kept,
+    the other's median and spread recorded under "retaken" (and named in the report's note
+    when the kept one is still noisy)."""
+    bimodal = {"median_ms": 0.320, "rel_iqr": 0.70, "p10_ms": 0.133, "p90_ms": 0.390, "n": 400}
+    steady = {"median_ms": 0.124, "rel_iqr": 0.007, "p10_ms": 0.123, "p90_ms": 0.125, "n": 480}
+    for first, again in ((bimodal, steady), (steady, bimodal)):
+        kept = baselines.steadier(first, again)
+        assert kept["median_ms"] == 0.124 and kept["n"] == 480
+        assert kept["retaken"] == {"median_ms": 0.320, "rel_iqr": 0.70, "p10_ms": 0.133, "p90_ms": 0.390}
+    assert baselines.RETAKE_REL_IQR == report.NOISY_REL_IQR
+    note = report._noisy_timings([{"run": 3, "compile": {"ok": True, "median_ms": 0.3, "iqr_ms": 0.15,
+                                                         "retaken": {"median_ms": 0.28}}}])
+    assert note == [("run 3: the compile timing is noisy (interquartile range 50% of its median 0.3 ms, p10-p90 "
+                     "0-0 ms; taken twice, the other median 0.28 ms)")]
 
 
 def test_round_seconds_from_the_records():
