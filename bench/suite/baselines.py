@@ -47,22 +47,9 @@ CPU_COPY_BYTES = 64 << 20           # on the CPU (tests) a smaller one
 GPU_PEAK_DIM = 8192                 # square matmul for the peak tensor throughput
 CPU_PEAK_DIM = 512
 PROBE_REPS = 10
-# A GPU timing whose interquartile range is over this fraction of its median is taken once
-# more and the steadier of the two kept (the other is recorded): on the H200, torch.compile of
-# moe_gating_topk once timed bimodal (p10 0.133 ms, median 0.320 ms; another run 0.124 ms).
-RETAKE_REL_IQR = 0.25
 DEFAULT_OP_TIMEOUT_S = 1200.0       # one operator in the child: compile + checks + timings
 STARTUP_TIMEOUT_S = 600.0           # the child's start: imports, device, bandwidth probe
 MARK = "baselines-child:"           # the child's progress lines on stdout
-
-
-def steadier(first: dict[str, Any], again: dict[str, Any]) -> dict[str, Any]:
-    """Of two timings of one thing, the one with the smaller relative interquartile range,
-    with the other's median, spread and percentiles under "retaken"."""
-    keep, other = (again, first) if (again.get("rel_iqr") or 0.0) < (first.get("rel_iqr") or 0.0) else (first, again)
-    out = dict(keep)
-    out["retaken"] = {k: other.get(k) for k in ("median_ms", "rel_iqr", "p10_ms", "p90_ms")}
-    return out
 
 
 def log(msg: str) -> None:
@@ -149,7 +136,7 @@ def run_parent(args: argparse.Namespace, ops: list[OpSpec], out: Path) -> int:
 class Measurer:
     """Everything measured in one process: the device, the timer, the two ceilings."""
 
-    def __init__(self, args: argparse.Namespace):
+    def __init__(self, args: argparse.Namespace) -> None:
         sys.path.insert(0, str(ROOT / "harness"))
         from kharness import backend as bk
         self.backend = bk.choose_backend(args.backend)      # sets TRITON_INTERPRET before triton
@@ -163,12 +150,12 @@ class Measurer:
         )
         from kharness.correctness import flatten_outputs
         from kharness.judge import Float64Mode, Tolerances, Truth, judge_output
-        from kharness.timing import Timer, stats
+        from kharness.timing import NOISY_REL_IQR, Timer, stats, steadier
         self.torch, self.bk = torch, bk
         self.case_seed, self.clone_tree, self.seed_all, self.to_device = case_seed, clone_tree, seed_all, to_device
         self.judge, self.flatten, self.tol = judge_output, flatten_outputs, Tolerances()
         self.Float64Mode, self.Truth, self.map_float = Float64Mode, Truth, map_float_tensors
-        self.stats = stats
+        self.stats, self.steadier, self.noisy_rel_iqr = stats, steadier, NOISY_REL_IQR
         self.args = args
         self.device = bk.device_for(self.backend)
         self.timer = Timer(self.backend)
@@ -289,8 +276,8 @@ class Measurer:
             return st
 
         st = take()
-        if self.gpu and (st.get("rel_iqr") or 0.0) > RETAKE_REL_IQR:
-            st = steadier(st, take())
+        if self.gpu and (st.get("rel_iqr") or 0.0) > self.noisy_rel_iqr:
+            st = self.steadier(st, take())     # a disturbed timing: the steadier of two
         st["input_copies"] = len(copies)
         return st
 

@@ -27,10 +27,6 @@ MAX_CANDIDATE_ID = 64
 SWEEP_BUDGET_MS = {"cuda": 40.0, "ascend": 40.0, "interp": 0.0}
 SWEEP_MIN_REPS = {"cuda": 5, "ascend": 5, "interp": 1}
 SWEEP_MAX_REPS = {"cuda": 200, "ascend": 200, "interp": 2}
-# A quick time whose interquartile range exceeds this fraction of its median is taken again
-# once; still above, the candidate is marked noisy (the worker does not remember it as
-# measured, so a later round may time it again). Quiet timings on the H200 stay under 0.05.
-SWEEP_NOISY_REL_IQR = 0.25
 
 
 @dataclass
@@ -48,7 +44,7 @@ class Candidate:
     time_ms: float | None = None
     rel_iqr: float | None = None
     reps: int = 0
-    noisy: bool = False              # its timing stayed above SWEEP_NOISY_REL_IQR when repeated
+    noisy: bool = False              # its timing stayed above timing.NOISY_REL_IQR when taken twice
     model: Any = None
     module: Any = None
 
@@ -283,8 +279,8 @@ def _screen(w: Any, cands: list[Candidate], case: int) -> int:
     return constructed
 
 
-def _quick_time(w: Any, model: Any, case: int, what: str, budget_ms: float) -> tuple[float, float, int]:
-    """(median ms, relative IQR, repetitions) of `model` on `case`."""
+def _quick_time(w: Any, model: Any, case: int, what: str, budget_ms: float) -> dict[str, Any]:
+    """The timing statistics (timing.stats) of `model` on `case`."""
     import torch
 
     from .timing import stats
@@ -300,21 +296,23 @@ def _quick_time(w: Any, model: Any, case: int, what: str, budget_ms: float) -> t
             n = max(lo, min(hi, int(budget_ms / est))) if budget_ms > 0 else lo
             return w.timer.measure(fn, n)
 
-    times = run_user(f"{what} on case {case}", go, w._user_dirs())
-    st = stats(times)
-    return st["median_ms"], st.get("rel_iqr") or 0.0, st["n"]
+    return stats(run_user(f"{what} on case {case}", go, w._user_dirs()))
 
 
 def _steady_time(w: Any, model: Any, case: int, what: str, budget_ms: float) -> tuple[float, float, int, bool]:
-    """_quick_time, taken again once when its spread says the device or host was disturbed;
-    the last element is True when the spread stayed above SWEEP_NOISY_REL_IQR."""
+    """(median ms, relative IQR, repetitions, noisy) of `model` on `case`: a device timing
+    whose spread says it was disturbed (over timing.NOISY_REL_IQR) is taken again and the
+    steadier kept; noisy when that one is still over. The worker does not remember a noisy
+    candidate as measured, so a later round may time it again."""
+    from .timing import NOISY_REL_IQR, steadier
     from .worker import progress
-    ms, rel, n = _quick_time(w, model, case, what, budget_ms)
-    if w.backend == "interp" or rel <= SWEEP_NOISY_REL_IQR:
-        return ms, rel, n, False
-    progress(f"sweep: {what}: spread {rel:.2f} of the median, timing it again")
-    ms, rel, n = _quick_time(w, model, case, what, budget_ms)
-    return ms, rel, n, rel > SWEEP_NOISY_REL_IQR
+    device = w.backend != "interp"
+    st = _quick_time(w, model, case, what, budget_ms)
+    if device and (st.get("rel_iqr") or 0.0) > NOISY_REL_IQR:
+        progress(f"sweep: {what}: spread {st['rel_iqr']:.2f} of the median, timing it again")
+        st = steadier(st, _quick_time(w, model, case, what, budget_ms))
+    rel = st.get("rel_iqr") or 0.0
+    return st["median_ms"], rel, st["n"], device and rel > NOISY_REL_IQR
 
 
 def sweep_op(w: Any, req: dict) -> dict:

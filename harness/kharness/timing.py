@@ -1,24 +1,24 @@
 """Timing: do_bench-style repetition with device events, L2 flush between repetitions,
 input rotation, robust statistics, and ABBA interleaved comparison."""
+from __future__ import annotations
+
 import math
 import statistics
 import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+TimedFn = Callable[[int], Any]      # one call; its argument is the repetition index
 
 L2_FLUSH_BYTES = 256 * 1024 * 1024
-# Timer.prequeue: before a measurement, hold the device with a spin for about as long as the
-# host takes to enqueue it (PREQUEUE_MARGIN times the last measured host time per call), at
-# most prequeue_max_ms, so that the calls run back to back whatever the host does meanwhile.
-# Off by default (PREQUEUE_MAX_MS 0): on the H200 (bench/gpu/timing_prequeue.py, results in
-# bench/results/h200-suite-2026-12-01/logs/callU/) a host loaded on every core did not move the
-# timings of 4.5-37 us kernels without it (the 256 MiB L2 flush already keeps the device busy
-# while the host launches), and with it kernels of 4-7 us read about 0.2 us (3%) longer. Kept
-# as an instrument for a host that is slower than the flush.
-PREQUEUE_MAX_MS = 0.0
-PREQUEUE_MARGIN = 1.5
-PREQUEUE_CALIBRATION_CYCLES = 2_000_000
+# A timing whose interquartile range is over this fraction of its median was disturbed: it is
+# taken again, the steadier kept (steadier). On the H200 the suite's 3181 quick timings of sweep
+# candidates had a 99th-percentile spread of 0.08; the three above 0.25 (0.84-1.14) came from
+# disturbed rounds (bench/results/h200-suite-2026-12-01).
+NOISY_REL_IQR = 0.25
 
 
-def quantile(sorted_vals, q):
+def quantile(sorted_vals: Sequence[float], q: float) -> float:
     n = len(sorted_vals)
     if n == 0:
         return float("nan")
@@ -28,7 +28,7 @@ def quantile(sorted_vals, q):
     return (1 - t) * sorted_vals[lo] + t * sorted_vals[hi]
 
 
-def stats(times_ms):
+def stats(times_ms: Sequence[float]) -> dict[str, Any]:
     s = sorted(times_ms)
     n = len(s)
     if n == 0:
@@ -43,16 +43,23 @@ def stats(times_ms):
     }
 
 
+def steadier(first: dict[str, Any], again: dict[str, Any]) -> dict[str, Any]:
+    """Of two timings (stats) of one thing, the one with the smaller relative interquartile
+    range, with the other's median, spread and percentiles under "retaken"."""
+    keep, other = (again, first) if (again.get("rel_iqr") or 0.0) < (first.get("rel_iqr") or 0.0) else (first, again)
+    out = dict(keep)
+    out["retaken"] = {k: other.get(k) for k in ("median_ms", "rel_iqr", "p10_ms", "p90_ms")}
+    return out
+
+
 class Timer:
     """Backend-specific timing. kind: "cuda" / "ascend" use device events and an L2 flush;
     "interp" uses time.perf_counter on the CPU (and says so: clock "cpu")."""
 
-    def __init__(self, backend):
+    def __init__(self, backend: str) -> None:
         self.backend = backend
-        self._flush = None
-        self._cycles_per_ms = None       # the device spin's rate, measured on first use
-        self._host_ms_per_call = None    # host time to enqueue one flush + call, last measured
-        self.prequeue_max_ms = PREQUEUE_MAX_MS   # > 0: the spin on (bench/gpu/timing_prequeue.py)
+        self._flush: Any = None          # the L2 flush buffer, allocated on first use
+        self.dev: Any
         import torch
         self.torch = torch
         if backend == "cuda":
@@ -66,14 +73,14 @@ class Timer:
             self.clock = "cpu"
 
     @property
-    def l2_flush(self):
+    def l2_flush(self) -> bool:
         return self.dev is not None
 
-    def sync(self):
+    def sync(self) -> None:
         if self.dev is not None:
             self.dev.synchronize()
 
-    def flush(self):
+    def flush(self) -> None:
         if self.dev is None:
             return
         if self._flush is None:
@@ -81,7 +88,7 @@ class Timer:
             self._flush = self.torch.empty(L2_FLUSH_BYTES, dtype=self.torch.int8, device=dev)
         self._flush.zero_()
 
-    def measure(self, fn, n, flush=True):
+    def measure(self, fn: TimedFn, n: int, flush: bool = True) -> list[float]:
         """n timed calls of fn(k) (k = repetition index), each preceded by an L2 flush.
         Returns a list of milliseconds."""
         if n <= 0:
@@ -95,46 +102,16 @@ class Timer:
             return out
         starts = [self.dev.Event(enable_timing=True) for _ in range(n)]
         ends = [self.dev.Event(enable_timing=True) for _ in range(n)]
-        self.prequeue(n)
-        t0 = time.perf_counter()
         for k in range(n):
             if flush:
                 self.flush()
             starts[k].record()
             fn(k)
             ends[k].record()
-        self._host_ms_per_call = (time.perf_counter() - t0) * 1e3 / n
         self.dev.synchronize()
         return [s.elapsed_time(e) for s, e in zip(starts, ends)]
 
-    def prequeue(self, n):
-        """Holds the device (a spin kernel) for about the host time of n calls, so that the n
-        calls queued behind it run back to back whatever the host does meanwhile. Returns the
-        ms asked for (0: none, e.g. on a backend without a spin or before any host time is
-        known)."""
-        spin = getattr(self.dev, "_sleep", None) if self.dev is not None else None
-        if spin is None or not self._host_ms_per_call or n <= 0 or self.prequeue_max_ms <= 0:
-            return 0.0
-        if self._cycles_per_ms is None:
-            self._cycles_per_ms = self._calibrate(spin)
-        ms = min(self.prequeue_max_ms, self._host_ms_per_call * n * PREQUEUE_MARGIN)
-        spin(max(1, int(ms * self._cycles_per_ms)))
-        return ms
-
-    def _calibrate(self, spin):
-        """Device cycles per ms of the spin (the second of two timings: the first loads it)."""
-        rate = 0.0
-        for _ in range(2):
-            s = self.dev.Event(enable_timing=True)
-            e = self.dev.Event(enable_timing=True)
-            s.record()
-            spin(PREQUEUE_CALIBRATION_CYCLES)
-            e.record()
-            self.dev.synchronize()
-            rate = PREQUEUE_CALIBRATION_CYCLES / max(s.elapsed_time(e), 1e-3)
-        return rate
-
-    def estimate(self, fn, n=5):
+    def estimate(self, fn: TimedFn, n: int = 5) -> float:
         """Mean ms of one call (including the flush, like triton.testing.do_bench)."""
         self.sync()
         t0 = time.perf_counter()
@@ -149,11 +126,11 @@ class Timer:
             self.flush()
             fn(k)
         e.record()
-        self._host_ms_per_call = (time.perf_counter() - t0) * 1e3 / n
         self.dev.synchronize()
         return max(s.elapsed_time(e) / n, 1e-4)
 
-    def bench(self, fn, warmup_ms, rep_ms, min_reps, max_reps):
+    def bench(self, fn: TimedFn, warmup_ms: float, rep_ms: float, min_reps: int,
+              max_reps: int) -> tuple[list[float], dict[str, Any]]:
         fn(0)
         self.sync()
         est = self.estimate(fn, n=1 if self.dev is None else 5)
@@ -167,7 +144,8 @@ class Timer:
         return times, {"estimate_ms": est, "warmup_reps": n_warm, "reps": n_rep}
 
 
-def abba_decision(a1, b1, b2, a2, min_improvement=0.01):
+def abba_decision(a1: Sequence[float], b1: Sequence[float], b2: Sequence[float], a2: Sequence[float],
+                  min_improvement: float = 0.01) -> dict[str, Any]:
     """Decide from per-round slot times (lists of equal length, one value per round, slots in
     A B B A order) whether B is faster than A beyond the noise.
 

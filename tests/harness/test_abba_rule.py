@@ -23,7 +23,7 @@ def _more(slots: dict[str, list[float]], rounds: int) -> dict[str, list[float]]:
     return out
 
 
-def test_one_disturbed_round_does_not_decide():
+def test_one_disturbed_round_does_not_decide() -> None:
     assert len(GATHER["A1"]) == ADAPTIVE_MIN_ROUNDS
     dec = abba_decision(GATHER["A1"], GATHER["B1"], GATHER["B2"], GATHER["A2"], MIN_IMP)
     assert not dec["faster_beyond_noise"] and dec["candidate_wins"] == 6 and dec["noise"] > 0.9
@@ -35,7 +35,7 @@ def test_one_disturbed_round_does_not_decide():
     assert dec["faster_beyond_noise"] and dec["noise"] < 0.02
 
 
-def test_noise_throughout_or_a_losing_candidate_still_decides():
+def test_a_losing_candidate_still_decides() -> None:
     quiet_loser = {k: [v * (1.03 if k[0] == "B" else 1.0) for v in GATHER["A2"]] for k in GATHER}
     assert _decided(quiet_loser, MIN_IMP) is True          # slower in every round: settled
     loser = dict(quiet_loser, A1=list(GATHER["A1"]))       # the same with the disturbed slot

@@ -15,6 +15,7 @@ import re
 import pytest
 import torch
 from conftest import read, vector_add
+from kharness.client import HarnessClient
 from kharness.knobs import Discovery, Knob, Site, Where, discover
 from kharness.rewrite import apply_changes
 from kharness.srcedit import RewriteRefused
@@ -247,7 +248,7 @@ def test_tile_named_block_without_dot(h):
     check_candidate(h, rewrite(h, changes={"BLOCK_N": 1024}), {"BLOCK_N": 1024})
 
 
-def test_double_star_launch_is_left_alone(h):
+def test_double_star_launch_is_left_alone(h: HarnessClient) -> None:
     """`k[grid](..., **cfg)`: what the launch does not name may be among cfg's keys, so neither
     a knob nor a structural rewrite adds a keyword there (each candidate used to fail with
     "got multiple values for keyword argument"); the frozen list says why."""

@@ -4,6 +4,7 @@ build; models whose behaviour lives in the user's module are never copied; and a
 of the suite's linear_bias builds one model and copies the rest, every candidate correct."""
 import os
 import types
+from pathlib import Path
 
 import pytest
 import torch
@@ -104,7 +105,7 @@ def test_plain_attributes_are_reusable():
     assert c.cfg == {"a": [1, 2]} and torch.equal(c.table, m.table)
 
 
-def test_sweep_copies_the_linear_layer(tmp_path):
+def test_sweep_copies_the_linear_layer(tmp_path: Path) -> None:
     with open(os.path.join(LINEAR, "ref.py")) as f:
         ref = f.read()
     with open(os.path.join(LINEAR, "kernel.py")) as f:

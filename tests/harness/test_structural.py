@@ -10,10 +10,12 @@ import itertools
 import json
 import os
 import re
+from typing import Any
 
 import pytest
 from conftest import read, start_harness
 from kharness import launches as launch_rec
+from kharness.client import HarnessClient
 from kharness.srcedit import RewriteRefused
 from kharness.static_check import check_source
 from kharness.structural import REWRITES, apply, survey
@@ -327,7 +329,7 @@ def test_rows_per_program_ir_cuda90(h, recorded):
     assert tiled.get("ld.global.v4.32", 0) > 0 and tiled.get("st.global.v2.32", 0) > 0, tiled
 
 
-def test_tma_loads_shape_and_ir_cuda90(h, recorded):
+def test_tma_loads_shape_and_ir_cuda90(h: HarnessClient, recorded: dict[str, list[dict[str, Any]]]) -> None:
     """tma_loads: a unit stride written as nothing gives a plain descriptor load (W's, read
     transposed, through tl.trans of a [BLOCK_N, BLOCK_K] block); a unit stride that is a
     parameter keeps the pointer load as the branch for other strides; the offline cuda:90
@@ -354,7 +356,7 @@ def test_tma_loads_shape_and_ir_cuda90(h, recorded):
     assert load_and_validate(h, name, both)["passed"]
 
 
-def test_tma_loads_refused_without_the_accelerator(recorded):
+def test_tma_loads_refused_without_the_accelerator(recorded: dict[str, list[dict[str, Any]]]) -> None:
     """The harness turns a fitting tma_loads into a refusal that names the device when its
     device has no tensor memory accelerator (the survey itself reads only source and
     launches); the other rewrites' fits are untouched."""

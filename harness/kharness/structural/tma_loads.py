@@ -35,6 +35,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..knobs import OPTION_DEFAULTS
 from ..srcedit import Edit, RewriteRefused, apply_edits
 from .common import (
     DTYPE_BYTES,
@@ -56,9 +57,8 @@ NAME = "tma_loads"
 DEFAULTS: dict[str, Any] = {"kernel": ""}
 # The pipeline depth and warps are swept with the rewrite: loads through descriptors are
 # asynchronous copies into shared memory, so the best depth moves (the launch's own values are
-# the defaults and always in the domain).
+# the defaults and always in the domain; Triton's, knobs.OPTION_DEFAULTS, when it sets none).
 OPTION_DOMAIN = {"num_warps": [4, 8], "num_stages": [2, 3, 4, 5]}
-OPTION_DEFAULTS = {"num_warps": 4, "num_stages": 3}       # Triton's on CUDA when a launch sets none
 TMA_ALIGN_BYTES = 16        # descriptor base and every stride but the last, in bytes
 WRAPPERS = ("multiple_of", "max_contiguous")
 
@@ -278,9 +278,8 @@ def _tile_load(mod: Module, k: Kernel, stmt: ast.Assign, loop: ast.For, defs: De
         raise RewriteRefused(f"line {line}: other={mod.text(other)}; a descriptor fills with zeros")
     ptr, tensor, offsets, (rows, cols) = _address(mod, k, call.args[0], defs)
     _mask(mod, call_arg(call, 1, "mask"), [rows, cols], defs, line)
-    unit = [a for a in (rows, cols) if a.stride == "1"]
     unit_param = None
-    if not unit:
+    if "1" not in (rows.stride, cols.stride):
         vals = mod.recorded_values(k.name)
         unit_param = next((a.stride for a in (cols, rows) if a.stride in k.params
                            and (vals.get(a.stride) or {}).get("value") == 1), None)

@@ -2,29 +2,30 @@
 """Does the harness's timer measure the device or the host? A benchmark for a GPU machine.
 
 The harness times a kernel with device events around each call, an L2 flush before each
-(harness/kharness/timing.py). When the host takes longer to launch a call than the device
-takes to run the flush, the device waits between the start event and the kernel, and the
-host's launch time is measured instead of the kernel. A busy host makes that happen to
-kernels of a few microseconds (seen on the H200 in a suite round: a 16 us kernel timed at
-30-480 us). Timer.prequeue can queue a device spin ahead of each measurement; this measures
-whether it changes anything (on the H200 it did not help: off by default, see timing.py).
-
-This script times small Triton kernels (elementwise over N elements) with Timer.measure:
+(harness/kharness/timing.py). Were the host to take longer to launch a call than the device
+takes to run the flush, the device would wait between the start event and the kernel, and
+the host's launch would be timed with it. This script times small Triton kernels
+(elementwise over N elements) with Timer.measure:
 
   quiet      no load on the host
   contended  HOGS processes spinning on the host's cores, and a thread of this process
              holding the interpreter lock in bursts (as the harness's own threads may)
 
-each with the spin (prequeue) and without, REPEATS times, and prints the median and the
-10th-90th percentile of each, and the ratio contended / quiet (1.0: the load is not seen).
+REPEATS times each, and prints the median and the 10th-90th percentile of each and the ratio
+contended / quiet (1.0: the load is not seen).
 
-    python3 bench/gpu/timing_prequeue.py [--sizes 65536,1048576] [--repeats 5] [--json OUT]
+On the H200 (call U, tree 31df5d1, when the script also tried a device spin queued ahead of
+the calls: bench/results/h200-suite-2026-12-01/logs/callU/prequeue.txt) the ratio was
+0.93-0.98 for 4.5-37 us kernels; the spin changed nothing and was removed.
+
+    python3 bench/gpu/timing_host_load.py [--sizes 65536,1048576] [--repeats 5] [--json OUT]
 """
 from __future__ import annotations
 
 import argparse
 import json
 import multiprocessing
+import multiprocessing.synchronize
 import os
 import statistics
 import sys
@@ -39,21 +40,19 @@ from kharness.timing import Timer, quantile
 
 REPS = 200                # calls per measurement (the sweep's most)
 GIL_BURST_S = 0.002       # the lock-holding thread's busy burst, then a pause as long
-SPIN_MAX_MS = 20.0        # Timer.prequeue_max_ms when the spin is on
 
 
 @dataclass
 class Row:
     size: int
     load: str
-    prequeue: bool
     repeat: int
     median_ms: float
     p10_ms: float
     p90_ms: float
 
 
-def _hog(stop: multiprocessing.synchronize.Event) -> None:  # type: ignore[name-defined]
+def _hog(stop: multiprocessing.synchronize.Event) -> None:
     x = 0
     while not stop.is_set():
         for _ in range(100000):
@@ -81,7 +80,7 @@ def main() -> int:
     import triton.language as tl
 
     @triton.jit
-    def scale(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    def scale(x_ptr, y_ptr, n, BLOCK: tl.constexpr) -> None:
         offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
         m = offs < n
         tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=m) * 2.0, mask=m)
@@ -111,11 +110,8 @@ def main() -> int:
                 time.sleep(0.5)
             try:
                 for rep in range(a.repeats):
-                    for pre in (True, False):
-                        timer.prequeue_max_ms = SPIN_MAX_MS if pre else 0.0
-                        t = sorted(timer.measure(fn, REPS))
-                        rows.append(Row(size, load, pre, rep, statistics.median(t), quantile(t, 0.1),
-                                        quantile(t, 0.9)))
+                    t = sorted(timer.measure(fn, REPS))
+                    rows.append(Row(size, load, rep, statistics.median(t), quantile(t, 0.1), quantile(t, 0.9)))
             finally:
                 stop_p.set()
                 stop_t.set()
@@ -124,18 +120,16 @@ def main() -> int:
                 if gil:
                     gil.join(5)
 
-    print(f"{'size':>10} {'prequeue':>8} {'quiet median [p10-p90] ms':>34} {'contended median [p10-p90] ms':>36} "
-          "contended/quiet")
+    print(f"{'size':>10} {'quiet median [p10-p90] ms':>34} {'contended median [p10-p90] ms':>36} contended/quiet")
     for size in sorted({r.size for r in rows}):
-        for pre in (True, False):
-            cell = {}
-            for load in ("quiet", "contended"):
-                rs = [r for r in rows if r.size == size and r.prequeue == pre and r.load == load]
-                med = statistics.median(r.median_ms for r in rs)
-                cell[load] = (med, min(r.p10_ms for r in rs), max(r.p90_ms for r in rs))
-            q, c = cell["quiet"], cell["contended"]
-            print(f"{size:>10} {pre!s:>8} {q[0]:>12.5f} [{q[1]:.5f}-{q[2]:.5f}] "
-                  f"{c[0]:>14.5f} [{c[1]:.5f}-{c[2]:.5f}] {c[0] / q[0]:>10.3f}")
+        cell = {}
+        for load in ("quiet", "contended"):
+            rs = [r for r in rows if r.size == size and r.load == load]
+            cell[load] = (statistics.median(r.median_ms for r in rs), min(r.p10_ms for r in rs),
+                          max(r.p90_ms for r in rs))
+        q, c = cell["quiet"], cell["contended"]
+        print(f"{size:>10} {q[0]:>12.5f} [{q[1]:.5f}-{q[2]:.5f}] "
+              f"{c[0]:>14.5f} [{c[1]:.5f}-{c[2]:.5f}] {c[0] / q[0]:>10.3f}")
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"reps": REPS, "hogs": a.hogs, "rows": [asdict(r) for r in rows]}, f, indent=1)
