@@ -494,6 +494,15 @@ static void test_error_text_is_utf8(void **state)
   snprintf(text, sizeof(text), "ab\xff[ and ?[");
   llm_redact(text, sizeof(text), "?[");
   assert_string_equal(text, "ab[redacted] and [redacted]");
+  /* Found by the fuzzer: the mark's last byte and the one after it spell the key "]]". */
+  snprintf(text, sizeof(text), "x ]]] y");
+  llm_redact(text, sizeof(text), "]]");
+  assert_null(strstr(text, "]]"));
+  assert_string_equal(text, "x [redacted");
+  /* a key inside the mark is left there (nothing else can be done with it) */
+  snprintf(text, sizeof(text), "a red b");
+  llm_redact(text, sizeof(text), "red");
+  assert_string_equal(text, "a [redacted] b");
 }
 
 int main(void)
