@@ -12,6 +12,7 @@
 
 #include "ir.h"
 #include "ir_text.h"
+#include "ir_walk.h"
 
 /* Core type named in `#hivm.func_core_type<AIV>` / `#hivm.module_core_type<MIX>` at or after
  * p, or a triton-ascend adapter `mix_mode = "aiv"`. */

@@ -1,8 +1,8 @@
-/* ir_text: the MLIR text helpers the IR readers share (workers/ir.c for cuda and the walker,
- * workers/ir_ascend.c for Ascend). Internal to those readers: line slicing, bounded JSON
- * counters, the location table (`#locN = loc(...)` aliases resolved to lines of the user's
- * kernel file), and the region walker that classifies scf.for bodies. Nothing here allocates
- * beyond the location table (one slot per alias, capped). */
+/* ir_text: the MLIR text helpers the IR readers share (ir.c for cuda, ir_walk.c, ir_adapter.c
+ * and ir_hivm.c for Ascend). Internal to those readers: line slicing, bounded JSON counters,
+ * the location table (`#locN = loc(...)` aliases resolved to lines of the user's kernel
+ * file). The region walker that classifies scf.for bodies is ir_walk.h. Nothing here
+ * allocates beyond the location table (one slot per alias, capped). */
 #ifndef KOPT_IR_TEXT_H
 #define KOPT_IR_TEXT_H
 #include <jansson.h>
@@ -31,6 +31,10 @@ const char *ir_group_end(const char *p, const char *e, char open, char close);
 /* obj[key] += by (created at by; obj keeps the reference). 0 or -ENOMEM. */
 int ir_bump(json_t *obj, const char *key, json_int_t by);
 int ir_set_int(json_t *obj, const char *key, json_int_t v);
+/* obj[key] as an integer; 0 when absent or not an integer. */
+json_int_t ir_geti(const json_t *obj, const char *key);
+/* The last path component of [p, p+n) (its length in *bn); p itself when it has no '/'. */
+const char *ir_basename(const char *p, size_t n, size_t *bn);
 /* by_line[line][key] += by; lines past IR_BY_LINE_MAX set *trunc and are dropped. */
 int ir_line_bump(json_t *by_line, long line, const char *key, json_int_t by, int *trunc);
 /* -EFBIG (err filled) when text is longer than IR_TEXT_MAX; text may be NULL. */
@@ -71,26 +75,5 @@ int ir_locs_build(struct ir_locs *L, const char *text, size_t len);
 void ir_locs_free(struct ir_locs *L);
 /* The user-file line of an op line's trailing loc(...), or -1. */
 long ir_line_of(struct ir_locs *L, const char *p, size_t n);
-
-/* ---- the region walker ---- */
-
-struct ir_walk {
-  /* inputs */
-  struct ir_locs *locs;  /* may be NULL: no line attribution */
-  int hivm;              /* HIVM mode: scalar/work classification for loops */
-  unsigned count_flags;  /* IR_LOOP_* to count into nloops_matching */
-  /* outputs (any may be NULL) */
-  json_t *ops;           /* tracked op -> count */
-  json_t *by_line;
-  json_t *loops;         /* array of loop records */
-  int trunc;
-  long nloops, nscalar, scalar_loads, nloops_matching;
-  long local_alloc_bytes;
-  long num_warps;
-  char target[32];
-};
-
-/* Walks MLIR text region by region, filling w's outputs. 0 or -ENOMEM. */
-int ir_walk_mlir(struct ir_walk *w, const char *text, size_t len);
 
 #endif
