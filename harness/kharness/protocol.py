@@ -149,3 +149,23 @@ def parse_request(line) -> dict[str, Any]:
     if t is not None and (not isinstance(t, (int, float)) or isinstance(t, bool) or not (0 < t <= MAX_TIMEOUT_S)):
         raise HarnessError("bad-request", f"timeout_s must be a number in (0, {MAX_TIMEOUT_S}]", id=req_id)
     return req
+
+
+def int_field(req: dict[str, Any], name: str, default: int, lo: int, hi: int) -> int:
+    """req[name] (default when absent or null), an integer in [lo, hi]; else bad-request naming
+    the field and its range."""
+    v = req.get(name, default)
+    if v is None:
+        v = default
+    if not isinstance(v, int) or isinstance(v, bool) or not (lo <= v <= hi):
+        raise HarnessError("bad-request", f"{name} must be an integer in [{lo}, {hi}]")
+    return v
+
+
+def num_field(req: dict[str, Any], name: str, default: float, lo: float, hi: float) -> float:
+    v = req.get(name, default)
+    if v is None:
+        v = default
+    if not isinstance(v, (int, float)) or isinstance(v, bool) or not (lo <= v <= hi):
+        raise HarnessError("bad-request", f"{name} must be a number in [{lo}, {hi}]")
+    return float(v)

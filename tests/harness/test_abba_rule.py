@@ -1,7 +1,7 @@
-"""The ABBA decision's adaptive stop (kharness.worker._decided): a round whose incumbent slots
+"""The ABBA decision's adaptive stop (kharness.measure.decided): a round whose incumbent slots
 disagree once does not end the comparison early; more rounds outvote it."""
+from kharness.measure import ADAPTIVE_MIN_ROUNDS, decided
 from kharness.timing import abba_decision
-from kharness.worker import ADAPTIVE_MIN_ROUNDS, _decided
 
 # gather_dim1's round 1 of run 7 on the H200: the candidate faster in 6 of 6 rounds by about
 # 2.6%, one incumbent slot (A1 of round 2) disturbed
@@ -27,7 +27,7 @@ def test_one_disturbed_round_does_not_decide() -> None:
     assert len(GATHER["A1"]) == ADAPTIVE_MIN_ROUNDS
     dec = abba_decision(GATHER["A1"], GATHER["B1"], GATHER["B2"], GATHER["A2"], MIN_IMP)
     assert not dec["faster_beyond_noise"] and dec["candidate_wins"] == 6 and dec["noise"] > 0.9
-    assert _decided(GATHER, MIN_IMP) is False              # before: True, and the candidate lost
+    assert decided(GATHER, MIN_IMP) is False              # before: True, and the candidate lost
     # the comparison then runs to its most rounds (20 in a round's compare), where the
     # disturbed round no longer sets the noise
     s = _more(GATHER, 14)
@@ -37,6 +37,6 @@ def test_one_disturbed_round_does_not_decide() -> None:
 
 def test_a_losing_candidate_still_decides() -> None:
     quiet_loser = {k: [v * (1.03 if k[0] == "B" else 1.0) for v in GATHER["A2"]] for k in GATHER}
-    assert _decided(quiet_loser, MIN_IMP) is True          # slower in every round: settled
+    assert decided(quiet_loser, MIN_IMP) is True          # slower in every round: settled
     loser = dict(quiet_loser, A1=list(GATHER["A1"]))       # the same with the disturbed slot
-    assert _decided(loser, MIN_IMP) is True                # a candidate that loses is not held
+    assert decided(loser, MIN_IMP) is True                # a candidate that loses is not held
