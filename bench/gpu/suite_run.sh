@@ -31,6 +31,7 @@
 # KOPT_DIR (where baselines finds the kopt records whose best kernels it times; default this
 # call's results: give a committed results directory, with PHASES=baselines and FIRST_RUN, to
 # measure the baselines of recorded runs again).
+# KOPT_SUITE_OPS_DIR (another directory of operators for every tool, e.g. bench/suite/unseen).
 # One device-tool command may run 10 minutes: split the suite with OPS (and PHASES).
 # Everything is packed into $OUT/suite-results.tgz (the tool brings back 8 files at most), with
 # report.md and the logs' tails beside it.

@@ -16,7 +16,9 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "suite"))
 import check_ops
 from opspec import (
     CLASSES,
+    OPS_DIR,
     SCALES,
+    UNSEEN_DIR,
     OpSpecError,
     eval_expr,
     list_ops,
@@ -25,7 +27,8 @@ from opspec import (
     select_ops,
 )
 
-OPS = list_ops()
+# The suite and the unseen operators (bench/suite/unseen/), checked alike.
+OPS = [str(OPS_DIR / n) for n in list_ops(OPS_DIR)] + [str(UNSEEN_DIR / n) for n in list_ops(UNSEEN_DIR)]
 MIN_OPS = 24
 
 
@@ -53,9 +56,9 @@ def _dt(t):
 
 
 @pytest.mark.parametrize("scale", SCALES)
-@pytest.mark.parametrize("name", OPS)
-def test_declared_shapes_match_ref(name, scale, monkeypatch):
-    op = load_op(os.path.join(ROOT, "bench", "suite", "ops", name))
+@pytest.mark.parametrize("path", OPS, ids=os.path.basename)
+def test_declared_shapes_match_ref(path, scale, monkeypatch):
+    op = load_op(path)
     ref = _import_ref(op, scale, monkeypatch)
     with torch.device("meta"):
         inputs = ref.get_inputs()
@@ -75,11 +78,11 @@ def test_declared_shapes_match_ref(name, scale, monkeypatch):
         assert 0 < op.min_bytes(scale) <= moved
 
 
-@pytest.mark.parametrize("name", OPS)
-def test_initial_kernel_validates(name, harness):
-    op = load_op(os.path.join(ROOT, "bench", "suite", "ops", name))
+@pytest.mark.parametrize("path", OPS, ids=os.path.basename)
+def test_initial_kernel_validates(path, harness):
+    op = load_op(path)
     res = check_ops.check_op(harness, op, "small", correctness_cases=2)
-    assert res.passed, f"{name}: {res.problems}"
+    assert res.passed, f"{op.name}: {res.problems}"
 
 
 def test_eval_expr_refuses_what_is_not_integer_arithmetic():
@@ -105,3 +108,14 @@ def test_load_op_names_the_bad_field(tmp_path):
             load_op(d)
     with pytest.raises(OpSpecError, match="unknown operator"):
         select_ops("softmax,nope")
+
+
+def test_ops_dir_from_environment():
+    """KOPT_SUITE_OPS_DIR points every tool at another directory of operators (unseen/)."""
+    import subprocess
+    code = "import opspec; print(opspec.OPS_DIR); print(','.join(opspec.list_ops()))"
+    env = {**os.environ, "KOPT_SUITE_OPS_DIR": str(UNSEEN_DIR)}
+    out = subprocess.run([sys.executable, "-c", code], cwd=os.path.join(ROOT, "bench", "suite"), env=env,
+                         capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == str(UNSEEN_DIR.resolve())
+    assert out[1].split(",") == list_ops(UNSEEN_DIR) and "softmax" not in out[1]
