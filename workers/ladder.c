@@ -342,6 +342,20 @@ static long ladder_ir_int(const json_t *o, const char *key)
   return json_is_integer(v) ? (long)json_integer_value(v) : 0;
 }
 
+/* Global accesses of op ("ld" or "st") narrower than 128 bits: 8-, 16-, 32- and 64-bit ones
+ * (a scalar float16 access is ld.global.b16; the 64-bit, half-vectorized ones count too). */
+static long ladder_narrow(const json_t *ptx, const char *op)
+{
+  static const int bits[] = { 8, 16, 32, 64 };
+  char key[32];
+  long n = 0;
+  for (unsigned i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
+    snprintf(key, sizeof(key), "%s.global.%d", op, bits[i]);
+    n += ladder_ir_int(ptx, key);
+  }
+  return n;
+}
+
 /* Ascend HIVM IR after sync injection (ir_hivm.h): scalar lowering and sync are the usual
  * pathologies (research notes). Not run on real bishengir output. */
 static void ladder_l3_hivm(const json_t *hir, struct ladder_diag *d)
@@ -415,7 +429,7 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
                struct ladder_diag *d)
 {
   const json_t *hot, *ptx, *tg, *sp, *loop;
-  long ld32, ld64, ld128, st32, st64, st128, spills = 0, async, loops_sync = 0, mma, cvt, bars;
+  long ldn, ld64, ld128, stn, st64, st128, spills = 0, async, loops_sync = 0, mma, cvt, bars;
   size_t i;
 
   ladder_reset(d, 3);
@@ -451,9 +465,9 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
   /* 64-bit accesses are half-vectorized: they count with the narrow ones here. */
   ld64 = ladder_ir_int(ptx, "ld.global.64");
   st64 = ladder_ir_int(ptx, "st.global.64");
-  ld32 = ladder_ir_int(ptx, "ld.global.32") + ld64;
+  ldn = ladder_narrow(ptx, "ld");
   ld128 = ladder_ir_int(ptx, "ld.global.128");
-  st32 = ladder_ir_int(ptx, "st.global.32") + st64;
+  stn = ladder_narrow(ptx, "st");
   st128 = ladder_ir_int(ptx, "st.global.128");
   if (json_is_object(sp)) {
     const char *k;
@@ -470,10 +484,10 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
   mma = ladder_ir_int(tg, "dots") + ladder_ir_int(ptx, "mma.sync") + ladder_ir_int(ptx, "wgmma");
   cvt = ladder_ir_int(tg, "layout_conversions");
   bars = ladder_ir_int(ptx, "bar.sync");
-  ladder_why(d, "IR: global loads 32-bit %ld, 64-bit %ld, 128-bit %ld; stores 32-bit %ld, "
-                "64-bit %ld, 128-bit %ld; local memory %ld; async copies %ld; loops with "
-                "synchronous loads %ld; dots %ld; layout conversions %ld; barriers %ld.",
-             ld32 - ld64, ld64, ld128, st32 - st64, st64, st128, spills, async, loops_sync, mma,
+  ladder_why(d, "IR: global loads up to 32-bit %ld, 64-bit %ld, 128-bit %ld; stores up to "
+                "32-bit %ld, 64-bit %ld, 128-bit %ld; local memory %ld; async copies %ld; loops "
+                "with synchronous loads %ld; dots %ld; layout conversions %ld; barriers %ld.",
+             ldn - ld64, ld64, ld128, stn - st64, st64, st128, spills, async, loops_sync, mma,
              cvt, bars);
   if (spills > 0) {
     ladder_why(d, "local memory (spills): a smaller tile or fewer stages.");
@@ -481,10 +495,10 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
     ladder_add(d, "num_stages", 3, "down");
     return;
   }
-  if ((ld32 > 0 || st32 > 0) && ld128 <= 0 && st128 <= 0 &&
+  if ((ldn > 0 || stn > 0) && ld128 <= 0 && st128 <= 0 &&
       (!l2_class || !strcmp(l2_class, "memory") || !strcmp(l2_class, "latency") ||
        !strcmp(l2_class, "balanced"))) {
-    ladder_why(d, "every global access is narrower than 128 bits (32-bit or 64-bit): vectorize.");
+    ladder_why(d, "every global access is narrower than 128 bits (8 to 64 bits): vectorize.");
     ladder_add(d, "vectorize_access", 3, "up");
     return;
   }
@@ -600,7 +614,7 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
 {
   const json_t *ptx = json_object_get(ir, "ptx"), *tg = json_object_get(ir, "ttgir"), *loop;
   const char *why = NULL;
-  long narrow = ladder_ir_int(ptx, "ld.global.32") + ladder_ir_int(ptx, "ld.global.64");
+  long narrow = ladder_narrow(ptx, "ld");
   long wide = ladder_ir_int(ptx, "ld.global.128"), loops_loading = 0;
   long dots = ladder_ir_int(tg, "dots") + ladder_ir_int(ptx, "mma.sync") + ladder_ir_int(ptx, "wgmma");
   size_t i;

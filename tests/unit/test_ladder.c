@@ -301,6 +301,39 @@ static void test_structural_needs_ir_evidence(void **state)
   json_decref(ir_noloop);
 }
 
+/* Half-precision kernels load with ld.global.b16 (the offline cuda:90 compile of the unseen
+ * operators l2norm and col_mean: 2 and 1 such loads, nothing wider): those are the narrowest
+ * accesses of all, not absent ones. Before, only 32- and 64-bit loads counted as narrow, so a
+ * float16 kernel was never told to vectorize and a float16 column reduction went to the row
+ * rewrite (16384 rows held in registers per column) instead of the coalescing tiles. */
+static void test_half_precision_loads_are_narrow(void **state)
+{
+  json_error_t e;
+  json_t *row = json_loads("{\"ptx\": {\"ld.global.16\": 2, \"st.global.16\": 1}}", 0, &e);
+  json_t *col = json_loads("{\"ptx\": {\"ld.global.16\": 1, \"st.global.16\": 1}, \"ttgir\":"
+                           " {\"loops\": [{\"loads\": 1, \"async_copies\": 0}]}}", 0, &e);
+  json_t *fits = json_loads("[{\"name\": \"row_single_block\", \"fits\": true, \"why\": \"rows fit\"},"
+                            " {\"name\": \"strided_reduction_tiles\", \"fits\": true, \"why\":"
+                            " \"one program per column\"}]", 0, &e);
+  struct ladder_diag d;
+  (void)state;
+  assert_non_null(row);
+  assert_non_null(col);
+  assert_non_null(fits);
+  memset(&d, 0, sizeof(d));
+  ladder_l3(row, "memory", NULL, &d);
+  assert_string_equal(d.family[0], "vectorize_access");
+  assert_non_null(strstr(d.why, "global loads up to 32-bit 2,"));
+  memset(&d, 0, sizeof(d));
+  ladder_l3(col, "memory", NULL, &d);
+  ladder_structural(&d, fits, "memory", col);
+  assert_string_equal(d.family[0], "coalesce_access");
+  assert_non_null(strstr(d.why, "global loads are narrow (1)"));
+  json_decref(row);
+  json_decref(col);
+  json_decref(fits);
+}
+
 /* A tile kernel with tensor-core dots: tile_grid first, tma_loads next (both at L3); tma_loads
  * not at all when the harness says the device has no tensor memory accelerator. */
 static void test_structural_tile_then_tma(void **state)
@@ -425,6 +458,7 @@ int main(void)
     cmocka_unit_test(test_l4_pipeliner),
     cmocka_unit_test(test_fallback_adds_unspent_launch_families),
     cmocka_unit_test(test_structural_needs_ir_evidence),
+    cmocka_unit_test(test_half_precision_loads_are_narrow),
     cmocka_unit_test(test_structural_latency_persistent_last),
     cmocka_unit_test(test_structural_tile_then_tma),
     cmocka_unit_test(test_structural_latency_rows_before_persistent),
