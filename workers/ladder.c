@@ -98,15 +98,31 @@ static long ladder_launch_int(const json_t *launch, const char *name, long def)
   return json_is_integer(v) ? (long)json_integer_value(v) : def;
 }
 
-/* The largest BLOCK-like launch value (BLOCK, BLOCK_SIZE, BLOCK_M, ...). */
-static long ladder_block(const json_t *launch)
+/* Whether the launch value `name` is a block size: a knob the harness classified as one (a
+ * constexpr that sizes a tl.arange, whatever its name: ROWS, TILE_N, CHUNK), or, without
+ * knobs, a name starting BLOCK/XBLOCK. */
+static int ladder_is_block(const json_t *knobs, const char *name)
+{
+  const json_t *k;
+  size_t i;
+  if (!strncmp(name, "BLOCK", 5) || !strncmp(name, "XBLOCK", 6))
+    return 1;
+  json_array_foreach(json_object_get(knobs, "knobs"), i, k)
+    if (!strcmp(json_string_value(json_object_get(k, "name")) ?: "", name) &&
+        !strcmp(json_string_value(json_object_get(k, "kind")) ?: "", "block"))
+      return 1;
+  return 0;
+}
+
+/* The largest block-size launch value (BLOCK, BLOCK_SIZE, BLOCK_M, or a knob of kind block). */
+static long ladder_block(const json_t *launch, const json_t *knobs)
 {
   const char *k;
   json_t *v;
   long best = -1;
   json_object_foreach((json_t *)launch, k, v) {
     long x;
-    if (strncmp(k, "BLOCK", 5) != 0 && strncmp(k, "XBLOCK", 6) != 0)
+    if (!ladder_is_block(knobs, k))
       continue;
     x = ladder_launch_int(launch, k, -1);
     if (x > best)
@@ -116,14 +132,14 @@ static long ladder_block(const json_t *launch)
 }
 
 /* Symptoms named the same way by triage and by the pattern index. */
-void ladder_source_symptoms(const char *src, const json_t *launch,
+void ladder_source_symptoms(const char *src, const json_t *launch, const json_t *knobs,
                             char out[LADDER_MAX_SYMPTOMS][LADDER_SYMPTOM_LEN], unsigned *n)
 {
   unsigned loads = ladder_count(src, "tl.load("), dots = ladder_count(src, "tl.dot(");
   unsigned loops = ladder_count(src, " in range(") + ladder_count(src, " in tl.range(");
   unsigned reds = ladder_count(src, "tl.sum(") + ladder_count(src, "tl.max(") +
                   ladder_count(src, "tl.min(") + ladder_count(src, ".sum(axis");
-  long block = ladder_block(launch), warps = ladder_launch_int(launch, "num_warps", 4);
+  long block = ladder_block(launch, knobs), warps = ladder_launch_int(launch, "num_warps", 4);
   *n = 0;
   if (dots)
     snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "%s", loops ? "matmul:loop" : "matmul");
@@ -139,8 +155,8 @@ void ladder_source_symptoms(const char *src, const json_t *launch,
     snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "several_kernels");
 }
 
-void ladder_l1(const char *source, const json_t *launch, const json_t *patterns,
-               struct ladder_diag *d)
+void ladder_l1(const char *source, const json_t *launch, const json_t *knobs,
+               const json_t *patterns, struct ladder_diag *d)
 {
   char sym[LADDER_MAX_SYMPTOMS][LADDER_SYMPTOM_LEN];
   unsigned nsym = 0, jits;
@@ -149,7 +165,7 @@ void ladder_l1(const char *source, const json_t *launch, const json_t *patterns,
   const char *src = source ? source : "";
 
   ladder_reset(d, 1);
-  ladder_source_symptoms(src, launch, sym, &nsym);
+  ladder_source_symptoms(src, launch, knobs, sym, &nsym);
   jits = ladder_count(src, "@triton.jit");
   if (jits == 1) {
     const char *def = strstr(strstr(src, "@triton.jit"), "def ");
@@ -511,7 +527,7 @@ void ladder_l3(const json_t *ir, const char *l2_class, const json_t *launch,
   if (bars > 8)
     ladder_add(d, "reduce_barriers", 3, "");
   if (!d->nfamilies) {
-    long block = ladder_block(launch);
+    long block = ladder_block(launch, NULL);
     ladder_why(d, "accesses are vectorized; more work per program hides latency.");
     ladder_add(d, "block_size", 3, block >= 16384 ? "down" : "up");
     ladder_add(d, "num_warps", 3, "up");

@@ -41,14 +41,16 @@ const char *ladder_policy_name(enum ladder_policy p);
 int ladder_max_level(enum ladder_policy p);
 
 /* L1: pattern triage from the kernel source, its launch settings and the pattern index.
- * launch: {"NAME": value} of the current tunables/launch options (may be NULL); patterns:
- * array of {"symptom", "rewrite_family", "successes", "trials"} (may be NULL). */
-void ladder_l1(const char *source, const json_t *launch, const json_t *patterns,
-               struct ladder_diag *d);
+ * launch: {"NAME": value} of the current tunables/launch options (may be NULL); knobs: the
+ * harness's knobs result ({"knobs": [{"name", "kind", ...}]}, may be NULL), whose kind
+ * "block" marks the block sizes among the launch values; patterns: array of {"symptom",
+ * "rewrite_family", "successes", "trials"} (may be NULL). */
+void ladder_l1(const char *source, const json_t *launch, const json_t *knobs,
+               const json_t *patterns, struct ladder_diag *d);
 /* The source symptoms L1 and the pattern index share: the class ("matmul:loop", "matmul",
  * "reduction" or "elementwise"), then "small_block", "under_4_per_thread",
- * "several_kernels" where they hold. launch as for ladder_l1. */
-void ladder_source_symptoms(const char *src, const json_t *launch,
+ * "several_kernels" where they hold. launch and knobs as for ladder_l1. */
+void ladder_source_symptoms(const char *src, const json_t *launch, const json_t *knobs,
                             char out[LADDER_MAX_SYMPTOMS][LADDER_SYMPTOM_LEN], unsigned *n);
 /* L2: bottleneck class from profiler metrics (the harness's profile result). On Ascend the
  * class comes from the vector/scalar/MTE/cube pipe ratios. */

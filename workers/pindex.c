@@ -177,7 +177,7 @@ json_t *pindex_features(const struct pindex *ix, const char *source, const json_
   const char *cls;
   json_t *syms = json_array(), *f;
 
-  ladder_source_symptoms(source ? source : "", launch, sym, &n);
+  ladder_source_symptoms(source ? source : "", launch, knobs, sym, &n);
   for (unsigned i = 0; i < n; i++)
     pindex_sym(syms, sym[i]);
   cls = pindex_knob_features(knobs, syms);

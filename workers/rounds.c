@@ -232,7 +232,7 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
   rounds_knobs(s);
   /* L1 reads launch settings from the last compile when there is one, else the knobs. */
   launch = s->ev.compile ? evidence_launch(&s->ev) : rounds_source_launch(s);
-  ladder_l1(s->src, launch, NULL, &diags[1]);
+  ladder_l1(s->src, launch, s->knobs, NULL, &diags[1]);
   ladder_structural(&diags[1], json_object_get(s->knobs, "structural"), NULL, NULL);
   /* The pattern index: matches settle L1 or put their families first. */
   pindex_round_clear(&s->pr);

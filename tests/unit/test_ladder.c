@@ -44,7 +44,7 @@ static void test_l1_small_block_climbs(void **state)
   struct ladder_tests t;
   json_t *launch = json_pack("{s:i, s:i}", "BLOCK_SIZE", 128, "num_warps", 4);
   (void)state;
-  ladder_l1(vec_add, launch, NULL, &d);
+  ladder_l1(vec_add, launch, NULL, NULL, &d);
   ladder_tests(&d, NULL, &t);
   assert_true(t.hotspot); /* one kernel: it is the hotspot */
   assert_false(t.one_family); /* vectorize_access and block_size both fit */
@@ -62,7 +62,7 @@ static void test_l1_pattern_index_suffices(void **state)
                           "rewrite_family", "num_warps", "successes", 3, "trials", 4,
                           "direction", "up");
   (void)state;
-  ladder_l1(vec_add, launch, pat, &d);
+  ladder_l1(vec_add, launch, NULL, pat, &d);
   ladder_tests(&d, NULL, &t);
   assert_true(t.hotspot);
   assert_true(t.one_family);
@@ -70,7 +70,7 @@ static void test_l1_pattern_index_suffices(void **state)
   assert_string_equal(d.family[0], "num_warps");
   /* A pattern that failed more often than it worked is not evidence. */
   json_object_set_new(json_array_get(pat, 0), "successes", json_integer(1));
-  ladder_l1(vec_add, launch, pat, &d);
+  ladder_l1(vec_add, launch, NULL, pat, &d);
   ladder_tests(&d, NULL, &t);
   assert_false(t.sufficient && t.one_family);
   json_decref(launch);
@@ -270,7 +270,7 @@ static void test_structural_needs_ir_evidence(void **state)
   struct ladder_tests t;
   (void)state;
   memset(&d, 0, sizeof(d));
-  ladder_l1(vec_add, NULL, NULL, &d);
+  ladder_l1(vec_add, NULL, NULL, NULL, &d);
   ladder_structural(&d, fits, NULL, NULL);
   {
     int found = 0;
@@ -332,6 +332,36 @@ static void test_half_precision_loads_are_narrow(void **state)
   json_decref(row);
   json_decref(col);
   json_decref(fits);
+}
+
+/* A block size named otherwise (ROWS, TM): the harness's knobs say which launch values are
+ * block sizes (kind "block"), so L1's symptoms and the pattern index see the small block of
+ * the unseen col_mean (ROWS 32 with 4 warps) as they see a BLOCK of 32. */
+static void test_block_symptoms_from_knob_kinds(void **state)
+{
+  json_error_t e;
+  json_t *launch = json_loads("{\"ROWS\": 32, \"num_warps\": 4}", 0, &e);
+  json_t *knobs = json_loads("{\"knobs\": [{\"name\": \"ROWS\", \"kind\": \"block\"},"
+                             " {\"name\": \"num_warps\", \"kind\": \"num_warps\"}]}", 0, &e);
+  char sym[LADDER_MAX_SYMPTOMS][LADDER_SYMPTOM_LEN];
+  unsigned n = 0, small = 0, under = 0;
+  const char *src = "@triton.jit\ndef k(x, ROWS: tl.constexpr):\n    v = tl.load(x + tl.arange(0, ROWS))\n";
+  (void)state;
+  assert_non_null(launch);
+  assert_non_null(knobs);
+  ladder_source_symptoms(src, launch, NULL, sym, &n);
+  for (unsigned i = 0; i < n; i++)
+    small += !strcmp(sym[i], "small_block");
+  assert_int_equal(small, 0); /* by name alone ROWS is not a block */
+  ladder_source_symptoms(src, launch, knobs, sym, &n);
+  for (unsigned i = 0; i < n; i++) {
+    small += !strcmp(sym[i], "small_block");
+    under += !strcmp(sym[i], "under_4_per_thread");
+  }
+  assert_int_equal(small, 1);
+  assert_int_equal(under, 1);
+  json_decref(launch);
+  json_decref(knobs);
 }
 
 /* A tile kernel with tensor-core dots: tile_grid first, tma_loads next (both at L3); tma_loads
@@ -459,6 +489,7 @@ int main(void)
     cmocka_unit_test(test_fallback_adds_unspent_launch_families),
     cmocka_unit_test(test_structural_needs_ir_evidence),
     cmocka_unit_test(test_half_precision_loads_are_narrow),
+    cmocka_unit_test(test_block_symptoms_from_knob_kinds),
     cmocka_unit_test(test_structural_latency_persistent_last),
     cmocka_unit_test(test_structural_tile_then_tma),
     cmocka_unit_test(test_structural_latency_rows_before_persistent),

@@ -97,7 +97,7 @@ static void apply(unsigned min_support, const char *const *skip, struct ladder_d
 {
   struct pindex ix = ix_of("cuda", min_support);
   json_t *launch = load("{\"BLOCK\": 128, \"num_warps\": 4}"), *m = load(matches_text);
-  ladder_l1(elementwise_src, launch, NULL, d);
+  ladder_l1(elementwise_src, launch, NULL, NULL, d);
   pindex_apply(&ix, m, skip, d, by, PINDEX_NAME_LEN);
   ladder_tests(d, skip, t);
   json_decref(launch);
