@@ -43,6 +43,11 @@ FITS = {
     "rows_per_program_embedding": {"rows_per_program", "persistent_grid", "row_single_block"},
     "tma_loads_linear": {"tma_loads", "tile_grid", "persistent_grid"},
     "tma_loads_unmasked": set(),
+    # @triton.heuristics: a flag derived from the block does not stop a rewrite; one that sets
+    # the block does (every rewrite here would choose it)
+    "row_single_block_heuristics": {"row_single_block", "persistent_grid"},
+    "persistent_grid_heuristics": {"persistent_grid"},
+    "row_single_block_heuristic_block": set(),
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -103,6 +108,9 @@ REFUSED = [
     ("elementwise_vector_gelu", "tma_loads", {}, ["calls no tl.dot"]),
     ("tma_loads_linear", "tma_loads", {"num_stages": 7}, ["num_stages=7 is outside its domain"]),
     ("tile_grid_batchmix", "tma_loads", {}, ["bmm_kernel"]),
+    ("row_single_block_heuristic_block", "row_single_block", {}, ["its @triton.heuristics sets BLOCK"]),
+    ("row_single_block_heuristic_block", "persistent_grid", {}, ["its @triton.heuristics sets BLOCK"]),
+    ("persistent_grid_heuristics", "elementwise_vector", {}, ["tl.load is not masked by `offs < n`"]),
 ]
 
 

@@ -123,6 +123,8 @@ class Kernel:
     defaults: bool          # some parameter has a default value
     autotuned: bool
     heuristics: bool
+    # the constexprs its @triton.heuristics sets (None: the decorator's dict is not a literal)
+    heuristic_keys: frozenset[str] | None = frozenset()
 
 
 @dataclass
@@ -243,6 +245,7 @@ class Module:
     # ---------------------------------------------------------------- kernels, launches
     def _kernel(self, node: ast.FunctionDef) -> Kernel | None:
         jit = autotuned = heur = False
+        keys: frozenset[str] | None = frozenset()
         for d in node.decorator_list:
             q = self.qualname(d.func if isinstance(d, ast.Call) else d)
             if q == "triton.jit" or q == "triton.runtime.jit.jit":
@@ -251,13 +254,14 @@ class Module:
                 autotuned = True
             elif q == "triton.heuristics":
                 heur = True
+                keys = _heuristic_keys(d) if keys is not None else None
         if not jit:
             return None
         a = node.args
         params = [x.arg for x in a.posonlyargs + a.args]
         constexprs = {x.arg for x in a.posonlyargs + a.args
                       if x.annotation is not None and (self.qualname(x.annotation) or "").endswith("constexpr")}
-        return Kernel(node.name, node, params, constexprs, bool(a.defaults), autotuned, heur)
+        return Kernel(node.name, node, params, constexprs, bool(a.defaults), autotuned, heur, keys)
 
     def _sites(self) -> list[LaunchSite]:
         sites = []
@@ -717,6 +721,45 @@ def check_not_assigned(k: Kernel, names: Iterable[str], why: str) -> None:
     for n in ast.walk(k.node):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in set(names):
             raise RewriteRefused(f"{k.name} line {n.lineno}: assigns {n.id}, {why}")
+
+
+def _heuristic_keys(dec: ast.expr) -> frozenset[str] | None:
+    """The names a ``@triton.heuristics({...})`` decorator sets; None when its argument is not a
+    dict literal with string keys (then what it sets is unknown)."""
+    if not isinstance(dec, ast.Call):
+        return None
+    src = dec.args[0] if dec.args else next((kw.value for kw in dec.keywords if kw.arg == "values"), None)
+    if not isinstance(src, ast.Dict):
+        return None
+    keys = [k.value for k in src.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    return frozenset(keys) if len(keys) == len(src.keys) else None
+
+
+def block_constexprs(mod: Module, k: Kernel) -> set[str]:
+    """The constexprs that size a ``tl.arange`` in kernel k: its block sizes."""
+    out: set[str] = set()
+    for n in ast.walk(k.node):
+        if isinstance(n, ast.Call) and mod.tl_func(n) == "arange":
+            out |= {a.id for a in n.args if isinstance(a, ast.Name) and a.id in k.constexprs}
+    return out
+
+
+def check_wrappers(mod: Module, k: Kernel, what: str, sets: Iterable[str] = ()) -> None:
+    """Refuses kernel k when a decorator would override what the rewrite chooses: an
+    @triton.autotune (it picks the launch), or an @triton.heuristics that sets one of the
+    kernel's block sizes or a name in ``sets``, or whose keys cannot be read. A heuristics that
+    sets a flag derived from the block (``EVEN_N: n % BLOCK == 0``) is recomputed by Triton
+    for the rewritten launch and does not stop a rewrite."""
+    if k.autotuned:
+        raise RewriteRefused(f"{k.name} is wrapped in @triton.autotune, which sets its {what}")
+    if not k.heuristics:
+        return
+    if k.heuristic_keys is None:
+        raise RewriteRefused(f"{k.name} is wrapped in @triton.heuristics whose keys are not a literal dict")
+    clash = sorted(k.heuristic_keys & (block_constexprs(mod, k) | set(sets)))
+    if clash:
+        raise RewriteRefused(f"{k.name}: its @triton.heuristics sets {', '.join(clash)}, which the rewrite "
+                             f"would choose ({what})")
 
 
 def check_block_uses(mod: Module, k: Kernel, block: str, allowed: Iterable[ast.AST], what: str) -> None:

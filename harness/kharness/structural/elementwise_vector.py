@@ -36,6 +36,7 @@ from .common import (
     cdiv,
     check_block_uses,
     check_params,
+    check_wrappers,
     from_template,
     grid_edit,
     header_exprs,
@@ -115,8 +116,7 @@ def _offsets(mod: Module, k: Kernel, defs: Defs) -> tuple[str, str, set[int]]:
 
 def analyze(mod: Module, k: Kernel) -> VectorPlan:
     name = k.name
-    if k.autotuned or k.heuristics:
-        raise RewriteRefused(f"{name} is wrapped in @triton.autotune/@triton.heuristics, which set its block")
+    check_wrappers(mod, k, "block")
     for n in ast.walk(k.node):
         if isinstance(n, (ast.For, ast.While)):
             raise RewriteRefused(f"{name} line {n.lineno}: has a loop; not an elementwise kernel")

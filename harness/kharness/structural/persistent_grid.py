@@ -32,6 +32,7 @@ from .common import (
     Plan,
     calls,
     check_params,
+    check_wrappers,
     from_template,
     grid_elem_text,
     grid_elements,
@@ -57,8 +58,7 @@ class PersistentPlan(Plan):
 
 def analyze(mod: Module, k: Kernel) -> PersistentPlan:
     name = k.name
-    if k.autotuned or k.heuristics:
-        raise RewriteRefused(f"{name} is wrapped in @triton.autotune/@triton.heuristics")
+    check_wrappers(mod, k, "launch")
     axes = [program_id_axis(mod, c) for c in calls(k.node) if program_id_axis(mod, c) is not None]
     if not axes:
         raise RewriteRefused(f"{name} never calls tl.program_id")

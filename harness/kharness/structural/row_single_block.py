@@ -47,6 +47,7 @@ from .common import (
     check_block_uses,
     check_not_assigned,
     check_params,
+    check_wrappers,
     dedent_lines,
     is_pow2,
     kernel_span,
@@ -91,8 +92,7 @@ def _row_loop(mod: Module, k: Kernel, node: ast.AST) -> tuple[str, str] | None:
 
 
 def analyze(mod: Module, k: Kernel, max_row: int = MAX_ROW) -> RowPlan:
-    if k.autotuned or k.heuristics:
-        raise RewriteRefused(f"{k.name} is wrapped in @triton.autotune/@triton.heuristics, which set its block")
+    check_wrappers(mod, k, "block")
     dot = next((c for c in calls(k.node) if mod.tl_func(c) == "dot"), None)
     if dot is not None:
         raise RewriteRefused(f"{k.name} line {dot.lineno}: calls tl.dot; a tile kernel's K loop is not a row")

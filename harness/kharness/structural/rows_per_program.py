@@ -64,6 +64,7 @@ from .common import (
     call_arg,
     calls,
     check_params,
+    check_wrappers,
     from_template,
     grid_elem_text,
     grid_elements,
@@ -307,8 +308,7 @@ def default_rows(dom: list[int], block: int) -> int:
 
 def analyze(mod: Module, k: Kernel) -> RowsPlan:
     name = k.name
-    if k.autotuned or k.heuristics:
-        raise RewriteRefused(f"{name} is wrapped in @triton.autotune/@triton.heuristics")
+    check_wrappers(mod, k, "launch")
     pids = [c for c in calls(k.node) if program_id_axis(mod, c) is not None]
     if not pids:
         raise RewriteRefused(f"{name} never calls tl.program_id")

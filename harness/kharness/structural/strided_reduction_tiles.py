@@ -43,6 +43,7 @@ from .common import (
     calls,
     check_block_uses,
     check_params,
+    check_wrappers,
     from_template,
     grid_elem_text,
     grid_elements,
@@ -352,8 +353,7 @@ def _terms(e: ast.expr) -> list[ast.expr]:
 
 def analyze(mod: Module, k: Kernel) -> ColPlan:
     name = k.name
-    if k.autotuned or k.heuristics:
-        raise RewriteRefused(f"{name} is wrapped in @triton.autotune/@triton.heuristics")
+    check_wrappers(mod, k, "launch")
     pids = [c for c in calls(k.node) if program_id_axis(mod, c) is not None]
     if any(program_id_axis(mod, c) != 0 for c in pids) or len(pids) != 1:
         raise RewriteRefused(f"{name}: one program per column needs exactly one tl.program_id(0) "

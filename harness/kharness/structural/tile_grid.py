@@ -53,6 +53,7 @@ from .common import (
     cdiv,
     check_not_assigned,
     check_params,
+    check_wrappers,
     from_template,
     grid_edit,
     grid_elements,
@@ -131,8 +132,7 @@ def configs_for(dtypes: list[str]) -> list[dict[str, int]]:
 
 def analyze(mod: Module, k: Kernel) -> TilePlan:
     name = k.name
-    if k.autotuned or k.heuristics:
-        raise RewriteRefused(f"{name} is wrapped in @triton.autotune/@triton.heuristics, which set its tiles")
+    check_wrappers(mod, k, "tiles", [c for c in k.constexprs if "GROUP" in c.upper()])
     if not any(mod.tl_func(c) == "dot" for c in calls(k.node)):
         raise RewriteRefused(f"{name} does not call tl.dot")
     axes = {program_id_axis(mod, c) for c in calls(k.node)} - {None}
