@@ -29,9 +29,10 @@ FITS = {
     "row_single_block_unmasked": {"persistent_grid"},
     "tile_grid_matmul": {"tile_grid", "tma_loads"},
     "tile_grid_matmul1d": {"tile_grid", "persistent_grid", "tma_loads"},
-    "tile_grid_batched": {"tile_grid"},
-    "tile_grid_batchfirst": set(),
-    "tile_grid_batchmix": set(),
+    "tile_grid_batched": {"tile_grid", "tma_loads"},
+    # a batch's matrix at `ptr + batch * stride` inline in the address: a descriptor's base
+    "tile_grid_batchfirst": {"tma_loads"},
+    "tile_grid_batchmix": {"tma_loads"},
     "strided_reduction_tiles_colsum": {"strided_reduction_tiles", "row_single_block", "persistent_grid"},
     "strided_reduction_tiles_colmax": {"strided_reduction_tiles", "row_single_block", "persistent_grid"},
     "strided_reduction_tiles_rowsum": {"row_single_block", "persistent_grid"},
@@ -48,6 +49,7 @@ FITS = {
     "row_single_block_heuristics": {"row_single_block", "persistent_grid"},
     "persistent_grid_heuristics": {"persistent_grid"},
     "row_single_block_heuristic_block": set(),
+    "tma_loads_attention": {"tma_loads"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -107,7 +109,6 @@ REFUSED = [
     ("tma_loads_unmasked", "tma_loads", {}, ["line 19: the load has no mask", "line 20: the load has no mask"]),
     ("elementwise_vector_gelu", "tma_loads", {}, ["calls no tl.dot"]),
     ("tma_loads_linear", "tma_loads", {"num_stages": 7}, ["num_stages=7 is outside its domain"]),
-    ("tile_grid_batchmix", "tma_loads", {}, ["bmm_kernel"]),
     ("row_single_block_heuristic_block", "row_single_block", {}, ["its @triton.heuristics sets BLOCK"]),
     ("row_single_block_heuristic_block", "persistent_grid", {}, ["its @triton.heuristics sets BLOCK"]),
     ("persistent_grid_heuristics", "elementwise_vector", {}, ["tl.load is not masked by `offs < n`"]),
@@ -362,6 +363,21 @@ def test_tma_loads_shape_and_ir_cuda90(h: HarnessClient, recorded: dict[str, lis
     both = apply(grid_first, "tma_loads", {}, recorded[name])
     assert "GROUP_M" in both and "a_ptr_desc" in both
     assert load_and_validate(h, name, both)["passed"]
+
+
+def test_tma_loads_attention_cuda90(h: HarnessClient, recorded: dict[str, list[dict[str, Any]]]) -> None:
+    """tma_loads on an attention kernel: the descriptor's base takes the address's scalar offset
+    (each head's matrix), the key block's index vector is read through its name bound in the
+    loop, and the head dimension, a whole tl.arange(0, D), is its own extent; the offline
+    cuda:90 compile makes a tensor map for K and V. (test_apply_is_correct validates it.)"""
+    name = "tma_loads_attention"
+    cand = apply(fixture(name)[1], "tma_loads", {}, recorded[name])
+    assert "k_ptr_desc = tl.make_tensor_descriptor(k_ptr + base, shape=[S, D], strides=[D, 1], " \
+           "block_shape=[BLOCK_N, D])" in cand, cand
+    assert "k = k_ptr_desc.load([start, 0])" in cand and "v = v_ptr_desc.load([start, 0])" in cand
+    assert cand.count("tl.load(") == 1                                          # q, outside the loop
+    ttgir = read(_compile(h, name, cand)["files"]["ttgir"]["path"])
+    assert ttgir.count("ttng.tensormap_create") == 2 and "ttng.async_tma_copy_global_to_local" in ttgir
 
 
 def test_tma_loads_refused_without_the_accelerator(recorded: dict[str, list[dict[str, Any]]]) -> None:

@@ -5,11 +5,14 @@ instead of a tensor of pointers.
 Precondition: the kernel calls ``tl.dot``; inside a ``for`` loop it has a statement
 ``x = tl.load(ADDR, mask=MASK, other=0)`` (``other`` 0, 0.0 or absent, no other keyword)
 where ADDR is ``P + R[:, None] * S0 + C[None, :] * S1`` in any order, a stride written as
-nothing (1) or a name or integer, P a tensor parameter, and R and C index vectors
+nothing (1) or a name or integer, P a tensor parameter (or a name bound once to one plus
+scalars), possibly plus scalar offsets (``base``: a batch's or a head's matrix) made of
+parameters and names bound once at the kernel's top level, and R and C index vectors
 ``start + tl.arange(0, B)`` (directly, or through names the kernel binds once at its top
 level; ``tl.multiple_of``/``tl.max_contiguous`` are looked through), B a constexpr; MASK is
 ``(R[:, None] < D0) & (C[None, :] < D1)`` with the same R and C (either order), which gives
-the extent of each axis. One of the two strides is 1: written so, or a parameter that was 1
+the extent of each axis, or bounds one axis only when the other is a whole
+``tl.arange(0, B)`` (no start: its extent is B, as attention's head dimension). One of the two strides is 1: written so, or a parameter that was 1
 on the recorded launch. The recorded launch passed P 16-byte aligned and the other stride a
 multiple of 16 bytes (what the hardware requires of a descriptor). The module imports torch
 and triton. The names the starts read are parameters, the loop's own variables or names bound
@@ -20,7 +23,7 @@ The rewrite: before the loop,
 B1])`` (the axes in the other order, and the loaded tile transposed with ``tl.trans``, when
 R is the contiguous axis); the load becomes ``x = P_desc.load([start0, start1])``. Where the
 unit stride is a parameter, the load becomes ``if S == 1: x = P_desc.load(...)`` ``else:`` the
-original load: Triton specializes an integer argument equal to 1 into a constant, so the
+original load (the descriptor's base is P plus the scalar offsets): Triton specializes an integer argument equal to 1 into a constant, so the
 compiled kernel keeps only the branch its launch needs, and other strides still take the
 original path. The module gets an allocator for the descriptors' scratch memory
 (``triton.set_allocator``, torch memory on the CUDA device; the interpreter does not call it).
@@ -32,6 +35,7 @@ s0 + i >= D0 or s1 + j >= D1 with zeros, which is what the mask and ``other=0`` 
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,7 +79,8 @@ class Axis:
 class TileLoad:
     stmt: ast.Assign
     loop: ast.For
-    ptr: str                 # the descriptor's base as written: a parameter or a name bound to one
+    ptr: str                 # the descriptor's base as written: a parameter or a name bound to one,
+                             # plus the address's own scalar offsets ("k_ptr + base")
     tensor: str              # the pointer parameter under it
     offsets: list[ast.expr]  # what the name adds to the parameter (scalars)
     rows: Axis
@@ -188,9 +193,44 @@ def _base(mod: Module, k: Kernel, node: ast.expr, defs: Defs) -> tuple[str, list
     return params[0].id, rest
 
 
-def _address(mod: Module, k: Kernel, addr: ast.expr, defs: Defs) -> tuple[str, str, list[ast.expr], list[Axis]]:
+def _scalar_offset(mod: Module, k: Kernel, t: ast.expr, defs: Defs) -> bool:
+    """Whether address term t is a scalar the descriptor's base can take before the loop: no
+    call, subscript or index vector, only parameters and names bound once at the top."""
+    if any(isinstance(sub, (ast.Call, ast.Subscript)) for sub in ast.walk(t)):
+        return False
+    names = names_in(t)
+    if any(n not in k.params and n not in defs.stmt for n in names):
+        return False
+    if any(mod.recorded_values(k.name).get(n, {}).get("kind") == "tensor" for n in names):
+        return False
+    return all(_vector(mod, defs.stmt[n].value, defs) is None and
+               not any(mod.tl_func(c) == "arange" for c in calls(defs.stmt[n].value))
+               for n in names if n in defs.stmt)
+
+
+def _loop_defs(k: Kernel, defs: Defs, loop: ast.For) -> Defs:
+    """defs plus the names the loop's body binds once at its own top level (``rn = start +
+    tl.arange(0, BLOCK_N)``): index vectors may be read through them, never the descriptor's
+    base or extents, which are made before the loop."""
+    counts: dict[str, int] = {}
+    for n in ast.walk(k.node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            counts[n.id] = counts.get(n.id, 0) + 1
+    out = copy.copy(defs)
+    out.stmt = dict(defs.stmt)
+    out._deps = {}
+    for st in loop.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                and counts.get(st.targets[0].id) == 1:
+            out.stmt[st.targets[0].id] = st
+    return out
+
+
+def _address(mod: Module, k: Kernel, addr: ast.expr, defs: Defs,
+             vdefs: Defs) -> tuple[str, str, list[ast.expr], list[Axis]]:
     ptr: str | None = None
     tensor, offsets = "", list[ast.expr]()
+    inline: list[ast.expr] = []
     axes: dict[int, Axis] = {}
     for t in _terms(addr):
         b = _base(mod, k, t, defs) if ptr is None else None
@@ -198,10 +238,13 @@ def _address(mod: Module, k: Kernel, addr: ast.expr, defs: Defs) -> tuple[str, s
             assert isinstance(t, ast.Name)
             ptr, (tensor, offsets) = t.id, b
             continue
-        stride, ax = "1", _axis_expr(mod, t, defs)
+        stride, ax = "1", _axis_expr(mod, t, vdefs)
+        if ax is None and _scalar_offset(mod, k, t, defs):
+            inline.append(t)
+            continue
         if ax is None and isinstance(t, ast.BinOp) and isinstance(t.op, ast.Mult):
             for s_node, o in ((t.right, t.left), (t.left, t.right)):
-                ax = _axis_expr(mod, o, defs)
+                ax = _axis_expr(mod, o, vdefs)
                 if ax is not None:
                     stride = _stride_text(mod, k, s_node)
                     break
@@ -212,16 +255,23 @@ def _address(mod: Module, k: Kernel, addr: ast.expr, defs: Defs) -> tuple[str, s
     if ptr is None or len(axes) != 2:
         raise RewriteRefused(f"line {addr.lineno}: address `{mod.text(addr)}` is not a pointer parameter plus a "
                              "row and a column index")
-    return ptr, tensor, offsets, [axes[0], axes[1]]
+    if inline:
+        ptr = " + ".join([ptr] + [f"({mod.text(t)})" if isinstance(t, ast.BinOp) else mod.text(t) for t in inline])
+    return ptr, tensor, offsets + inline, [axes[0], axes[1]]
 
 
 def _mask(mod: Module, mask: ast.expr | None, axes: list[Axis], defs: Defs, line: int) -> None:
-    """Sets each axis's extent from ``(R[:, None] < D0) & (C[None, :] < D1)``."""
+    """Sets each axis's extent from ``(R[:, None] < D0) & (C[None, :] < D1)``, or from one such
+    bound when the other axis is a whole ``tl.arange(0, B)`` (its extent B)."""
     if mask is None:
         raise RewriteRefused(f"line {line}: the load has no mask, so the extent of the tile's axes is unknown")
-    if not (isinstance(mask, ast.BinOp) and isinstance(mask.op, ast.BitAnd)):
+    if isinstance(mask, ast.BinOp) and isinstance(mask.op, ast.BitAnd):
+        sides = [mask.left, mask.right]
+    elif any(a.start == "0" for a in axes):
+        sides = [mask]
+    else:
         raise RewriteRefused(f"line {line}: mask `{mod.text(mask)}` is not (R[:, None] < D0) & (C[None, :] < D1)")
-    for side in (mask.left, mask.right):
+    for side in sides:
         ok = (isinstance(side, ast.Compare) and len(side.ops) == 1 and isinstance(side.ops[0], ast.Lt))
         ax = _axis_expr(mod, side.left, defs) if isinstance(side, ast.Compare) else None
         if not ok or ax is None or (ax[1], ax[2]) != (axes[ax[0]].start, axes[ax[0]].block) or axes[ax[0]].extent:
@@ -231,6 +281,19 @@ def _mask(mod: Module, mask: ast.expr | None, axes: list[Axis], defs: Defs, line
         if any(mod.tl_func(c) == "arange" for c in calls(side.comparators[0])):
             raise RewriteRefused(f"line {line}: the bound `{mod.text(side.comparators[0])}` is not a scalar")
         axes[ax[0]].extent = mod.text(side.comparators[0])
+    for a in axes:
+        if not a.extent:
+            if a.start != "0":
+                raise RewriteRefused(f"line {line}: mask `{mod.text(mask)}` leaves the axis starting at {a.start} "
+                                     "unbounded")
+            a.extent = a.block
+
+
+def _factors(node: ast.expr) -> list[ast.expr]:
+    """The factors of a product (``a * b * c``: [a, b, c]); [node] otherwise."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return _factors(node.left) + _factors(node.right)
+    return [node]
 
 
 def _aligned(mod: Module, k: Kernel, text_or_node: str | ast.expr, esize: int, what: str) -> None:
@@ -238,7 +301,12 @@ def _aligned(mod: Module, k: Kernel, text_or_node: str | ast.expr, esize: int, w
     an integer, an integer parameter, or a product with such a factor."""
     node = ast.parse(text_or_node, mode="eval").body if isinstance(text_or_node, str) else text_or_node
     vals = mod.recorded_values(k.name)
-    factors = [node.left, node.right] if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) else [node]
+    defs = Defs(k)
+    for _ in range(8):            # a name bound once stands for its value (`base = bh * S * D`)
+        if not (isinstance(node, ast.Name) and node.id in defs.stmt):
+            break
+        node = defs.stmt[node.id].value
+    factors = _factors(node)
     for f in factors:
         v = int_const(f)
         if v is None and isinstance(f, ast.Name) and (vals.get(f.id) or {}).get("kind") == "int":
@@ -276,8 +344,9 @@ def _tile_load(mod: Module, k: Kernel, stmt: ast.Assign, loop: ast.For, defs: De
     if other is not None and not (isinstance(other, ast.Constant) and other.value in (0, 0.0)
                                   and not isinstance(other.value, bool)):
         raise RewriteRefused(f"line {line}: other={mod.text(other)}; a descriptor fills with zeros")
-    ptr, tensor, offsets, (rows, cols) = _address(mod, k, call.args[0], defs)
-    _mask(mod, call_arg(call, 1, "mask"), [rows, cols], defs, line)
+    vdefs = _loop_defs(k, defs, loop)
+    ptr, tensor, offsets, (rows, cols) = _address(mod, k, call.args[0], defs, vdefs)
+    _mask(mod, call_arg(call, 1, "mask"), [rows, cols], vdefs, line)
     unit_param = None
     if "1" not in (rows.stride, cols.stride):
         vals = mod.recorded_values(k.name)
@@ -289,13 +358,16 @@ def _tile_load(mod: Module, k: Kernel, stmt: ast.Assign, loop: ast.For, defs: De
     t = TileLoad(stmt, loop, ptr, tensor, offsets, rows, cols, unit_param)
     loop_vars = names_in(loop.target)
     for a in (rows, cols):
-        for n in names_in(ast.parse(a.start, mode="eval").body) | names_in(ast.parse(a.extent, mode="eval").body):
-            if n not in k.params and n not in defs.stmt and n not in loop_vars and n not in k.constexprs:
-                raise RewriteRefused(f"line {line}: `{n}` (in the tile's start or extent) is bound more than once "
-                                     "or not at the kernel's top level")
+        for n in names_in(ast.parse(a.start, mode="eval").body):
+            if n not in k.params and n not in vdefs.stmt and n not in loop_vars and n not in k.constexprs:
+                raise RewriteRefused(f"line {line}: `{n}` (in the tile's start) is bound more than once "
+                                     "or not at the top level of the kernel or the loop")
         for n in names_in(ast.parse(a.extent, mode="eval").body):
-            if n in loop_vars:
+            if n in loop_vars or (n in vdefs.stmt and n not in defs.stmt):
                 raise RewriteRefused(f"line {line}: the extent `{a.extent}` changes within the loop")
+            if n not in k.params and n not in defs.stmt and n not in k.constexprs:
+                raise RewriteRefused(f"line {line}: `{n}` (in the tile's extent) is bound more than once "
+                                     "or not at the kernel's top level")
     _check_recorded(mod, k, t)
     return t
 
@@ -325,7 +397,7 @@ def analyze(mod: Module, k: Kernel) -> TmaPlan:
         raise RewriteRefused(f"{name}: no tile load in a loop fits: " + ("; ".join(why_not) if why_not else
                                                                           "no `x = tl.load(...)` in a for loop"))
     names = ", ".join(f"{t.ptr} (line {t.stmt.lineno})" for t in loads)
-    why = (f"{name}: the tile loads of {names} are pointer tensors with masks that bound both axes and a "
+    why = (f"{name}: the tile loads of {names} are pointer tensors whose masks bound their axes, with a "
            "contiguous axis: tensor descriptors (TMA) can load them")
     site = mod.one_site(name)
     params: dict[str, Any] = {**DEFAULTS, "kernel": name}
@@ -369,7 +441,7 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     before: dict[int, tuple[ast.For, list[str]]] = {}     # loop -> the descriptors made before it
     for t in plan.loads:
         first, second = (t.cols, t.rows) if t.transposed else (t.rows, t.cols)
-        desc = mod.fresh(f"{t.ptr}_desc")
+        desc = mod.fresh(f"{t.ptr if t.ptr.isidentifier() else t.tensor}_desc")
         before.setdefault(id(t.loop), (t.loop, []))[1].append(
             f"{desc} = {tl}.make_tensor_descriptor({t.ptr}, shape=[{first.extent}, {second.extent}], "
             f"strides=[{first.stride}, 1], block_shape=[{first.block}, {second.block}])")
