@@ -1,0 +1,21 @@
+"""Scaled dot-product attention, non-causal, float16 (batch x heads folded into one axis)."""
+import os
+
+import torch
+from torch import nn
+
+SMALL = os.environ.get("KOPT_SUITE_SCALE", "small" if os.environ.get("TRITON_INTERPRET") == "1" else "full") == "small"
+BH, S, D = (2, 64, 16) if SMALL else (64, 2048, 64)
+
+
+class Model(nn.Module):
+    def forward(self, q, k, v):
+        return torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float()).to(q.dtype)
+
+
+def get_inputs():
+    return [torch.randn(BH, S, D, dtype=torch.float16) for _ in range(3)]
+
+
+def get_init_inputs():
+    return []
