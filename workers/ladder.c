@@ -131,15 +131,36 @@ static long ladder_block(const json_t *launch, const json_t *knobs)
   return best;
 }
 
-/* Symptoms named the same way by triage and by the pattern index. */
+/* The kernels' dots, loops and reductions as the harness's syntax tree counted them
+ * (knobs.kernels: every tl reduction and scan, tl.argmax or x.sum(axis=...) alike); 0 when the
+ * knobs are unknown. */
+static int ladder_knob_counts(const json_t *knobs, unsigned *dots, unsigned *loops, unsigned *reds)
+{
+  const json_t *k;
+  size_t i;
+  int any = 0;
+  json_array_foreach(json_object_get(knobs, "kernels"), i, k) {
+    any = 1;
+    *dots += json_is_true(json_object_get(k, "uses_dot"));
+    *loops += (unsigned)json_integer_value(json_object_get(k, "loops"));
+    *reds += (unsigned)json_integer_value(json_object_get(k, "reductions"));
+  }
+  return any;
+}
+
+/* Symptoms named the same way by triage and by the pattern index. The class comes from the
+ * harness's syntax tree when the knobs are known, else from counting calls in the source. */
 void ladder_source_symptoms(const char *src, const json_t *launch, const json_t *knobs,
                             char out[LADDER_MAX_SYMPTOMS][LADDER_SYMPTOM_LEN], unsigned *n)
 {
-  unsigned loads = ladder_count(src, "tl.load("), dots = ladder_count(src, "tl.dot(");
-  unsigned loops = ladder_count(src, " in range(") + ladder_count(src, " in tl.range(");
-  unsigned reds = ladder_count(src, "tl.sum(") + ladder_count(src, "tl.max(") +
-                  ladder_count(src, "tl.min(") + ladder_count(src, ".sum(axis");
+  unsigned loads = ladder_count(src, "tl.load("), dots = 0, loops = 0, reds = 0;
   long block = ladder_block(launch, knobs), warps = ladder_launch_int(launch, "num_warps", 4);
+  if (!ladder_knob_counts(knobs, &dots, &loops, &reds)) {
+    dots = ladder_count(src, "tl.dot(");
+    loops = ladder_count(src, " in range(") + ladder_count(src, " in tl.range(");
+    reds = ladder_count(src, "tl.sum(") + ladder_count(src, "tl.max(") + ladder_count(src, "tl.min(") +
+           ladder_count(src, "tl.argmax(") + ladder_count(src, "tl.argmin(") + ladder_count(src, ".sum(axis");
+  }
   *n = 0;
   if (dots)
     snprintf(out[(*n)++], LADDER_SYMPTOM_LEN, "%s", loops ? "matmul:loop" : "matmul");

@@ -364,6 +364,35 @@ static void test_block_symptoms_from_knob_kinds(void **state)
   json_decref(knobs);
 }
 
+/* The class from the harness's syntax tree: an argmax kernel is a reduction (the source's
+ * call counts knew tl.sum/max/min only and called argmax elementwise before they learned it),
+ * and a loop the tree counted makes a dot kernel matmul:loop however it is written. */
+static void test_class_from_knob_kernels(void **state)
+{
+  json_error_t e;
+  json_t *red = json_loads("{\"knobs\": [], \"kernels\": [{\"uses_dot\": false, \"loops\": 1,"
+                           " \"reductions\": 1, \"atomics\": false}]}", 0, &e);
+  json_t *mm = json_loads("{\"knobs\": [], \"kernels\": [{\"uses_dot\": true, \"loops\": 1,"
+                          " \"reductions\": 0, \"atomics\": false}]}", 0, &e);
+  char sym[LADDER_MAX_SYMPTOMS][LADDER_SYMPTOM_LEN];
+  unsigned n = 0;
+  const char *src = "@triton.jit\ndef k(x, y):\n    v = tl.load(x + tl.arange(0, 8))\n"
+                    "    i = tl.reduce(v, 0, combine)\n";
+  (void)state;
+  assert_non_null(red);
+  assert_non_null(mm);
+  ladder_source_symptoms(src, NULL, NULL, sym, &n);
+  assert_true(n >= 1);
+  assert_string_equal(sym[0], "elementwise"); /* counting calls misses tl.reduce */
+  ladder_source_symptoms(src, NULL, red, sym, &n);
+  assert_string_equal(sym[0], "reduction");
+  ladder_source_symptoms("@triton.jit\ndef k(x):\n    for i in tl.static_range(4):\n        pass\n",
+                         NULL, mm, sym, &n);
+  assert_string_equal(sym[0], "matmul:loop");
+  json_decref(red);
+  json_decref(mm);
+}
+
 /* A tile kernel with tensor-core dots: tile_grid first, tma_loads next (both at L3); tma_loads
  * not at all when the harness says the device has no tensor memory accelerator. */
 static void test_structural_tile_then_tma(void **state)
@@ -490,6 +519,7 @@ int main(void)
     cmocka_unit_test(test_structural_needs_ir_evidence),
     cmocka_unit_test(test_half_precision_loads_are_narrow),
     cmocka_unit_test(test_block_symptoms_from_knob_kinds),
+    cmocka_unit_test(test_class_from_knob_kernels),
     cmocka_unit_test(test_structural_latency_persistent_last),
     cmocka_unit_test(test_structural_tile_then_tma),
     cmocka_unit_test(test_structural_latency_rows_before_persistent),
