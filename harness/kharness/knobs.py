@@ -10,6 +10,7 @@ spans a change rewrites (kharness.rewrite)."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import kernelinfo, pyflow
@@ -244,6 +245,7 @@ class _GridLit:
     numerator: str | None
     partners: list[tuple[ast.Constant, int]]
     function: str
+    axis: int | None = None        # the grid element it sits in (program_id(axis)), when known
 
 
 @dataclass
@@ -573,12 +575,25 @@ class _Builder:
 
     # ------------------------------------------------------------ grids
     def scan_grid(self, node: ast.expr, env: Env, out: _GridScan, numerator: str | None, meta: set[str],
-                  depth: int = 0) -> None:
+                  depth: int = 0, axis: int | None = None) -> None:
         if depth > pyflow.MAX_RESOLVE_DEPTH:
             return
-        rec = lambda n, e=env, num=None, m=meta: self.scan_grid(n, e, out, num, m, depth + 1)
+        rec = lambda n, e=env, num=None, m=meta: self.scan_grid(n, e, out, num, m, depth + 1, axis)
         if out.root is None and not isinstance(node, ast.Name):
             out.root = node
+        n_lits = len(out.literals)
+        if isinstance(node, ast.Tuple) and axis is None:
+            # the grid's own tuple: element i sizes program_id(i)
+            for i, el in enumerate(node.elts):
+                self.scan_grid(el, env, out, None, meta, depth + 1, i)
+            return
+        self._scan_grid_node(node, env, out, numerator, meta, rec)
+        for lit in out.literals[n_lits:]:
+            if lit.axis is None:
+                lit.axis = axis
+
+    def _scan_grid_node(self, node: ast.expr, env: Env, out: _GridScan, numerator: str | None, meta: set[str],
+                        rec: Callable[..., None]) -> None:
         if pyflow.is_int_constant(node):
             if numerator is not None:
                 out.literals.append(_GridLit(node, _lit_key(node), numerator, [], env.function))
@@ -699,6 +714,13 @@ class _Builder:
             tiling = {b for blocks in facts.axis_blocks.values() for b in blocks}
             if len(cands) > 1 and any(p in tiling for p, _ in cands):
                 cands = [(p, k) for p, k in cands if p in tiling]
+            # then the block that tiles the program axis the literal's grid element sizes
+            # (`(cdiv(M, 32), cdiv(N, 32))` with `pm * BM` on program_id(0): BM's, where no
+            # mask names the extents, as with block pointers)
+            if len(cands) > 1 and lit.axis is not None:
+                on_axis = [(p, k) for p, k in cands if p in facts.axis_blocks.get(lit.axis, [])]
+                if len(on_axis) == 1:
+                    cands = on_axis
             if len(cands) == 1:
                 ties.append((lit, cands[0][1]))
             elif cands:

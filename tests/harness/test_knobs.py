@@ -271,20 +271,32 @@ def test_64bit_program_offsets_tile_their_axis():
     assert analyse(fn).axis_blocks == {0: ["BLOCK_M"], 1: ["BLOCK_N"]}
 
 
-def test_ambiguous_grid_literal_becomes_lambda(h):
+def test_ambiguous_grid_literal_resolved_by_axis(h):
+    """Square sizes and equal tiles: both grid literals are 32 and both masks bound by n, but
+    grid element i sizes program_id(i), which pid_m * BLOCK_M (axis 0) and pid_n * BLOCK_N
+    (axis 1) tile: each literal is tied to its own block, and a change rewrites only its own."""
     load(h, "matmul_ambiguous.py", "ref_matmul_square.py")
     k = by_id(knobs(h))
-    lam = "lambda meta: (triton.cdiv(n, meta['BLOCK_M']), triton.cdiv(n, meta['BLOCK_N']))"
     for kid in ("BLOCK_M", "BLOCK_N"):
         (c,) = coupled(k[kid])
-        assert c["how"] == f"the grid is rewritten to `{lam}` on a change"
+        assert c["how"].startswith("grid literal 32 tied to the knob"), c
     assert coupled(k["BLOCK_K"]) == []
     out = rewrite(h, changes={"BLOCK_N": 64})
-    assert f"matmul_kernel[{lam}](" in out["source"]
+    assert "matmul_kernel[(triton.cdiv(n, 32), triton.cdiv(n, 64))](" in out["source"]
     assert "BLOCK_M=32, BLOCK_N=64, BLOCK_K=32" in out["source"]
-    again = by_id(check_candidate(h, out, {"BLOCK_M": 32, "BLOCK_N": 64}))
-    assert coupled(again["BLOCK_N"])[0]["how"] == "the grid reads meta['BLOCK_N']"
-    assert again["BLOCK_N"]["where"]["via"] == "launch_literal"
+    check_candidate(h, out, {"BLOCK_M": 32, "BLOCK_N": 64})
+
+
+def test_block_pointer_grid_literals_by_axis(h):
+    """A block-pointer matmul has no masks to say which extent a grid literal divides; the
+    program axis its block tiles (pm * BM in make_block_ptr's offsets) does."""
+    load(h, "matmul_block_ptr_literal.py", "ref_matmul.py")
+    res = knobs(h)
+    k = by_id(res)
+    assert {"BM", "BN", "BK"} <= set(k) and res["frozen"] == [], res["frozen"]
+    out = rewrite(h, changes={"BN": 64})
+    assert "grid = (triton.cdiv(M, 32), triton.cdiv(N, 64))" in out["source"]
+    check_candidate(h, out, {"BM": 32, "BN": 64})
 
 
 def test_frozen_values_are_refused_with_the_reason(h):
