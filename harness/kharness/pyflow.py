@@ -321,6 +321,22 @@ def _analyse_init(prog: Program) -> None:
         env = Env({}, f"{MODEL_CLASS}.__init__", prog, True)
         _bind_params(init, env, None, None)
         _Walker(prog, {id(init)}, attrs=prog.attrs).block(init.body, env, in_function=True)
+    # class attributes (`BLOCK = 256` in the class body) read as self.BLOCK where __init__
+    # sets no instance attribute of that name; assigned in a method, they are unknown (below)
+    if prog.model is not None:
+        cenv = Env({}, MODEL_CLASS, prog, False)
+        for st in prog.model.body:
+            value = st.value if isinstance(st, (ast.Assign, ast.AnnAssign)) else None
+            lhs = st.targets if isinstance(st, ast.Assign) else [st.target] if isinstance(st, ast.AnnAssign) else []
+            if value is None or len(lhs) != 1 or not isinstance(lhs[0], ast.Name):
+                continue
+            name = lhs[0].id
+            if name in prog.attrs:
+                continue
+            twice = sum(1 for o in prog.model.body if isinstance(o, (ast.Assign, ast.AnnAssign)) and any(
+                isinstance(t, ast.Name) and t.id == name for t in (o.targets if isinstance(o, ast.Assign) else [o.target])))
+            prog.attrs[name] = (Bound(value, cenv, st, MODEL_CLASS, "class") if twice == 1 else
+                                Unknown(f"{MODEL_CLASS}.{name} is assigned twice in the class body", st.lineno))
     for name, m in prog.methods.items():
         if name == "__init__":
             continue

@@ -356,6 +356,19 @@ def test_constructor_default_with_grid_literal(h):
     assert "not a power of two" in refused(h, changes={"BLOCK": 300})
 
 
+def test_class_attribute(h):
+    """A class attribute read as self.BLOCK (no __init__) is a knob whose value lives in the
+    class body; the user's lambda grid reads meta['BLOCK'], so nothing else changes with it."""
+    src = fx("class_attr_block.py")
+    load(h, "class_attr_block.py", "ref_scale.py")
+    b = by_id(knobs(h))["BLOCK"]
+    assert (b["where"]["via"], b["value"], b["where"]["line"]) == ("attr_literal", 256, 18)
+    assert coupled(b)[0]["how"] == "the grid reads meta['BLOCK']"
+    out = rewrite(h, changes={"BLOCK": 1024})
+    assert changed_lines(src, out["source"]) == {18: "    BLOCK = 1024"}
+    check_candidate(h, out, {"BLOCK": 1024})
+
+
 def test_kernel_parameter_default(h):
     src = fx("kernel_default.py")
     load(h, "kernel_default.py", "ref_scale.py")
