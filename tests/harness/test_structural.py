@@ -50,6 +50,7 @@ FITS = {
     "persistent_grid_heuristics": {"persistent_grid"},
     "row_single_block_heuristic_block": set(),
     "tma_loads_attention": {"tma_loads"},
+    "tile_grid_blockptr": {"tile_grid"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -75,6 +76,9 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     ("rows_per_program_embedding", "rows_per_program", {"ROWS": 2}),
     ("rows_per_program_embedding", "rows_per_program", {"ROWS": 8}),
     ("tma_loads_linear", "tma_loads", {"num_warps": 8, "num_stages": 4}),
+    # 3 x 3 tiles of 16 over a 48 x 40 output in groups of 2 tile rows, K in steps of 16
+    ("tile_grid_blockptr", "tile_grid", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2,
+                                         "num_warps": 2, "num_stages": 2}),
 ]
 
 # (fixture, rewrite, params, words the reason must contain)

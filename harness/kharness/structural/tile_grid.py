@@ -58,6 +58,7 @@ from .common import (
     grid_edit,
     grid_elements,
     header_exprs,
+    int_const,
     is_pow2,
     names_in,
     pick,
@@ -174,6 +175,7 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
     check_not_assigned(k, (m_param, n_param), "which the grouped order reads as the matrix size")
     aranged = {a.id for c in calls(k.node) if mod.tl_func(c) == "arange" for a in c.args[1:2]
                if isinstance(a, ast.Name) and a.id in k.constexprs}
+    aranged |= _block_shape_constexprs(mod, k)
     rest = aranged - {bm, bn}
     if len(rest) > 1:
         raise RewriteRefused(f"{name}: more than one other block constexpr ({', '.join(sorted(rest))}); "
@@ -181,7 +183,7 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
     bk = rest.pop() if rest else None
     for c in calls(k.node):
         f = mod.tl_func(c)
-        if f in ("load", "store") and call_arg(c, 1, "mask") is None:
+        if f in ("load", "store") and call_arg(c, 1, "mask") is None and not _checks_both_bounds(c):
             raise RewriteRefused(f"{name} line {c.lineno}: tl.{f} has no mask; other tile sizes would touch "
                                  "memory past the matrix edge")
     feeding = _check_pid_uses(mod, k, defs, pid_names, {pm, pn}, {BATCH_AXIS} if batched else set())
@@ -233,9 +235,48 @@ def _tile_order(mod: Module, defs: Defs, x1: str, x2: str, two_d: bool) -> str |
     return None
 
 
+def _block_shape_constexprs(mod: Module, k: Kernel) -> set[str]:
+    """The constexprs in the block shapes of the kernel's block pointers (its tile sizes, BLOCK_K
+    among them, where no tl.arange names them)."""
+    out: set[str] = set()
+    for c in calls(k.node):
+        shape = call_arg(c, 4, "block_shape") if mod.tl_func(c) == "make_block_ptr" else None
+        if isinstance(shape, ast.Tuple):
+            out |= {e.id for e in shape.elts if isinstance(e, ast.Name) and e.id in k.constexprs}
+    return out
+
+
+def _checks_both_bounds(c: ast.Call) -> bool:
+    """A block-pointer load or store whose ``boundary_check`` covers both axes (0 and 1): it
+    masks at the matrix edge as a mask would."""
+    kw = next((x.value for x in c.keywords if x.arg == "boundary_check"), None)
+    return isinstance(kw, (ast.Tuple, ast.List)) and {int_const(e) for e in kw.elts} >= {0, 1}
+
+
+def _block_ptr_extents(mod: Module, k: Kernel, defs: Defs, mine: str, other: str) -> set[str]:
+    """The parameters a ``tl.make_block_ptr(base, shape, strides, offsets, block_shape, order)``
+    gives as the extent of the axis whose offset is built from tile index ``mine`` (its
+    boundary_check masks there, as a mask would)."""
+    found: set[str] = set()
+    for c in calls(k.node):
+        if mod.tl_func(c) != "make_block_ptr":
+            continue
+        shape, offsets = call_arg(c, 1, "shape"), call_arg(c, 3, "offsets")
+        if not (isinstance(shape, ast.Tuple) and isinstance(offsets, ast.Tuple)
+                and len(shape.elts) == len(offsets.elts)):
+            continue
+        for dim, off in zip(shape.elts, offsets.elts):
+            d = defs.expr_deps(off)
+            if mine in d and other not in d and isinstance(dim, ast.Name) and dim.id in k.params \
+                    and dim.id not in k.constexprs:
+                found.add(dim.id)
+    return found
+
+
 def _extent(mod: Module, k: Kernel, defs: Defs, mine: str, other: str) -> str:
-    """The parameter that bounds the offsets built from tile index ``mine`` in a mask."""
-    found = set()
+    """The parameter that bounds the offsets built from tile index ``mine`` in a mask (or in a
+    block pointer's shape)."""
+    found = _block_ptr_extents(mod, k, defs, mine, other)
     for node in ast.walk(k.node):
         if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
             continue
