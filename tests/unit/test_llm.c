@@ -499,6 +499,12 @@ static void test_error_text_is_utf8(void **state)
   llm_redact(text, sizeof(text), "]]");
   assert_null(strstr(text, "]]"));
   assert_string_equal(text, "x [redacted");
+  /* Found by the fuzzer again: the same, where a later key has no room for its mark and the
+   * text is cut there (a 20-byte buffer: "[redacted]] xx" ends where the second key began). */
+  snprintf(text, sizeof(text), "]]] xx]]");
+  llm_redact(text, 20, "]]");
+  assert_null(strstr(text, "]]"));
+  assert_string_equal(text, "[redacted");
   /* a key inside the mark is left there (nothing else can be done with it) */
   snprintf(text, sizeof(text), "a red b");
   llm_redact(text, sizeof(text), "red");
