@@ -58,6 +58,7 @@ class KernelFacts:
     params: list[KernelParam]
     autotune: Autotune | None = None
     heuristics: set[str] = field(default_factory=set)
+    heuristics_unread: bool = False   # an @triton.heuristics whose dict is not a literal of strings
     blocks: set[str] = field(default_factory=set)
     roles: dict[str, str] = field(default_factory=dict)
     kinds: dict[str, str] = field(default_factory=dict)
@@ -180,9 +181,10 @@ def _decorators(k: KernelFacts, fn: ast.FunctionDef) -> None:
         name = (dotted(dec.func) or "").split(".")[-1]
         if name == "heuristics":
             src = dec.args[0] if dec.args else next((kw.value for kw in dec.keywords if kw.arg == "values"), None)
-            if isinstance(src, ast.Dict):
-                k.heuristics |= {kk.value for kk in src.keys if isinstance(kk, ast.Constant)
-                                 and isinstance(kk.value, str)}
+            named = [kk.value for kk in src.keys if isinstance(kk, ast.Constant) and isinstance(kk.value, str)] \
+                if isinstance(src, ast.Dict) else []
+            k.heuristics |= set(named)
+            k.heuristics_unread |= not isinstance(src, ast.Dict) or len(named) != len(src.keys)
         elif name == "autotune":
             expr = dec.args[0] if dec.args else next((kw.value for kw in dec.keywords if kw.arg == "configs"), None)
             if expr is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import io
 import math
 import tokenize
@@ -16,6 +17,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
+from .. import kernelinfo
+from ..kernelinfo import KernelFacts
 from ..pyflow import double_star
 from ..srcedit import Edit, LineIndex, RewriteRefused, apply_edits, parse_module
 
@@ -123,8 +126,11 @@ class Kernel:
     defaults: bool          # some parameter has a default value
     autotuned: bool
     heuristics: bool
-    # the constexprs its @triton.heuristics sets (None: the decorator's dict is not a literal)
-    heuristic_keys: frozenset[str] | None = frozenset()
+
+    @functools.cached_property
+    def facts(self) -> KernelFacts:
+        """What the knobs' analysis knows of it (block sizes, what @triton.heuristics sets)."""
+        return kernelinfo.analyse(self.node)
 
 
 @dataclass
@@ -245,7 +251,6 @@ class Module:
     # ---------------------------------------------------------------- kernels, launches
     def _kernel(self, node: ast.FunctionDef) -> Kernel | None:
         jit = autotuned = heur = False
-        keys: frozenset[str] | None = frozenset()
         for d in node.decorator_list:
             q = self.qualname(d.func if isinstance(d, ast.Call) else d)
             if q == "triton.jit" or q == "triton.runtime.jit.jit":
@@ -254,14 +259,13 @@ class Module:
                 autotuned = True
             elif q == "triton.heuristics":
                 heur = True
-                keys = _heuristic_keys(d) if keys is not None else None
         if not jit:
             return None
         a = node.args
         params = [x.arg for x in a.posonlyargs + a.args]
         constexprs = {x.arg for x in a.posonlyargs + a.args
                       if x.annotation is not None and (self.qualname(x.annotation) or "").endswith("constexpr")}
-        return Kernel(node.name, node, params, constexprs, bool(a.defaults), autotuned, heur, keys)
+        return Kernel(node.name, node, params, constexprs, bool(a.defaults), autotuned, heur)
 
     def _sites(self) -> list[LaunchSite]:
         sites = []
@@ -723,40 +727,20 @@ def check_not_assigned(k: Kernel, names: Iterable[str], why: str) -> None:
             raise RewriteRefused(f"{k.name} line {n.lineno}: assigns {n.id}, {why}")
 
 
-def _heuristic_keys(dec: ast.expr) -> frozenset[str] | None:
-    """The names a ``@triton.heuristics({...})`` decorator sets; None when its argument is not a
-    dict literal with string keys (then what it sets is unknown)."""
-    if not isinstance(dec, ast.Call):
-        return None
-    src = dec.args[0] if dec.args else next((kw.value for kw in dec.keywords if kw.arg == "values"), None)
-    if not isinstance(src, ast.Dict):
-        return None
-    keys = [k.value for k in src.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
-    return frozenset(keys) if len(keys) == len(src.keys) else None
-
-
-def block_constexprs(mod: Module, k: Kernel) -> set[str]:
-    """The constexprs that size a ``tl.arange`` in kernel k: its block sizes."""
-    out: set[str] = set()
-    for n in ast.walk(k.node):
-        if isinstance(n, ast.Call) and mod.tl_func(n) == "arange":
-            out |= {a.id for a in n.args if isinstance(a, ast.Name) and a.id in k.constexprs}
-    return out
-
-
 def check_wrappers(mod: Module, k: Kernel, what: str, sets: Iterable[str] = ()) -> None:
     """Refuses kernel k when a decorator would override what the rewrite chooses: an
     @triton.autotune (it picks the launch), or an @triton.heuristics that sets one of the
-    kernel's block sizes or a name in ``sets``, or whose keys cannot be read. A heuristics that
+    kernel's block sizes (kernelinfo's: a tl.arange's length, a shape or block shape) or a name
+    in ``sets``, or whose keys cannot be read. A heuristics that
     sets a flag derived from the block (``EVEN_N: n % BLOCK == 0``) is recomputed by Triton
     for the rewritten launch and does not stop a rewrite."""
     if k.autotuned:
         raise RewriteRefused(f"{k.name} is wrapped in @triton.autotune, which sets its {what}")
     if not k.heuristics:
         return
-    if k.heuristic_keys is None:
+    if k.facts.heuristics_unread:
         raise RewriteRefused(f"{k.name} is wrapped in @triton.heuristics whose keys are not a literal dict")
-    clash = sorted(k.heuristic_keys & (block_constexprs(mod, k) | set(sets)))
+    clash = sorted(k.facts.heuristics & (k.facts.blocks | set(sets)))
     if clash:
         raise RewriteRefused(f"{k.name}: its @triton.heuristics sets {', '.join(clash)}, which the rewrite "
                              f"would choose ({what})")

@@ -173,10 +173,7 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
     m_param = _extent(mod, k, defs, pm, pn)
     n_param = _extent(mod, k, defs, pn, pm)
     check_not_assigned(k, (m_param, n_param), "which the grouped order reads as the matrix size")
-    aranged = {a.id for c in calls(k.node) if mod.tl_func(c) == "arange" for a in c.args[1:2]
-               if isinstance(a, ast.Name) and a.id in k.constexprs}
-    aranged |= _block_shape_constexprs(mod, k)
-    rest = aranged - {bm, bn}
+    rest = k.facts.blocks - {bm, bn}     # tl.arange lengths, shapes, block pointers' block shapes
     if len(rest) > 1:
         raise RewriteRefused(f"{name}: more than one other block constexpr ({', '.join(sorted(rest))}); "
                              "cannot tell BLOCK_K")
@@ -233,17 +230,6 @@ def _tile_order(mod: Module, defs: Defs, x1: str, x2: str, two_d: bool) -> str |
             other = defs.stmt[x2 if x == x1 else x1].value
             return x if isinstance(other, ast.BinOp) and isinstance(other.op, ast.Mod) else None
     return None
-
-
-def _block_shape_constexprs(mod: Module, k: Kernel) -> set[str]:
-    """The constexprs in the block shapes of the kernel's block pointers (its tile sizes, BLOCK_K
-    among them, where no tl.arange names them)."""
-    out: set[str] = set()
-    for c in calls(k.node):
-        shape = call_arg(c, 4, "block_shape") if mod.tl_func(c) == "make_block_ptr" else None
-        if isinstance(shape, ast.Tuple):
-            out |= {e.id for e in shape.elts if isinstance(e, ast.Name) and e.id in k.constexprs}
-    return out
 
 
 def _checks_both_bounds(c: ast.Call) -> bool:
