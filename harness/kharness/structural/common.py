@@ -656,16 +656,17 @@ def from_template(template: str, names: dict[str, str | ast.expr]) -> list[str]:
 
 
 class Defs:
-    """The names a kernel binds exactly once, by a top-level ``name = value`` statement, and
-    what each depends on (through such definitions, transitively)."""
+    """The names a kernel binds exactly once, by a top-level ``name = value`` statement (or one
+    at the top level of ``also``, a loop's body, say), and what each depends on (through such
+    definitions, transitively)."""
 
-    def __init__(self, kernel: Kernel) -> None:
+    def __init__(self, kernel: Kernel, also: Iterable[ast.stmt] = ()) -> None:
         counts: dict[str, int] = {}
         for n in ast.walk(kernel.node):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                 counts[n.id] = counts.get(n.id, 0) + 1
         self.stmt: dict[str, ast.Assign] = {}
-        for s in kernel.node.body:
+        for s in [*kernel.node.body, *also]:
             if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
                     and counts.get(s.targets[0].id) == 1:
                 self.stmt[s.targets[0].id] = s

@@ -12,21 +12,23 @@ parameters and names bound once at the kernel's top level, and R and C index vec
 level; ``tl.multiple_of``/``tl.max_contiguous`` are looked through), B a constexpr; MASK is
 ``(R[:, None] < D0) & (C[None, :] < D1)`` with the same R and C (either order), which gives
 the extent of each axis, or bounds one axis only when the other is a whole
-``tl.arange(0, B)`` (no start: its extent is B, as attention's head dimension). One of the two strides is 1: written so, or a parameter that was 1
-on the recorded launch. The recorded launch passed P 16-byte aligned and the other stride a
-multiple of 16 bytes (what the hardware requires of a descriptor). The module imports torch
-and triton. The names the starts read are parameters, the loop's own variables or names bound
-once.
+``tl.arange(0, B)`` (no start: its extent is B, as attention's head dimension). One of the two
+strides is 1: written so, or a parameter that was 1 on the recorded launch. The recorded
+launch passed P 16-byte aligned and the other stride (and any offset) a multiple of 16 bytes
+(what the hardware requires of a descriptor). The module imports torch and triton. The names
+the starts read are parameters, the loop's own variables or names bound once at the top level
+of the kernel or of the loop.
 
 The rewrite: before the loop,
 ``P_desc = tl.make_tensor_descriptor(P, shape=[D0, D1], strides=[S0, 1], block_shape=[B0,
 B1])`` (the axes in the other order, and the loaded tile transposed with ``tl.trans``, when
 R is the contiguous axis); the load becomes ``x = P_desc.load([start0, start1])``. Where the
 unit stride is a parameter, the load becomes ``if S == 1: x = P_desc.load(...)`` ``else:`` the
-original load (the descriptor's base is P plus the scalar offsets): Triton specializes an integer argument equal to 1 into a constant, so the
-compiled kernel keeps only the branch its launch needs, and other strides still take the
-original path. The module gets an allocator for the descriptors' scratch memory
-(``triton.set_allocator``, torch memory on the CUDA device; the interpreter does not call it).
+original load (the descriptor's base is P plus the scalar offsets): Triton specializes an
+integer argument equal to 1 into a constant, so the compiled kernel keeps only the branch its
+launch needs, and other strides still take the original path. The module gets an allocator
+for the descriptors' scratch memory (``triton.set_allocator``, torch memory on the CUDA
+device; the interpreter does not call it).
 
 Why it is correct: the descriptor addresses element (i, j) of the block at [s0, s1] as
 P + (s0 + i) * S0 + (s1 + j) * 1, the original tile's address, and fills the positions with
@@ -35,7 +37,6 @@ s0 + i >= D0 or s1 + j >= D1 with zeros, which is what the mask and ``other=0`` 
 from __future__ import annotations
 
 import ast
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -208,24 +209,6 @@ def _scalar_offset(mod: Module, k: Kernel, t: ast.expr, defs: Defs) -> bool:
                for n in names if n in defs.stmt)
 
 
-def _loop_defs(k: Kernel, defs: Defs, loop: ast.For) -> Defs:
-    """defs plus the names the loop's body binds once at its own top level (``rn = start +
-    tl.arange(0, BLOCK_N)``): index vectors may be read through them, never the descriptor's
-    base or extents, which are made before the loop."""
-    counts: dict[str, int] = {}
-    for n in ast.walk(k.node):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            counts[n.id] = counts.get(n.id, 0) + 1
-    out = copy.copy(defs)
-    out.stmt = dict(defs.stmt)
-    out._deps = {}
-    for st in loop.body:
-        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
-                and counts.get(st.targets[0].id) == 1:
-            out.stmt[st.targets[0].id] = st
-    return out
-
-
 def _address(mod: Module, k: Kernel, addr: ast.expr, defs: Defs,
              vdefs: Defs) -> tuple[str, str, list[ast.expr], list[Axis]]:
     ptr: str | None = None
@@ -296,12 +279,11 @@ def _factors(node: ast.expr) -> list[ast.expr]:
     return [node]
 
 
-def _aligned(mod: Module, k: Kernel, text_or_node: str | ast.expr, esize: int, what: str) -> None:
+def _aligned(mod: Module, k: Kernel, defs: Defs, text_or_node: str | ast.expr, esize: int, what: str) -> None:
     """Refuses unless the value is, on the recorded launch, a multiple of TMA_ALIGN_BYTES bytes:
     an integer, an integer parameter, or a product with such a factor."""
     node = ast.parse(text_or_node, mode="eval").body if isinstance(text_or_node, str) else text_or_node
     vals = mod.recorded_values(k.name)
-    defs = Defs(k)
     for _ in range(8):            # a name bound once stands for its value (`base = bh * S * D`)
         if not (isinstance(node, ast.Name) and node.id in defs.stmt):
             break
@@ -317,7 +299,7 @@ def _aligned(mod: Module, k: Kernel, text_or_node: str | ast.expr, esize: int, w
                          f"multiple of {TMA_ALIGN_BYTES} bytes on the recorded launch (a descriptor needs it)")
 
 
-def _check_recorded(mod: Module, k: Kernel, t: TileLoad) -> None:
+def _check_recorded(mod: Module, k: Kernel, defs: Defs, t: TileLoad) -> None:
     p = mod.recorded_values(k.name).get(t.tensor) or {}
     if p.get("kind") != "tensor":
         raise RewriteRefused(f"{k.name}: {t.tensor} was not a tensor on the recorded launch")
@@ -327,12 +309,14 @@ def _check_recorded(mod: Module, k: Kernel, t: TileLoad) -> None:
     esize = DTYPE_BYTES.get(str(p.get("dtype")), 0)
     if not esize:
         raise RewriteRefused(f"{k.name}: {t.tensor} has an element type of unknown size")
-    _aligned(mod, k, t.cols.stride if t.transposed else t.rows.stride, esize, "stride")
+    _aligned(mod, k, defs, t.cols.stride if t.transposed else t.rows.stride, esize, "stride")
     for off in t.offsets:
-        _aligned(mod, k, off, esize, f"the offset {t.ptr} adds to {t.tensor}")
+        _aligned(mod, k, defs, off, esize, f"the offset {t.ptr} adds to {t.tensor}")
 
 
-def _tile_load(mod: Module, k: Kernel, stmt: ast.Assign, loop: ast.For, defs: Defs) -> TileLoad:
+def _tile_load(mod: Module, k: Kernel, stmt: ast.Assign, loop: ast.For, defs: Defs, vdefs: Defs) -> TileLoad:
+    """One tile load; defs: the kernel's names bound once, vdefs: those and the loop's (index
+    vectors may be read through the loop's, never the descriptor's base or extents)."""
     call = stmt.value
     assert isinstance(call, ast.Call)
     line = call.lineno
@@ -344,7 +328,6 @@ def _tile_load(mod: Module, k: Kernel, stmt: ast.Assign, loop: ast.For, defs: De
     if other is not None and not (isinstance(other, ast.Constant) and other.value in (0, 0.0)
                                   and not isinstance(other.value, bool)):
         raise RewriteRefused(f"line {line}: other={mod.text(other)}; a descriptor fills with zeros")
-    vdefs = _loop_defs(k, defs, loop)
     ptr, tensor, offsets, (rows, cols) = _address(mod, k, call.args[0], defs, vdefs)
     _mask(mod, call_arg(call, 1, "mask"), [rows, cols], vdefs, line)
     unit_param = None
@@ -368,7 +351,7 @@ def _tile_load(mod: Module, k: Kernel, stmt: ast.Assign, loop: ast.For, defs: De
             if n not in k.params and n not in defs.stmt and n not in k.constexprs:
                 raise RewriteRefused(f"line {line}: `{n}` (in the tile's extent) is bound more than once "
                                      "or not at the kernel's top level")
-    _check_recorded(mod, k, t)
+    _check_recorded(mod, k, defs, t)
     return t
 
 
@@ -383,6 +366,7 @@ def analyze(mod: Module, k: Kernel) -> TmaPlan:
     loads: list[TileLoad] = []
     why_not: list[str] = []
     for loop in (n for n in ast.walk(k.node) if isinstance(n, ast.For)):
+        vdefs = Defs(k, loop.body)
         for s in ast.walk(loop):
             if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
                     and isinstance(s.value, ast.Call) and mod.tl_func(s.value) == "load"):
@@ -390,7 +374,7 @@ def analyze(mod: Module, k: Kernel) -> TmaPlan:
             if any(t.stmt is s for t in loads):
                 continue                 # a nested loop's load, seen from the outer loop
             try:
-                loads.append(_tile_load(mod, k, s, loop, defs))
+                loads.append(_tile_load(mod, k, s, loop, defs, vdefs))
             except RewriteRefused as e:
                 why_not.append(str(e))
     if not loads:
