@@ -10,7 +10,6 @@ spans a change rewrites (kharness.rewrite)."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import kernelinfo, pyflow
@@ -581,19 +580,14 @@ class _Builder:
         rec = lambda n, e=env, num=None, m=meta: self.scan_grid(n, e, out, num, m, depth + 1, axis)
         if out.root is None and not isinstance(node, ast.Name):
             out.root = node
-        n_lits = len(out.literals)
         if isinstance(node, ast.Tuple) and axis is None:
-            # the grid's own tuple: element i sizes program_id(i)
+            # the grid's own tuple: element i sizes program_id(i), and so do its literals
             for i, el in enumerate(node.elts):
+                first = len(out.literals)
                 self.scan_grid(el, env, out, None, meta, depth + 1, i)
+                for lit in out.literals[first:]:
+                    lit.axis = i
             return
-        self._scan_grid_node(node, env, out, numerator, meta, rec)
-        for lit in out.literals[n_lits:]:
-            if lit.axis is None:
-                lit.axis = axis
-
-    def _scan_grid_node(self, node: ast.expr, env: Env, out: _GridScan, numerator: str | None, meta: set[str],
-                        rec: Callable[..., None]) -> None:
         if pyflow.is_int_constant(node):
             if numerator is not None:
                 out.literals.append(_GridLit(node, _lit_key(node), numerator, [], env.function))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeGuard
@@ -325,17 +326,17 @@ def _analyse_init(prog: Program) -> None:
     # sets no instance attribute of that name; assigned in a method, they are unknown (below)
     if prog.model is not None:
         cenv = Env({}, MODEL_CLASS, prog, False)
+        assigned = Counter(t.id for st in prog.model.body if isinstance(st, (ast.Assign, ast.AnnAssign))
+                           for t in (st.targets if isinstance(st, ast.Assign) else [st.target])
+                           if isinstance(t, ast.Name))      # name -> how many times the body binds it
         for st in prog.model.body:
-            value = st.value if isinstance(st, (ast.Assign, ast.AnnAssign)) else None
-            lhs = st.targets if isinstance(st, ast.Assign) else [st.target] if isinstance(st, ast.AnnAssign) else []
-            if value is None or len(lhs) != 1 or not isinstance(lhs[0], ast.Name):
+            if not (isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None):
+                continue
+            lhs = st.targets if isinstance(st, ast.Assign) else [st.target]
+            if len(lhs) != 1 or not isinstance(lhs[0], ast.Name) or lhs[0].id in prog.attrs:
                 continue
             name = lhs[0].id
-            if name in prog.attrs:
-                continue
-            twice = sum(1 for o in prog.model.body if isinstance(o, (ast.Assign, ast.AnnAssign)) and any(
-                isinstance(t, ast.Name) and t.id == name for t in (o.targets if isinstance(o, ast.Assign) else [o.target])))
-            prog.attrs[name] = (Bound(value, cenv, st, MODEL_CLASS, "class") if twice == 1 else
+            prog.attrs[name] = (Bound(st.value, cenv, st, MODEL_CLASS, "class") if assigned.get(name) == 1 else
                                 Unknown(f"{MODEL_CLASS}.{name} is assigned twice in the class body", st.lineno))
     for name, m in prog.methods.items():
         if name == "__init__":
