@@ -150,12 +150,12 @@ class Measurer:
         )
         from kharness.correctness import flatten_outputs
         from kharness.judge import Float64Mode, Tolerances, Truth, judge_output
-        from kharness.timing import NOISY_REL_IQR, Timer, stats, steadier
+        from kharness.timing import Timer, retake_if_noisy, stats
         self.torch, self.bk = torch, bk
         self.case_seed, self.clone_tree, self.seed_all, self.to_device = case_seed, clone_tree, seed_all, to_device
         self.judge, self.flatten, self.tol = judge_output, flatten_outputs, Tolerances()
         self.Float64Mode, self.Truth, self.map_float = Float64Mode, Truth, map_float_tensors
-        self.stats, self.steadier, self.noisy_rel_iqr = stats, steadier, NOISY_REL_IQR
+        self.stats, self.retake_if_noisy = stats, retake_if_noisy
         self.args = args
         self.device = bk.device_for(self.backend)
         self.timer = Timer(self.backend)
@@ -275,9 +275,7 @@ class Measurer:
             st.update(meta)
             return st
 
-        st = take()
-        if self.gpu and (st.get("rel_iqr") or 0.0) > self.noisy_rel_iqr:
-            st = self.steadier(st, take())     # a disturbed timing: the steadier of two
+        st = self.retake_if_noisy(take, self.gpu)     # a disturbed timing: the steadier of two
         st["input_copies"] = len(copies)
         return st
 

@@ -304,13 +304,11 @@ def _steady_time(w: Any, model: Any, case: int, what: str, budget_ms: float) -> 
     whose spread says it was disturbed (over timing.NOISY_REL_IQR) is taken again and the
     steadier kept; noisy when that one is still over. The worker does not remember a noisy
     candidate as measured, so a later round may time it again."""
-    from .timing import NOISY_REL_IQR, steadier
+    from .timing import NOISY_REL_IQR, retake_if_noisy
     from .worker import progress
     device = w.backend != "interp"
-    st = _quick_time(w, model, case, what, budget_ms)
-    if device and (st.get("rel_iqr") or 0.0) > NOISY_REL_IQR:
-        progress(f"sweep: {what}: spread {st['rel_iqr']:.2f} of the median, timing it again")
-        st = steadier(st, _quick_time(w, model, case, what, budget_ms))
+    st = retake_if_noisy(lambda: _quick_time(w, model, case, what, budget_ms), device,
+                         lambda t: progress(f"sweep: {what}: spread {t['rel_iqr']:.2f} of the median, timing it again"))
     rel = st.get("rel_iqr") or 0.0
     return st["median_ms"], rel, st["n"], device and rel > NOISY_REL_IQR
 

@@ -52,6 +52,19 @@ def steadier(first: dict[str, Any], again: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def retake_if_noisy(take: Callable[[], dict[str, Any]], device: bool,
+                    on_retake: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """take() (a timing's stats), taken once more when it ran on a device and its spread is
+    over NOISY_REL_IQR (a disturbed timing), the steadier of the two kept; on_retake gets the
+    disturbed one first."""
+    st = take()
+    if device and (st.get("rel_iqr") or 0.0) > NOISY_REL_IQR:
+        if on_retake is not None:
+            on_retake(st)
+        st = steadier(st, take())
+    return st
+
+
 class Timer:
     """Backend-specific timing. kind: "cuda" / "ascend" use device events and an L2 flush;
     "interp" uses time.perf_counter on the CPU (and says so: clock "cpu")."""

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from kharness.timing import NOISY_REL_IQR, steadier
+from kharness.timing import NOISY_REL_IQR, retake_if_noisy, steadier
 
 SUITE = os.path.join(ROOT, "bench", "suite")
 TESTDATA = os.path.join(SUITE, "testdata")
@@ -246,6 +246,12 @@ def test_the_steadier_timing_is_kept() -> None:
         kept = steadier(first, again)
         assert kept["median_ms"] == 0.124 and kept["n"] == 480
         assert kept["retaken"] == {"median_ms": 0.320, "rel_iqr": 0.70, "p10_ms": 0.133, "p90_ms": 0.390}
+    takes = iter([bimodal, steady])
+    seen: list[float] = []
+    kept = retake_if_noisy(lambda: next(takes), True, lambda t: seen.append(t["median_ms"]))
+    assert kept["median_ms"] == 0.124 and seen == [0.320]     # the disturbed one, taken again
+    assert retake_if_noisy(lambda: bimodal, False) is bimodal  # on the CPU's clock: never again
+    assert retake_if_noisy(lambda: steady, True) is steady
     assert report.NOISY_REL_IQR is NOISY_REL_IQR            # the report flags what the timers retake
     note = report._noisy_timings([{"run": 3, "compile": {"ok": True, "median_ms": 0.3, "iqr_ms": 0.15,
                                                          "retaken": {"median_ms": 0.28}}}])
