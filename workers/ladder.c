@@ -131,10 +131,7 @@ static long ladder_block(const json_t *launch, const json_t *knobs)
   return best;
 }
 
-/* The kernels' dots, loops and reductions as the harness's syntax tree counted them
- * (knobs.kernels: every tl reduction and scan, tl.argmax or x.sum(axis=...) alike); 0 when the
- * knobs are unknown. */
-static int ladder_knob_counts(const json_t *knobs, unsigned *dots, unsigned *loops, unsigned *reds)
+int ladder_knob_counts(const json_t *knobs, unsigned *dots, unsigned *loops, unsigned *reds)
 {
   const json_t *k;
   size_t i;

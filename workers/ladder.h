@@ -47,6 +47,10 @@ int ladder_max_level(enum ladder_policy p);
  * "rewrite_family", "successes", "trials"} (may be NULL). */
 void ladder_l1(const char *source, const json_t *launch, const json_t *knobs,
                const json_t *patterns, struct ladder_diag *d);
+/* Adds the kernels' dots, loops and reductions as the harness's syntax tree counted them
+ * (knobs.kernels: every tl reduction and scan, tl.argmax or x.sum(axis=...) alike) to *dots,
+ * *loops, *reds; 0 when the knobs list no kernels (unknown), else 1. */
+int ladder_knob_counts(const json_t *knobs, unsigned *dots, unsigned *loops, unsigned *reds);
 /* The source symptoms L1 and the pattern index share: the class ("matmul:loop", "matmul",
  * "reduction" or "elementwise"), then "small_block", "under_4_per_thread",
  * "several_kernels" where they hold. launch and knobs as for ladder_l1. */

@@ -110,11 +110,9 @@ static const char *pindex_knob_features(const json_t *knobs, json_t *syms)
 {
   const json_t *k, *s;
   size_t i;
-  int dot = 0, red = 0, any = 0;
+  unsigned dot = 0, loops = 0, red = 0;
+  int any = ladder_knob_counts(knobs, &dot, &loops, &red);
   json_array_foreach(json_object_get(knobs, "kernels"), i, k) {
-    any = 1;
-    dot |= json_is_true(json_object_get(k, "uses_dot"));
-    red |= json_integer_value(json_object_get(k, "reductions")) > 0;
     if (json_is_true(json_object_get(k, "autotune")))
       pindex_sym(syms, "autotune");
     if (json_is_true(json_object_get(k, "atomics")))
