@@ -151,21 +151,22 @@ def parse_request(line) -> dict[str, Any]:
     return req
 
 
-def int_field(req: dict[str, Any], name: str, default: int, lo: int, hi: int) -> int:
-    """req[name] (default when absent or null), an integer in [lo, hi]; else bad-request naming
-    the field and its range."""
+def _field(req: dict[str, Any], name: str, default: Any, lo: Any, hi: Any, types: tuple[type, ...],
+           what: str) -> Any:
     v = req.get(name, default)
     if v is None:
         v = default
-    if not isinstance(v, int) or isinstance(v, bool) or not (lo <= v <= hi):
-        raise HarnessError("bad-request", f"{name} must be an integer in [{lo}, {hi}]")
+    if not isinstance(v, types) or isinstance(v, bool) or not (lo <= v <= hi):
+        raise HarnessError("bad-request", f"{name} must be {what} in [{lo}, {hi}]")
     return v
 
 
+def int_field(req: dict[str, Any], name: str, default: int, lo: int, hi: int) -> int:
+    """req[name] (default when absent or null), an integer in [lo, hi]; else bad-request naming
+    the field and its range."""
+    return int(_field(req, name, default, lo, hi, (int,), "an integer"))
+
+
 def num_field(req: dict[str, Any], name: str, default: float, lo: float, hi: float) -> float:
-    v = req.get(name, default)
-    if v is None:
-        v = default
-    if not isinstance(v, (int, float)) or isinstance(v, bool) or not (lo <= v <= hi):
-        raise HarnessError("bad-request", f"{name} must be a number in [{lo}, {hi}]")
-    return float(v)
+    """The same for a number (an integer or a float), returned as a float."""
+    return float(_field(req, name, default, lo, hi, (int, float), "a number"))
