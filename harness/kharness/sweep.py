@@ -283,9 +283,10 @@ def _quick_time(w: Any, model: Any, case: int, what: str, budget_ms: float) -> d
     """The timing statistics (timing.stats) of `model` on `case`."""
     import torch
 
+    from .measure import bench_fn
     from .timing import stats
     from .usercode import run_user
-    fn, _ = w._bench_fn(model, case)
+    fn, _ = bench_fn(w, model, case)
     lo, hi = SWEEP_MIN_REPS.get(w.backend, 1), SWEEP_MAX_REPS.get(w.backend, 2)
 
     def go() -> list:

@@ -15,7 +15,6 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -584,10 +583,6 @@ class Worker:
         return out_g, ev
 
     # ------------------------------------------------------------------ bench / compare (kharness.measure)
-    def _bench_fn(self, model: Any, i: int, rotate: bool = True) -> tuple[Callable[[int], Any], dict[str, int]]:
-        from .measure import bench_fn
-        return bench_fn(self, model, i, rotate)
-
     def op_bench(self, req: dict[str, Any]) -> dict[str, Any]:
         from .measure import bench
         return bench(self, req)
