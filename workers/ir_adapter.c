@@ -168,39 +168,16 @@ static int adp_operand(const char *p, size_t n, const char *op, int k, const cha
 static long adp_type_elems(const char *p, size_t n, long *elem)
 {
   const char *e = p + n, *m = ir_find(p, n, "memref<"), *t = ir_find(p, n, "tensor<"), *q;
-  long total = 1;
+  long total;
   *elem = 0;
   if (!m || (t && t < m))
     m = t;
   if (!m)
     return -1;
   q = m + 7;
-  for (;;) {
-    if (q < e && *q == '?')
-      return -1;
-    if (q < e && isdigit((unsigned char)*q)) {
-      const char *d0 = q;
-      long d = ir_parse_long(&q, e);
-      if (q < e && *q == 'x') {
-        if (d > 0 && total < (1L << 40) / d)
-          total *= d;
-        q++;
-        continue;
-      }
-      q = d0; /* an element type such as i32 does not start with a digit; keep q */
-    }
-    break;
-  }
-  if (ir_starts(q, (size_t)(e - q), "f32") || ir_starts(q, (size_t)(e - q), "i32"))
-    *elem = 4;
-  else if (ir_starts(q, (size_t)(e - q), "f16") || ir_starts(q, (size_t)(e - q), "bf16") ||
-           ir_starts(q, (size_t)(e - q), "i16"))
-    *elem = 2;
-  else if (ir_starts(q, (size_t)(e - q), "f64") || ir_starts(q, (size_t)(e - q), "i64"))
-    *elem = 8;
-  else if (ir_starts(q, (size_t)(e - q), "i8") || ir_starts(q, (size_t)(e - q), "i1") ||
-           ir_starts(q, (size_t)(e - q), "f8"))
-    *elem = 1;
+  total = ir_shape_product(&q, e);
+  if (total >= 0)
+    *elem = ir_elem_bytes(q, e);
   return total;
 }
 

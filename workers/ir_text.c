@@ -601,3 +601,34 @@ int ir_read_optional(const char *what, const char *path, char **text, char *err,
     ir_errf(err, errlen, "cannot read %s %s: %s", what, path, strerror(-rc));
   return rc;
 }
+
+long ir_shape_product(const char **q, const char *e)
+{
+  long total = 1;
+  while (*q < e && isdigit((unsigned char)**q)) {
+    const char *d0 = *q;
+    long d = ir_parse_long(q, e);
+    if (*q >= e || **q != 'x') {
+      *q = d0; /* not a dimension: leave the cursor at it */
+      break;
+    }
+    if (d > 0 && total < (1L << 40) / d)
+      total *= d;
+    (*q)++;
+  }
+  return *q < e && **q == '?' ? -1 : total;
+}
+
+int ir_elem_bytes(const char *q, const char *e)
+{
+  size_t n = (size_t)(e - q);
+  if (ir_starts(q, n, "bf16") || ir_starts(q, n, "f16") || ir_starts(q, n, "i16"))
+    return 2;
+  if (ir_starts(q, n, "f32") || ir_starts(q, n, "i32"))
+    return 4;
+  if (ir_starts(q, n, "f64") || ir_starts(q, n, "i64"))
+    return 8;
+  if (ir_starts(q, n, "f8") || ir_starts(q, n, "i8") || ir_starts(q, n, "i1"))
+    return 1;
+  return 0;
+}

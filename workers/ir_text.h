@@ -42,6 +42,13 @@ int ir_check_input(const char *what, const char *text, char *err, size_t errlen)
 /* Reads an optional IR file: 0 with *text NULL when path is NULL or the file is missing. */
 int ir_read_optional(const char *what, const char *path, char **text, char *err, size_t errlen);
 
+/* The static dimensions of a shaped type's body at *q ("4x64xf16>"): their product (capped
+ * at 2^40), *q left at the element type (or at digits not followed by 'x'); -1 when a dimension
+ * is dynamic ('?'). */
+long ir_shape_product(const char **q, const char *e);
+/* Bytes of the scalar element type at q (bf16, f16, i16, f32, ..., f8, i8, i1); 0 if unknown. */
+int ir_elem_bytes(const char *q, const char *e);
+
 /* Scalar computation in linalg/HIVM-level IR: arith/math ops whose result type is a plain
  * integer or float (not index, not shaped), and element-wise memory access. Sets *i64 for
  * i64 results (i64 arithmetic is what Ascend lowers to scalar code), *mem for memory ops. */

@@ -79,35 +79,12 @@ struct ir_frame {
 static long ir_memdesc_bytes(const char *p, size_t n)
 {
   const char *m = ir_find_last(p, n, "!ttg.memdesc<"), *e = p + n, *q;
-  long total = 1, elem = 0;
+  long total;
   if (!m)
     return 0;
   q = m + 13;
-  for (;;) {
-    if (q < e && isdigit((unsigned char)*q)) {
-      long d = ir_parse_long(&q, e);
-      if (q < e && *q == 'x') {
-        if (d > 0 && total < (1L << 40) / d)
-          total *= d;
-        q++;
-        continue;
-      }
-      return 0;
-    }
-    break;
-  }
-  /* element type */
-  if (ir_starts(q, (size_t)(e - q), "bf16") || ir_starts(q, (size_t)(e - q), "f16") ||
-      ir_starts(q, (size_t)(e - q), "i16"))
-    elem = 2;
-  else if (ir_starts(q, (size_t)(e - q), "f32") || ir_starts(q, (size_t)(e - q), "i32"))
-    elem = 4;
-  else if (ir_starts(q, (size_t)(e - q), "f64") || ir_starts(q, (size_t)(e - q), "i64"))
-    elem = 8;
-  else if (ir_starts(q, (size_t)(e - q), "f8") || ir_starts(q, (size_t)(e - q), "i8") ||
-           ir_starts(q, (size_t)(e - q), "i1"))
-    elem = 1;
-  return total * elem;
+  total = ir_shape_product(&q, e);
+  return total > 0 ? total * ir_elem_bytes(q, e) : 0;
 }
 
 /* Closes a frame: attributes its op to the closing line's location and finishes a loop
