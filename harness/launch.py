@@ -63,7 +63,7 @@ PASS_ENV = (
     "TRITON_LIBDEVICE_PATH", "MLIR_ENABLE_DUMP", "LLVM_IR_ENABLE_DUMP", "TORCH_CUDA_ARCH_LIST",
     "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_NO_CUDA_MEMORY_CACHING", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
     # the harness's own settings (no secrets)
-    "KOPT_BACKEND", "KOPT_ASCEND_ARCH",
+    "KOPT_BACKEND", "KOPT_ASCEND_ARCH", "KOPT_HARNESS_TRACE",
     # problem sizes read by the bundled examples, the operator suite and the judge fixtures
     "KOPT_VECTOR_ADD_N", "KOPT_SUITE_SCALE", "KOPT_JUDGE_SCALE",
     # locale and libraries

@@ -18,6 +18,7 @@
 #define DL_SWEEP_BUDGET_S 0.04     /* device time per candidate's quick timing */
 #define DL_SWEEP_FWDS_GPU 6        /* its minimum repetitions, plus the estimate */
 #define DL_SWEEP_FWDS_CPU 3
+#define DL_SWEEP_COMPILE_LIMIT_S 60.0 /* one compile in the pool at most (PRECOMPILE_LIMIT_S) */
 /* What a timing costs beyond its forwards (warm-up and repetition windows of both the
  * kernel and the reference), and the forwards it needs at least, per case. */
 #define DL_BENCH_FIXED_S 1.5
@@ -157,7 +158,9 @@ static double dl_expected(const struct deadline *d, const char *op, const json_t
     double per = dl_case_s(d) + DL_SWEEP_BUDGET_S +
                  (d->gpu ? DL_SWEEP_FWDS_GPU : DL_SWEEP_FWDS_CPU) * dl_fwd_s(d) +
                  (d->gpu ? d->compile : 0);
-    e = d->load + (d->bench_case ? d->bench_case : per) + (double)m * per;
+    /* a compile the pool gives up on costs its limit once, whatever the candidates */
+    e = d->load + (d->bench_case ? d->bench_case : per) + (double)m * per +
+        (d->gpu ? DL_SWEEP_COMPILE_LIMIT_S : 0);
     snprintf(expl, len, "%zu candidate%s x %.2f s each + the base kernel", m, m == 1 ? "" : "s",
              per);
   } else if (strcmp(op, "compile") == 0) {

@@ -742,6 +742,7 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
     if (rc) {
       snprintf(reject, sizeof(reject), "the sweep failed: %s", j->fail_msg);
       j->fail_msg[0] = '\0';
+      search_remember_failed(&s->search, s->knobs, po.candidates, round, reject);
     } else {
       search_remember(&s->search, s->knobs, sweep, round);
       rc = rounds_decide(s, round, level, sweep, &chosen, &val, &cmp, &accepted, reject,

@@ -266,8 +266,9 @@ static void rules_axis_window(struct rules_axis *a, const char *direction)
   a->hi = rules_clamp(hi, k->ndom);
 }
 
-/* 1 when cfg needs at least the resources of a configuration that spilled or ran out of
- * shared memory: every block/stage knob at least as large, every num_warps at most. */
+/* 1 when cfg needs at least the resources of a configuration that spilled, ran out of
+ * shared memory or compiled past the limit: every block/stage knob at least as large, every
+ * num_warps at most. */
 static int rules_dominates_failure(const json_t *memory, const char *structure,
                                    const struct rules_axis *ax, unsigned nax, const long *vals)
 {
@@ -277,8 +278,11 @@ static int rules_dominates_failure(const json_t *memory, const char *structure,
     const json_t *cfg = json_object_get(m, "config"), *facts = json_object_get(m, "facts"), *f;
     const char *reason = json_string_value(json_object_get(m, "reason")) ?: "";
     const char *fk;
+    /* ... or whose compile ran past the harness's limit (kharness/precompile.py): a larger
+     * tile only compiles longer */
     int failed = strstr(reason, "out of resource") || strstr(reason, "OutOfResources") ||
-                 strstr(reason, "shared memory") || strstr(reason, "Insufficient registers");
+                 strstr(reason, "shared memory") || strstr(reason, "Insufficient registers") ||
+                 strstr(reason, "compile exceeded");
     int dom = 1;
     json_object_foreach((json_t *)facts, fk, f)
       if (rules_int(f, "spills", 0) > 0)

@@ -58,11 +58,14 @@ int search_measured(const struct search *s, const json_t *cfg)
   return 0;
 }
 
-void search_remember(struct search *s, const json_t *knobs, const json_t *sweep, int round)
+/* Appends each candidate's configuration (not a structural or a model's candidate, nor a
+ * noisy one) with its status and reason, or with status and why when why is given. */
+static void search_remember_cands(struct search *s, const json_t *base, const json_t *cands,
+                                  int round, const char *why)
 {
-  json_t *base = search_knob_values(knobs), *c;
+  json_t *c;
   size_t i;
-  json_array_foreach(json_object_get(sweep, "candidates"), i, c) {
+  json_array_foreach(cands, i, c) {
     json_t *cfg, *facts = json_object_get(json_object_get(c, "compile"), "facts");
     if (json_array_size(s->memory) >= SEARCH_MEMORY_MAX)
       break;
@@ -77,9 +80,16 @@ void search_remember(struct search *s, const json_t *knobs, const json_t *sweep,
         s->memory,
         json_pack("{s:s, s:o, s:O?, s:s?, s:s?, s:i, s:O?}", "structure", s->structure, "config",
                   cfg, "time_ms", json_object_get(c, "time_ms"), "status",
-                  json_string_value(json_object_get(c, "status")), "reason",
-                  json_string_value(json_object_get(c, "reason")), "round", round, "facts", facts));
+                  why ? "error" : json_string_value(json_object_get(c, "status")), "reason",
+                  why ? why : json_string_value(json_object_get(c, "reason")), "round", round,
+                  "facts", facts));
   }
+}
+
+void search_remember(struct search *s, const json_t *knobs, const json_t *sweep, int round)
+{
+  json_t *base = search_knob_values(knobs);
+  search_remember_cands(s, base, json_object_get(sweep, "candidates"), round, NULL);
   /* The incumbent itself, measured in the same sweep. */
   if (json_array_size(s->memory) < SEARCH_MEMORY_MAX) {
     json_t *inc = json_object_get(json_object_get(sweep, "incumbent"), "time_ms");
@@ -87,6 +97,15 @@ void search_remember(struct search *s, const json_t *knobs, const json_t *sweep,
                                                s->structure, "config", base, "time_ms", inc,
                                                "status", "incumbent", "round", round));
   }
+  json_decref(base);
+}
+
+void search_remember_failed(struct search *s, const json_t *knobs, const json_t *candidates,
+                            int round, const char *why)
+{
+  json_t *base = search_knob_values(knobs);
+  assert(why);
+  search_remember_cands(s, base, candidates, round, why);
   json_decref(base);
 }
 

@@ -36,6 +36,12 @@ json_t *search_knob_values(const json_t *knobs);
  * structural or a model's candidate (other knobs), nor one the harness marked noisy (its
  * time is not known: a later round may measure it again). */
 void search_remember(struct search *s, const json_t *knobs, const json_t *sweep, int round);
+/* Remembers the proposed candidates of a sweep that failed as a whole (the harness timed
+ * out or died; why says so) as configurations that errored, so later rounds move on instead
+ * of proposing the same sweep again (measured on the H200: three rounds of one job each
+ * spent their limit on the same block-size sweep). */
+void search_remember_failed(struct search *s, const json_t *knobs, const json_t *candidates,
+                            int round, const char *why);
 /* Forgets a sweep candidate's configuration of the current structure (not the incumbent's
  * own entry): its measurement is not to be trusted, so it may be proposed again. Returns how
  * many entries went. */

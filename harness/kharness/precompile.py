@@ -19,6 +19,7 @@ import importlib.util
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -28,7 +29,15 @@ from typing import Any
 # At most this many compile processes; the pool is sized to the machine's cores, leaving one
 # for the harness itself.
 PRECOMPILE_MAX_WORKERS = 32
-PRECOMPILE_TIMEOUT_S = 300.0
+# One specialization's compile may take this long in a pool process. Over 4157 compiles of
+# the suite's sweeps on the H200 the longest took 22.6 s; a block-size sweep up from
+# rope_interleaved's 4 x 64 rows tile kept four ptxas processes busy for over 100 s each. A
+# compile past the limit is recorded as timed out and its candidate is not compiled again
+# (workers/deadline.c mirrors the value to size a sweep's limit).
+PRECOMPILE_LIMIT_S = 60.0
+# How often the pool is looked at while compiles run.
+PRECOMPILE_POLL_S = 0.25
+TIMED_OUT = "compile exceeded"
 
 
 @dataclass(frozen=True)
@@ -139,6 +148,37 @@ def _child_compile(req: CompileRequest, target: tuple[str, Any, int]) -> Compile
         return CompileOutcome(False, time.perf_counter() - t0, f"{type(e).__name__}: {e}"[:500])
 
 
+def _children(pid: int) -> list[int]:
+    """Every descendant of pid (Linux /proc; empty elsewhere)."""
+    kids: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for e in entries:
+        if not e.isdigit():
+            continue
+        try:
+            with open(f"/proc/{e}/stat", encoding="ascii", errors="replace") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue                       # gone since the listing, or unreadable
+        kids.setdefault(ppid, []).append(int(e))
+    out, todo = [], [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.append(k)
+            todo.append(k)
+    return out
+
+
+def _kill_pid(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass                               # already exited
+
+
 class CompilePool:
     """A lazily started pool of compile processes, kept for the harness worker's life."""
 
@@ -167,8 +207,11 @@ class CompilePool:
         return ""
 
     def compile_all(self, reqs: list[CompileRequest], target: tuple[str, Any, int],
-                    timeout_s: float = PRECOMPILE_TIMEOUT_S) -> dict[tuple[str, str, str], CompileOutcome]:
-        """Compiles each distinct request once, in parallel; outcome per request key."""
+                    limit_s: float = PRECOMPILE_LIMIT_S) -> dict[tuple[str, str, str], CompileOutcome]:
+        """Compiles each distinct request once, in parallel; outcome per request key. A compile
+        running longer than limit_s is given up (outcome error starting with TIMED_OUT); once
+        nothing else is left, the pool's processes are killed with their compilers and the
+        pool starts afresh on the next call."""
         uniq = {r.key(): r for r in reqs}
         out: dict[tuple[str, str, str], CompileOutcome] = {}
         if not uniq:
@@ -176,20 +219,41 @@ class CompilePool:
         try:
             ex = self._pool()
             futs = {ex.submit(_child_compile, r, target): k for k, r in uniq.items()}
-            done, pending = cf.wait(futs, timeout=timeout_s)
-            for f in done:
-                try:
-                    out[futs[f]] = f.result()
-                except Exception as e:  # noqa: BLE001 — a pool process died (e.g. killed): recorded, the real run compiles
-                    out[futs[f]] = CompileOutcome(False, 0.0, f"compile process failed: {type(e).__name__}: {e}"[:300])
-            for f in pending:
-                f.cancel()
-                out[futs[f]] = CompileOutcome(False, timeout_s, f"compile exceeded {timeout_s:.0f} s")
+            pending = set(futs)
+            started: dict[cf.Future, float] = {}
+            while pending:
+                done, pending = cf.wait(pending, timeout=PRECOMPILE_POLL_S, return_when=cf.FIRST_COMPLETED)
+                for f in done:
+                    try:
+                        out[futs[f]] = f.result()
+                    except Exception as e:  # noqa: BLE001 — a pool process died (e.g. killed): recorded, the real run compiles
+                        out[futs[f]] = CompileOutcome(False, 0.0, f"compile process failed: {type(e).__name__}: {e}"[:300])
+                now = time.monotonic()
+                for f in pending:
+                    if f.running():        # handed to a process (or queued for the next free one)
+                        started.setdefault(f, now)
+                over = {f for f in pending if now - started.get(f, now) > limit_s}
+                for f in over:
+                    out[futs[f]] = CompileOutcome(False, limit_s, f"{TIMED_OUT} {limit_s:.0f} s")
+                pending -= over
+                if over and not pending:
+                    self._kill()
         except (OSError, RuntimeError, cf.process.BrokenProcessPool) as e:
             self.close()
             for k in uniq:
                 out.setdefault(k, CompileOutcome(False, 0.0, f"compile pool unavailable: {e}"[:300]))
         return out
+
+    def _kill(self) -> None:
+        """Kills the pool's processes and what they started (ptxas), then forgets the pool:
+        a compile that ran past its limit cannot be cancelled any other way."""
+        ex = self._ex
+        procs = dict(getattr(ex, "_processes", None) or {})   # no public API lists them
+        for pid in procs:
+            for child in _children(pid):
+                _kill_pid(child)
+            _kill_pid(pid)
+        self.close()
 
     def close(self) -> None:
         if self._ex is not None:

@@ -33,6 +33,10 @@ from .protocol import (
 )
 
 PROGRESS_PREFIX = "\x1ekopt-progress "
+# KOPT_HARNESS_TRACE=1: every progress line also goes to the log (koptd's) with the time of
+# day, to see where a long request spends its time. Off by default: a sweep writes several
+# lines per candidate.
+TRACE = os.environ.get("KOPT_HARNESS_TRACE") == "1"
 HERE = os.path.dirname(os.path.abspath(__file__))
 ENTRY = os.path.join(os.path.dirname(HERE), "kopt_harness.py")
 
@@ -98,6 +102,9 @@ class WorkerProc:
             line = raw.decode("utf-8", "replace").rstrip("\n")
             if line.startswith(PROGRESS_PREFIX):
                 self.progress = line[len(PROGRESS_PREFIX):]
+                if TRACE:
+                    sys.stderr.write(f"kopt-harness: {time.strftime('%H:%M:%S')} {self.progress}\n")
+                    sys.stderr.flush()
                 continue
             self.stderr_tail.append(line)
             sys.stderr.write(line + "\n")

@@ -193,7 +193,7 @@ def _build(w: Any, cands: list[Candidate]) -> int:
 
 def _precompile(w: Any, cands: list[Candidate], case: int) -> dict:
     """cuda: every candidate's kernels compiled in parallel before any runs."""
-    from .precompile import capture_compiles
+    from .precompile import TIMED_OUT, capture_compiles
     from .usercode import UserCodeFailure, call_forward, run_user
     live = [c for c in cands if c.status == "pending"]
     if w.backend != "cuda" or not live:
@@ -226,6 +226,10 @@ def _precompile(w: Any, cands: list[Candidate], case: int) -> dict:
         errs = [o.error for o in oc if not o.ok]
         if errs:
             c.compile["error"] = errs[0]
+        slow = [o.error for o in oc if o.error.startswith(TIMED_OUT)]
+        if slow:
+            # not screened: the real run would compile it again, as long, with no limit
+            c.status, c.reason = "compile-failed", f"{slow[0]} (in the compile pool); not run"
     return {"parallel": True, "workers": pool.workers, "specializations": len({r.key() for r in allreq}),
             "capture_s": round(t_capture, 3), "compile_s": round(time.perf_counter() - t0 - t_capture, 3)}
 

@@ -69,6 +69,30 @@ def test_not_loaded_and_load_errors(tmp_path):
         assert h.proc.wait(timeout=30) == 0
 
 
+def test_trace_puts_progress_in_the_log(tmp_path, monkeypatch):
+    """KOPT_HARNESS_TRACE=1: each progress line also reaches the harness's log with the time
+    of day (what showed a sweep waiting minutes on ptxas); without it, none does."""
+    import re
+
+    from conftest import start_harness
+    ref, ker = vector_add()
+    for trace in ("1", ""):
+        monkeypatch.setenv("KOPT_HARNESS_TRACE", trace)
+        wd = tmp_path / f"t{trace or 0}"
+        wd.mkdir()
+        with start_harness(wd) as h:
+            r = h.request("load", reference_source=ref, kernel_source=ker, workdir="va", correctness_cases=1)
+            assert r["ok"], r
+            assert h.request("validate")["ok"]
+            h.request("shutdown")
+            h.proc.wait(timeout=30)
+        log = (wd / "harness.log").read_text()
+        traced = re.findall(r"^kopt-harness: \d\d:\d\d:\d\d validate case 0", log, re.MULTILINE)
+        assert bool(traced) == (trace == "1"), log[-2000:]
+    from launch import PASS_ENV        # and it crosses the launcher's environment allowlist
+    assert "KOPT_HARNESS_TRACE" in PASS_ENV
+
+
 def _contract_defines() -> dict[str, int]:
     """The integer #defines of common/contract.h ("1024", "(256u << 10)"), as {name: int}."""
     import re

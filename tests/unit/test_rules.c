@@ -174,6 +174,34 @@ static void test_spills_prune_dominating(void **state)
   json_decref(k);
 }
 
+/* A configuration whose compile the harness gave up on (kharness/precompile.py) prunes the
+ * configurations that need at least its resources, as a spill does: measured on the H200, a
+ * rows kernel's larger tiles kept ptxas busy for minutes each. */
+static void test_compile_timeout_prunes_dominating(void **state)
+{
+  json_t *k = load(elementwise_knobs), *mem = json_array(), *c;
+  struct rules_plan_out out;
+  char why[512];
+  size_t i;
+  int smaller = 0;
+  (void)state;
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i, s:i, s:i}, s:s, s:s}", "structure", "s0",
+                                       "config", "BLOCK", 512, "num_warps", 4, "num_stages", 3,
+                                       "status", "compile-failed", "reason",
+                                       "compile exceeded 60 s (in the compile pool); not run"));
+  assert_int_equal(plan(k, "block_size", "up", mem, NULL, 64, &out, why), 0);
+  json_array_foreach(out.candidates, i, c) {
+    long b = change(c, "BLOCK", 128), w = change(c, "num_warps", 4);
+    assert_false(b >= 512 && w <= 4);
+    smaller |= b == 256;
+  }
+  assert_true(smaller); /* below the failed tile the family goes on */
+  assert_non_null(strstr(out.summary, "pruned"));
+  json_decref(out.candidates);
+  json_decref(mem);
+  json_decref(k);
+}
+
 static void test_stages_family_partners(void **state)
 {
   json_t *k = load(elementwise_knobs), *c;
@@ -593,6 +621,7 @@ int main(void)
     cmocka_unit_test(test_deterministic_and_budget),
     cmocka_unit_test(test_memory_never_twice_and_recentres),
     cmocka_unit_test(test_spills_prune_dominating),
+    cmocka_unit_test(test_compile_timeout_prunes_dominating),
     cmocka_unit_test(test_stages_family_partners),
     cmocka_unit_test(test_structural),
     cmocka_unit_test(test_row_fill),

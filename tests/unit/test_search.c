@@ -62,6 +62,33 @@ static void test_remember_skips_noisy_structural_and_model(void **state)
   json_decref(sweep);
 }
 
+/* A sweep that failed as a whole (the harness timed out): the proposed configurations are
+ * remembered as errors with the reason, so the next round does not propose them again; the
+ * incumbent gets no entry (it was not timed), nor does a structural candidate. */
+static void test_remember_failed_sweep(void **state)
+{
+  (void)state;
+  struct search s;
+  json_t *knobs = json_loads(knobs_json, 0, NULL), *c2 = cfg(2, 3), *c4 = cfg(4, 3), *m;
+  json_t *cands = json_loads("[{\"id\": \"r2s0\", \"changes\": {\"num_warps\": 2}},"
+                             " {\"id\": \"r2s1\", \"structural\": {\"name\": \"x\"}}]", 0, NULL);
+  assert_non_null(cands);
+  search_init(&s, "0123456789abcdef0123");
+  search_remember_failed(&s, knobs, cands, 2, "the sweep failed: timeout");
+  assert_int_equal(json_array_size(s.memory), 1);
+  assert_int_equal(search_measured(&s, c2), 1);
+  assert_int_equal(search_measured(&s, c4), 0);
+  m = json_array_get(s.memory, 0);
+  assert_string_equal(json_string_value(json_object_get(m, "status")), "error");
+  assert_string_equal(json_string_value(json_object_get(m, "reason")), "the sweep failed: timeout");
+  assert_int_equal(json_integer_value(json_object_get(m, "round")), 2);
+  search_free(&s);
+  json_decref(c2);
+  json_decref(c4);
+  json_decref(cands);
+  json_decref(knobs);
+}
+
 /* A candidate whose comparison was too noisy is forgotten (so a later round may propose it
  * again); the incumbent's entry for the same configuration stays. */
 static void test_forget(void **state)
@@ -108,6 +135,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_remember_skips_noisy_structural_and_model),
+    cmocka_unit_test(test_remember_failed_sweep),
     cmocka_unit_test(test_forget),
     cmocka_unit_test(test_shortlist_fastest_beyond_gain),
   };

@@ -1,0 +1,86 @@
+"""The sweep's compile pool (harness/kharness/precompile.py) against the real Triton compiler,
+offline for cuda:90 (no GPU needed): a compile past its limit is given up with a reason the
+sweep recognises, the pool's processes and what they started are killed, and the next
+compile gets a fresh pool."""
+import os
+import textwrap
+import time
+
+import pytest
+from kharness.precompile import TIMED_OUT, CompilePool, CompileRequest, _children
+
+triton = pytest.importorskip("triton")
+from triton.backends.compiler import GPUTarget
+from triton.compiler.compiler import make_backend
+from triton.runtime.jit import serialize_specialization_data
+
+TARGET = ("cuda", 90, 32)
+KERNEL = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+    {prelude}
+
+    @triton.jit
+    def scale_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=m) * 2.0, mask=m)
+''')
+# Stands in for a compiler that runs for minutes (ptxas on a tile far past the register
+# file): the pool process imports the module and waits on a child process that sleeps.
+SLOW = "import subprocess\nsubprocess.run(['sleep', '120'])"
+
+
+def pool_processes() -> list[str]:
+    """This process's descendants that are pool workers or their sleepers (not
+    multiprocessing's resource tracker, which outlives any pool)."""
+    out = []
+    for pid in _children(os.getpid()):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if "resource_tracker" not in cmd:
+            out.append(cmd)
+    return out
+
+
+def request(tmp_path, name: str, prelude: str, block: int) -> CompileRequest:
+    path = tmp_path / f"{name}.py"
+    path.write_text(KERNEL.format(prelude=prelude))
+    opts = make_backend(GPUTarget(*TARGET)).parse_options({})
+    spec = serialize_specialization_data(
+        "scale_kernel", {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"},
+        {(3,): triton.language.constexpr(block)}, {}, opts, "test")
+    return CompileRequest(str(path), name, "scale_kernel", spec)
+
+
+def test_compile_past_the_limit_is_given_up_and_killed(tmp_path, monkeypatch):
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)   # the pool compiles for the GPU
+    pool = CompilePool(2)
+    try:
+        ok = request(tmp_path, "kfast", "", 1024)
+        out = pool.compile_all([ok], TARGET)
+        assert out[ok.key()].ok, out[ok.key()]
+
+        slow = request(tmp_path, "kslow", SLOW, 1024)
+        ok2 = request(tmp_path, "kfast", "", 2048)
+        t0 = time.monotonic()
+        out = pool.compile_all([slow, ok2], TARGET, limit_s=3.0)
+        took = time.monotonic() - t0
+        assert out[slow.key()].error.startswith(TIMED_OUT), out[slow.key()]
+        assert not out[slow.key()].ok
+        assert out[ok2.key()].ok, out[ok2.key()]      # the other compile was not lost
+        assert took < 30, took                        # not the sleeper's 120 s
+        # the pool's processes and the sleeper they started are gone
+        deadline = time.monotonic() + 10
+        while pool_processes() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert pool_processes() == []
+
+        ok3 = request(tmp_path, "kfast", "", 512)     # a fresh pool
+        out = pool.compile_all([ok3], TARGET)
+        assert out[ok3.key()].ok, out[ok3.key()]
+    finally:
+        pool.close()
