@@ -61,6 +61,7 @@ static int ir_ttgir(const char *ttgir, json_t *root, json_t *by_line, int *trunc
   }
   if (json_object_set(o, "ops", ops) || ir_set_int(o, "layout_conversions", ir_geti(ops, "ttg.convert_layout")) ||
       ir_set_int(o, "local_alloc_bytes", w.local_alloc_bytes) ||
+      ir_set_int(o, "max_tensor_elems", w.max_tensor_elems) ||
       ir_set_int(o, "async_copies", ir_geti(ops, "ttg.async_copy_global_to_local")) ||
       ir_set_int(o, "tma_copies", tma) || ir_set_int(o, "dots", dots) || json_object_set(o, "loops", loops) ||
       ir_set_int(o, "scalar_loops", w.nscalar) || ir_set_int(o, "scalar_loop_loads", w.scalar_loads) ||

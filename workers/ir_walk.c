@@ -87,6 +87,21 @@ static long ir_memdesc_bytes(const char *p, size_t n)
   return total > 0 ? total * ir_elem_bytes(q, e) : 0;
 }
 
+/* The element count of the largest tensor<...> type on the line (0 when none). */
+static long ir_max_tensor(const char *p, size_t n)
+{
+  const char *e = p + n, *t = p, *q;
+  long best = 0, v;
+  while (t < e && (t = ir_find(t, (size_t)(e - t), "tensor<"))) {
+    q = t + 7;
+    v = ir_shape_product(&q, e);
+    if (q > t + 7 && v > best) /* at least one dimension: not a scalar tensor<f32> */
+      best = v;
+    t += 7;
+  }
+  return best;
+}
+
 /* Closes a frame: attributes its op to the closing line's location and finishes a loop
  * record. */
 static int ir_walk_close(struct ir_walk *w, const struct ir_frame *f, const char *p, size_t n)
@@ -181,6 +196,11 @@ int ir_walk_mlir(struct ir_walk *w, const char *text, size_t len)
     ir_mlir_op_name(p, n, op, sizeof(op));
     opens = p[n - 1] == '{';
     tensor = ir_find(p, n, "tensor<") || ir_find(p, n, "!ttg.memdesc");
+    if (tensor) {
+      long te = ir_max_tensor(p, n);
+      if (te > w->max_tensor_elems)
+        w->max_tensor_elems = te;
+    }
     if (op[0] && w->hivm)
       scalar = ir_is_scalar_op(op, p, n, &i64, &mem);
     /* Account the line to every open frame (it is inside their bodies). */

@@ -19,6 +19,7 @@ struct ir_walk {
   int trunc;
   long nloops, nscalar, scalar_loads, nloops_matching;
   long local_alloc_bytes;
+  long max_tensor_elems; /* the largest register tensor (tensor<AxB...>): a program's tile */
   long num_warps;
   char target[32];
 };

@@ -65,7 +65,7 @@ int proposer_add_source_candidates(const struct proposer_input *in, const char *
     struct rules_plan_in pi = { knobs, "block_size", "", NULL, "model", NULL,
                                 in->max_candidates > PROPOSER_PARTNERS ? PROPOSER_PARTNERS
                                                                        : in->max_candidates - 1,
-                                in->round, proposer_ascend_ir(in), NULL, NULL };
+                                in->round, proposer_ascend_ir(in), NULL, NULL, NULL };
     struct rules_plan_out po;
     char why[256];
     json_t *c;

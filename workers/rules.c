@@ -389,35 +389,69 @@ static int rules_idle_threads(const struct rules_axis *ax, unsigned nax, const l
   return blocks && warps > 0 && elems < 32 * warps;
 }
 
-/* A kernel's tile: the product of its block knobs (a dot's BLOCK_K excepted: it is no
- * tensor's second axis beside BLOCK_M x BLOCK_N) over its threads. More than
- * RULES_MAX_ELEMS_PER_THREAD per thread spills, and such a kernel's compile grows with it:
- * a rows_per_program kernel's ROWS and BLOCK stepping up together multiply. (Triton's best
- * configurations seen on the H200 hold 4-128 per thread.) Not on triton-ascend's IR, whose
- * vector cores have no threads: there a block is bounded by the unified buffer. */
-static int rules_overloaded_threads(const struct rules_knob *ks, unsigned nk,
+/* A block knob's kernel's tile in configuration vals: the incumbent's largest register
+ * tensor (in->tile, from its TTGIR) scaled by each of the kernel's block knobs' ratio to the
+ * value it was compiled with, when every one is known there; else the product of its block
+ * knobs (a dot's BLOCK_K excepted: it is no tensor's second axis beside BLOCK_M x BLOCK_N),
+ * which misses the extents that are no knob (a rows kernel's row width of 64 computed from
+ * the input's shape: measured on the H200, its block-size sweep then grew ROWS to tiles ptxas
+ * worked on for minutes). *warps gets the kernel's num_warps. */
+static double rules_tile_elems(const json_t *tile, const struct rules_knob *ks, unsigned nk,
+                               const struct rules_axis *ax, unsigned nax, const long *vals,
+                               const char *kernel, long *warps)
+{
+  const json_t *at = json_object_get(tile, "at");
+  double prod = 1, scaled = (double)json_integer_value(json_object_get(tile, "elems"));
+  int known = scaled > 0 && !strcmp(json_string_value(json_object_get(tile, "kernel")) ?: "", kernel);
+  *warps = RULES_DEFAULT_WARPS;
+  for (unsigned j = 0; j < nk; j++) {
+    long v = ks[j].value;
+    const json_t *was = json_object_get(at, ks[j].id);
+    if (strcmp(ks[j].kernel, kernel))
+      continue;
+    for (unsigned a = 0; a < nax; a++)
+      if (ax[a].k == &ks[j])
+        v = vals[a];
+    if (!strcmp(ks[j].kind, "num_warps")) {
+      *warps = v;
+    } else if (!strcmp(ks[j].kind, "block") && strcmp(ks[j].role, "block_k")) {
+      prod *= (double)v;
+      if (json_is_integer(was) && json_integer_value(was) > 0)
+        scaled *= (double)v / (double)json_integer_value(was);
+      else
+        known = 0;
+    }
+  }
+  return known ? scaled : prod;
+}
+
+/* More than RULES_MAX_ELEMS_PER_THREAD tile elements per thread spills, and such a kernel's
+ * compile grows with it. (Triton's best configurations seen on the H200 hold 4-128 per
+ * thread.) Not on triton-ascend's IR, whose vector cores have no threads: there a block is
+ * bounded by the unified buffer. */
+static int rules_overloaded_threads(const json_t *tile, const struct rules_knob *ks, unsigned nk,
                                     const struct rules_axis *ax, unsigned nax, const long *vals)
 {
   for (unsigned i = 0; i < nk; i++) { /* the tile of each block knob's kernel */
-    long elems = 1, warps = RULES_DEFAULT_WARPS;
+    long warps;
+    double elems;
     if (strcmp(ks[i].kind, "block"))
       continue;
-    for (unsigned j = 0; j < nk; j++) {
-      long v = ks[j].value;
-      if (strcmp(ks[j].kernel, ks[i].kernel))
-        continue;
-      for (unsigned a = 0; a < nax; a++)
-        if (ax[a].k == &ks[j])
-          v = vals[a];
-      if (!strcmp(ks[j].kind, "block") && strcmp(ks[j].role, "block_k"))
-        elems *= v;
-      else if (!strcmp(ks[j].kind, "num_warps"))
-        warps = v;
-    }
-    if (warps > 0 && elems > RULES_MAX_ELEMS_PER_THREAD * 32 * warps)
+    elems = rules_tile_elems(tile, ks, nk, ax, nax, vals, ks[i].kernel, &warps);
+    if (warps > 0 && elems > (double)RULES_MAX_ELEMS_PER_THREAD * 32 * (double)warps)
       return 1;
   }
   return 0;
+}
+
+json_t *rules_tile(const struct evidence *ev)
+{
+  const json_t *ir = ev ? ev->ir : NULL;
+  json_int_t elems = json_integer_value(json_object_get(json_object_get(ir, "ttgir"), "max_tensor_elems"));
+  const char *kernel = json_string_value(json_object_get(ir, "kernel"));
+  if (elems <= 0 || !kernel || !ev->compile)
+    return NULL;
+  return json_pack("{s:s, s:I, s:o}", "kernel", kernel, "elems", elems, "at", evidence_launch(ev));
 }
 
 struct rules_scored {
@@ -546,7 +580,7 @@ static int rules_neighbourhood(const struct rules_plan_in *in, const struct rule
       /* the incumbent or already measured: never twice */
     } else if (rules_dominates_failure(in->memory, in->structure, ax, nax, s->vals) ||
                rules_idle_threads(ax, nax, s->vals) ||
-               (!in->no_gpu_partners && rules_overloaded_threads(ks, nk, ax, nax, s->vals)) ||
+               (!in->no_gpu_partners && rules_overloaded_threads(in->tile, ks, nk, ax, nax, s->vals)) ||
                rules_smem_exceeds(in->memory, in->structure, ks, nk, ax, nax, s->vals)) {
       (*pruned)++;
     } else {
@@ -764,8 +798,9 @@ static int rules_propose(const struct proposer_input *in, struct proposer_output
 {
   struct rules_plan_in pi = { in->knobs, in->family, in->direction, in->memory, in->structure,
                               NULL, in->max_candidates, in->round, proposer_ascend_ir(in),
-                              in->prefer, in->pattern };
+                              in->prefer, in->pattern, NULL };
   struct rules_plan_out po;
+  json_t *tile;
   char hyp[PROPOSAL_MAX_HYPOTHESIS];
   int rc;
 
@@ -774,7 +809,9 @@ static int rules_propose(const struct proposer_input *in, struct proposer_output
     return -ENOENT;
   }
   pi.tried = in->tried;
+  pi.tile = tile = rules_tile(in->ev);
   rc = rules_plan(&pi, &po, why, whylen);
+  json_decref(tile);
   if (rc)
     return rc;
   snprintf(hyp, sizeof(hyp), "L%d: %s %s (%s).", in->from_level, in->diagnosis, po.summary,

@@ -15,6 +15,8 @@
 #ifndef KOPT_RULES_H
 #define KOPT_RULES_H
 #include <jansson.h>
+
+#include "evidence.h"
 #include <stddef.h>
 
 #define RULES_MAX_KNOBS 24
@@ -56,6 +58,9 @@ struct rules_plan_in {
                              * after the distance from the best measured; structural points
                              * are ordered by it */
   const char *pattern;      /* that pattern's name, for the summary */
+  const json_t *tile;       /* {kernel, elems, at: {knob id: value}}: the incumbent's largest
+                             * register tensor (its TTGIR) and the launch values it was compiled
+                             * with (rules_tile), or NULL: sizes the per-thread cap */
 };
 
 struct rules_plan_out {
@@ -70,6 +75,9 @@ unsigned rules_parse_knobs(const json_t *knobs, struct rules_knob *ks);
  * missing or exhausted), -ENOMEM. */
 int rules_plan(const struct rules_plan_in *in, struct rules_plan_out *out, char *why,
                size_t whylen);
+/* The tile of the L3 evidence's kernel as rules_plan_in.tile wants it (new reference), or
+ * NULL when the round has no TTGIR features. */
+json_t *rules_tile(const struct evidence *ev);
 /* The structural rewrite the harness implements for a family, or NULL. */
 const char *rules_structural_for(const char *family);
 

@@ -125,8 +125,22 @@ static void test_copy_scalar_vs_vectorized(void **state)
   assert_string_equal(json_string_value(json_object_get(json_object_get(s, "hotspot"), "reason")), "global memory");
   assert_true(geti(line_ops(s, fx_line("copy_scalar", "store")), "st.global.32") > 0);
   assert_non_null(strstr(json_string_value(json_object_get(s, "source_file")), "ir_kernels.py"));
+  /* a program's tile: the 1024-element block */
+  assert_int_equal(geti(s, "ttgir/max_tensor_elems"), 1024);
   json_decref(s);
   json_decref(v);
+}
+
+/* The largest register tensor: a matmul's 64 x 64 accumulator, not its 32-wide K slices; a
+ * row sum's 4 x 256 tile, not its vectors of 4 rows. */
+static void test_max_tensor_elems(void **state)
+{
+  json_t *m = fx_features("mm_pipelined"), *r = fx_features("row_sum");
+  (void)state;
+  assert_int_equal(geti(m, "ttgir/max_tensor_elems"), 64 * 64);
+  assert_int_equal(geti(r, "ttgir/max_tensor_elems"), 4 * 256);
+  json_decref(m);
+  json_decref(r);
 }
 
 static void test_missing_inputs_are_absent(void **state)
@@ -627,6 +641,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_copy_scalar_vs_vectorized),
+    cmocka_unit_test(test_max_tensor_elems),
     cmocka_unit_test(test_missing_inputs_are_absent),
     cmocka_unit_test(test_pipelined_loop_l3),
     cmocka_unit_test(test_layout_conversion_attributed),

@@ -56,7 +56,7 @@ static long change(const json_t *cand, const char *id, long def)
 static int plan(const json_t *knobs, const char *family, const char *dir, const json_t *memory,
                 const json_t *tried, unsigned max, struct rules_plan_out *out, char *why)
 {
-  struct rules_plan_in in = { knobs, family, dir, memory, "s0", tried, max, 1, 0, NULL, NULL };
+  struct rules_plan_in in = { knobs, family, dir, memory, "s0", tried, max, 1, 0, NULL, NULL, NULL };
   return rules_plan(&in, out, why, 512);
 }
 
@@ -92,7 +92,7 @@ static void test_block_neighbourhood_with_partner(void **state)
 static void test_ascend_ir_sweeps_no_warps(void **state)
 {
   json_t *k = load(elementwise_knobs), *c;
-  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 32, 1, 1, NULL, NULL };
+  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 32, 1, 1, NULL, NULL, NULL };
   struct rules_plan_out out;
   char why[512] = "";
   size_t i;
@@ -472,7 +472,7 @@ static void test_tile_per_thread_cap(void **state)
   json_decref(out.candidates);
   /* on triton-ascend's IR there are no threads to overload: larger tiles stay */
   {
-    struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 32, 1, 1, NULL, NULL };
+    struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 32, 1, 1, NULL, NULL, NULL };
     bigger = 0;
     assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
     json_array_foreach(out.candidates, i, c)
@@ -480,6 +480,52 @@ static void test_tile_per_thread_cap(void **state)
     assert_true(bigger);
     json_decref(out.candidates);
   }
+  json_decref(k);
+}
+
+/* The per-thread cap sized by the incumbent's real tile: a rows kernel whose row width (64,
+ * computed from the input's shape) is no knob has a 4 x 64 tile at ROWS 4, so ROWS x 64 per
+ * program is what the cap bounds, not ROWS alone (measured on the H200: ROWS alone let the
+ * block-size sweep grow tiles ptxas worked on for minutes). */
+static void test_tile_from_ir_caps_rows(void **state)
+{
+  json_t *k = load("{\"knobs\": ["
+                   " {\"id\": \"ROWS\", \"kind\": \"block\", \"role\": \"block\", \"value\": 4, \"pow2\": true,"
+                   "  \"min\": 1, \"max\": 65536, \"kernels\": [\"rope\"]},"
+                   " {\"id\": \"num_warps\", \"kind\": \"num_warps\", \"value\": 2, \"min\": 1, \"max\": 16,"
+                   "  \"kernels\": [\"rope\"]}]}");
+  json_t *tile = json_pack("{s:s, s:i, s:{s:i, s:i, s:i}}", "kernel", "rope", "elems", 256, "at",
+                           "ROWS", 4, "num_warps", 2, "HALF", 64);
+  json_t *c;
+  struct rules_plan_out with, without;
+  char why[512];
+  size_t i;
+  long biggest = 0;
+  (void)state;
+  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 64, 1, 0, NULL, NULL, tile };
+  assert_int_equal(rules_plan(&in, &with, why, sizeof(why)), 0);
+  assert_true(json_array_size(with.candidates) > 0);
+  json_array_foreach(with.candidates, i, c) {
+    long rows = change(c, "ROWS", 4), w = change(c, "num_warps", 2);
+    assert_true(rows * 64 <= 256L * 32 * w); /* RULES_MAX_ELEMS_PER_THREAD */
+  }
+  in.tile = NULL; /* the product of the block knobs alone: ROWS */
+  assert_int_equal(rules_plan(&in, &without, why, sizeof(why)), 0);
+  json_array_foreach(without.candidates, i, c) {
+    long rows = change(c, "ROWS", 4), w = change(c, "num_warps", 2);
+    if (rows * 64 > 256L * 32 * w && rows > biggest)
+      biggest = rows;
+  }
+  assert_true(biggest > 0); /* what the tile now keeps out */
+  /* a tile of another kernel, or compiled without the knob, leaves the estimate as it was */
+  json_object_set_new(tile, "kernel", json_string("other"));
+  in.tile = tile;
+  json_decref(with.candidates);
+  assert_int_equal(rules_plan(&in, &with, why, sizeof(why)), 0);
+  assert_true(json_equal(with.candidates, without.candidates));
+  json_decref(with.candidates);
+  json_decref(without.candidates);
+  json_decref(tile);
   json_decref(k);
 }
 
@@ -528,7 +574,7 @@ static void test_pattern_prefer_centres_first_sweep(void **state)
 {
   json_t *k = load(elementwise_knobs), *prefer = load("{\"block\": [4096], \"num_warps\": 8}");
   json_t *mem = json_array();
-  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 4, 1, 0, prefer, "p.test" };
+  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 4, 1, 0, prefer, "p.test", NULL };
   struct rules_plan_out out, plain;
   char why[512] = "";
   const json_t *c;
@@ -566,7 +612,7 @@ static void test_pattern_prefer_centres_first_sweep(void **state)
 static void test_pattern_prefer_orders_structural(void **state)
 {
   json_t *k = load(elementwise_knobs), *prefer = load("{\"BLOCK_M\": [64]}");
-  struct rules_plan_in in = { k, "tile_grid", "", NULL, "s0", NULL, 8, 2, 0, prefer, "p.tiles" };
+  struct rules_plan_in in = { k, "tile_grid", "", NULL, "s0", NULL, 8, 2, 0, prefer, "p.tiles", NULL };
   struct rules_plan_out out;
   char why[512] = "";
   (void)state;
@@ -622,6 +668,7 @@ int main(void)
     cmocka_unit_test(test_memory_never_twice_and_recentres),
     cmocka_unit_test(test_spills_prune_dominating),
     cmocka_unit_test(test_compile_timeout_prunes_dominating),
+    cmocka_unit_test(test_tile_from_ir_caps_rows),
     cmocka_unit_test(test_stages_family_partners),
     cmocka_unit_test(test_structural),
     cmocka_unit_test(test_row_fill),
