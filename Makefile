@@ -17,7 +17,7 @@ BIN       ?= bin
 OPT       ?= -O2 -g
 SAN       ?=
 XINC      ?=
-CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE -DKOPT_VERSION='"$(VERSION)"' \
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(SAN) -D_GNU_SOURCE \
              -Icommon -Idaemon -Iapi -Iworkers $(XINC) $(PKG_CFLAGS)
 LDFLAGS_ALL = $(SAN) -Wl,--as-needed $(PKG_LIBS) -lpthread -lm
 
@@ -29,7 +29,7 @@ CLI_SRC    := $(wildcard cli/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
-.PHONY: all asan deps demo demo-stop test test-unit test-integration bench clean help fuzz-bins fuzz-bins-here fuzz
+.PHONY: FORCE all asan deps demo demo-stop test test-unit test-integration bench clean help fuzz-bins fuzz-bins-here fuzz
 
 all: $(BIN)/koptd $(BIN)/koptctl $(if $(wildcard workers/worker_main.c),$(BIN)/kopt-worker)
 
@@ -83,7 +83,21 @@ $(BUILD)/gen/ui_%.c: api/ui/% scripts/embed_file.sh
 $(BUILD)/gen/ui_%.o: $(BUILD)/gen/ui_%.c
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
-GEN_OBJ := $(BUILD)/gen/migrations_data.o $(BUILD)/gen/openapi_data.o $(BUILD)/gen/dashboard_data.o \
+# The version string lives in one generated file, rewritten only when `git describe` changes:
+# as a -D flag it reached only the objects make happened to rebuild, and a koptd built after a
+# commit that touched no daemon file reported the commit before it.
+VERSION_OBJ := $(BUILD)/gen/version.o
+$(BUILD)/gen/version.c: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#include "version.h"\nconst char kopt_version[] = "%s";\n' '$(VERSION)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(VERSION_OBJ): $(BUILD)/gen/version.c
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+FORCE:
+
+GEN_OBJ := $(VERSION_OBJ) $(BUILD)/gen/migrations_data.o $(BUILD)/gen/openapi_data.o $(BUILD)/gen/dashboard_data.o \
            $(BUILD)/gen/prompt_template_data.o $(BUILD)/gen/passes_tsv_data.o $(UI_OBJ)
 
 $(BIN)/koptd: $(call obj,daemon/main.c $(DAEMON_SRC) $(COMMON_SRC)) $(GEN_OBJ)
@@ -91,11 +105,11 @@ $(BIN)/koptd: $(call obj,daemon/main.c $(DAEMON_SRC) $(COMMON_SRC)) $(GEN_OBJ)
 	$(CC) -o $@ $^ $(LDFLAGS_ALL)
 
 $(BIN)/kopt-worker: $(call obj,workers/worker_main.c $(WORKER_SRC) $(COMMON_SRC)) \
-                   $(BUILD)/gen/prompt_template_data.o $(BUILD)/gen/passes_tsv_data.o
+                   $(BUILD)/gen/prompt_template_data.o $(BUILD)/gen/passes_tsv_data.o $(VERSION_OBJ)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDFLAGS_ALL)
 
-$(BIN)/koptctl: $(call obj,$(CLI_SRC) $(COMMON_SRC))
+$(BIN)/koptctl: $(call obj,$(CLI_SRC) $(COMMON_SRC)) $(VERSION_OBJ)
 	@mkdir -p $(BIN)
 	$(CC) -o $@ $^ $(LDFLAGS_ALL)
 

@@ -11,6 +11,7 @@
 #include "log.h"
 #include "migrate.h"
 #include "pool.h"
+#include "version.h"
 
 void api_resp_set(struct api_req *r, unsigned status, const char *ctype, char *body)
 {
@@ -578,6 +579,6 @@ void api_after_work(struct api_req *r)
                   "# TYPE kopt_draining gauge\nkopt_draining %d\n"
                   "# HELP kopt_build_info Build metadata.\n# TYPE kopt_build_info gauge\n"
                   "kopt_build_info{version=\"%s\"} 1\n",
-              r->db_ok, r->ctx->draining, KOPT_VERSION);
+              r->db_ok, r->ctx->draining, kopt_version);
   api_resp_set(r, 200, "text/plain; version=0.0.4; charset=utf-8", buf_take(&b, NULL));
 }

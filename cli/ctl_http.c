@@ -1,5 +1,6 @@
 /* ctl_http — libcurl wrapper for koptctl; see ctl_http.h. */
 #include "ctl_http.h"
+#include "version.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,9 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-#ifndef KOPT_VERSION
-#define KOPT_VERSION "dev"
-#endif
 
 /* Response body being collected, never past cap. */
 struct ctl_http_buf {
@@ -203,12 +201,15 @@ static int ctl_http_curl_errno(CURLcode c)
 static void ctl_http_setup(struct ctl_http *h, const char *url, struct curl_slist *hdrs,
 			   char *curl_err)
 {
+	char ua[KOPT_USER_AGENT_MAX];
+
 	curl_easy_reset(h->curl);
 	curl_easy_setopt(h->curl, CURLOPT_URL, url);
 	curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, hdrs);
 	curl_easy_setopt(h->curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT, CTL_HTTP_CONNECT_TIMEOUT_S);
-	curl_easy_setopt(h->curl, CURLOPT_USERAGENT, "koptctl/" KOPT_VERSION);
+	snprintf(ua, sizeof(ua), "koptctl/%s", kopt_version); /* libcurl copies it */
+	curl_easy_setopt(h->curl, CURLOPT_USERAGENT, ua);
 	curl_easy_setopt(h->curl, CURLOPT_ERRORBUFFER, curl_err);
 	curl_easy_setopt(h->curl, CURLOPT_FOLLOWLOCATION, 0L);
 #if LIBCURL_VERSION_NUM >= 0x075500

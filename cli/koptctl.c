@@ -15,10 +15,8 @@
 #include "ctl_heldout.h"
 #include "ctl_jobs.h"
 #include "ctl_watch.h"
+#include "version.h"
 
-#ifndef KOPT_VERSION
-#define KOPT_VERSION "dev"
-#endif
 
 #define CTL_DEFAULT_URL "http://127.0.0.1:8470"
 
@@ -471,7 +469,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("koptctl %s\n", KOPT_VERSION);
+		printf("koptctl %s\n", kopt_version);
 		rc = CTL_EXIT_SUCCEEDED;
 		goto out;
 	}

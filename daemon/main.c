@@ -23,6 +23,7 @@
 #include "sse.h"
 #include "tokens.h"
 #include "workercfg.h"
+#include "version.h"
 
 #define DRAIN_LIMIT_MS 8000
 
@@ -315,7 +316,7 @@ static int cmd_serve(struct kopt_ctx *ctx)
            " instance=%s",
            ctx->cfg.listen_host, http_port(ctx->http),
            ctx->cfg.probe_listen_host[0] ? ctx->cfg.probe_listen_host : "none",
-           http_probe_port(ctx->http), KOPT_VERSION, ctx->schema_latest, ctx->cfg.pool_size,
+           http_probe_port(ctx->http), kopt_version, ctx->schema_latest, ctx->cfg.pool_size,
            devs.n, ctx->instance_id);
   sdnotify_send("READY=1");
   uv_run(ctx->loop, UV_RUN_DEFAULT);
@@ -359,7 +360,7 @@ int main(int argc, char **argv)
     switch (o) {
     case 'c': cfgpath = optarg; break;
     case 'h': usage(stdout); return 0;
-    case 'V': printf("koptd %s\n", KOPT_VERSION); return 0;
+    case 'V': printf("koptd %s\n", kopt_version); return 0;
     default: usage(stderr); return 2;
     }
   }

@@ -21,6 +21,7 @@
 #include "llm.h"
 #include "log.h"
 #include "utf8.h"
+#include "version.h"
 
 #define LLM_MAX_ERRMSG 300 /* bytes of a server's error message quoted in ours */
 
@@ -488,7 +489,7 @@ int llm_chat(const struct llm_config *c, const char *system_msg, const char *use
   CURL *h = NULL;                 /* owned */
   struct curl_slist *hdrs = NULL; /* owned; one entry holds the key */
   char *req = NULL;               /* owned */
-  char url[600], auth[LLM_MAX_KEY + 32], cerr[CURL_ERROR_SIZE];
+  char url[600], auth[LLM_MAX_KEY + 32], cerr[CURL_ERROR_SIZE], ua[KOPT_USER_AGENT_MAX];
   struct llm_xfer x;
   double t0 = llm_now_s();
   size_t blen;
@@ -550,7 +551,8 @@ int llm_chat(const struct llm_config *c, const char *system_msg, const char *use
   curl_easy_setopt(h, CURLOPT_POSTFIELDS, req);
   curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(req));
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
-  curl_easy_setopt(h, CURLOPT_USERAGENT, "kopt-worker/" KOPT_VERSION);
+  snprintf(ua, sizeof(ua), "kopt-worker/%s", kopt_version); /* libcurl copies it */
+  curl_easy_setopt(h, CURLOPT_USERAGENT, ua);
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, llm_on_body);
   curl_easy_setopt(h, CURLOPT_WRITEDATA, &x);
   curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, llm_on_header);

@@ -48,5 +48,22 @@ if make -C "$src" deps all DEPS_CMD="bash $tmp/fake_deps.sh" BUILD="$tmp/b2" BIN
 else
   bad "make deps all failed after the deps step: $(grep -m3 -E 'error|Error' "$tmp/log2")"
 fi
+# 3. The version every binary reports follows the build's VERSION, though no source changed
+#    (it was a -D flag: only objects make happened to rebuild got a new one, and a koptd built
+#    after a commit that touched no daemon file reported the commit before it). Only the
+#    version's own object is compiled again; a second make with the same VERSION does nothing.
+if [ -x "$tmp/bin2/koptd" ] &&
+    make -C "$src" all VERSION=test-next BUILD="$tmp/b2" BIN="$tmp/bin2" >"$tmp/log3" 2>&1; then
+  v_d=$("$tmp/bin2/koptd" -V) v_c=$("$tmp/bin2/koptctl" --version)
+  ncc=$(grep -c -- ' -c ' "$tmp/log3")
+  [ "$v_d" = "koptd test-next" ] && [ "$v_c" = "koptctl test-next" ] && [ "$ncc" -eq 1 ] &&
+    ok "a new VERSION reaches koptd and koptctl, recompiling one object" ||
+    bad "after VERSION=test-next: '$v_d', '$v_c', $ncc objects compiled"
+  make -C "$src" all VERSION=test-next BUILD="$tmp/b2" BIN="$tmp/bin2" >"$tmp/log4" 2>&1
+  grep -q -- ' -o ' "$tmp/log4" && bad "a second make with the same VERSION rebuilt: $(grep -m2 -- ' -o ' "$tmp/log4")" ||
+    ok "a second make with the same VERSION builds nothing"
+else
+  bad "make with VERSION=test-next failed: $(tail -3 "$tmp/log3" 2>/dev/null)"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
