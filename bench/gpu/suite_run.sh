@@ -72,6 +72,8 @@ start_stack() {
   # (bench/gpu/README.md); otherwise the launcher's unshare fallback
   [ "${SANDBOX_BWRAP:-0}" = 1 ] && export PATH=/opt/deps/usr/bin:$PATH
   if ldd "$BIN/koptd" "$BIN/kopt-worker" | grep "not found"; then log "missing libraries (above)"; return 1; fi
+  # the carried binaries' own version, once (the device copy's git metadata can be older)
+  grep -q '^koptd ' "$OUT/gpu.txt" || "$BIN/koptd" -V >>"$OUT/gpu.txt" 2>&1
   id kopt >/dev/null 2>&1 || useradd -r -M -s /usr/sbin/nologin kopt
   PGBIN=/opt/deps/usr/lib/postgresql/15/bin
   rm -rf /tmp/kpg && mkdir -p /tmp/kpg && chown kopt /tmp/kpg
