@@ -221,6 +221,7 @@ class CompilePool:
             futs = {ex.submit(_child_compile, r, target): k for k, r in uniq.items()}
             pending = set(futs)
             started: dict[cf.Future, float] = {}
+            gave_up = False
             while pending:
                 done, pending = cf.wait(pending, timeout=PRECOMPILE_POLL_S, return_when=cf.FIRST_COMPLETED)
                 for f in done:
@@ -229,15 +230,19 @@ class CompilePool:
                     except Exception as e:  # noqa: BLE001 — a pool process died (e.g. killed): recorded, the real run compiles
                         out[futs[f]] = CompileOutcome(False, 0.0, f"compile process failed: {type(e).__name__}: {e}"[:300])
                 now = time.monotonic()
-                for f in pending:
-                    if f.running():        # handed to a process (or queued for the next free one)
-                        started.setdefault(f, now)
+                # The executor marks a future running when it enters the call queue, one more
+                # than its processes take at a time; processes take them in order. So the first
+                # `workers` unfinished running futures (those given up included: they still
+                # hold their process) are the compiles under way, and their clocks start.
+                for f in [f for f in futs if f.running() and not f.done()][:self.workers]:
+                    started.setdefault(f, now)
                 over = {f for f in pending if now - started.get(f, now) > limit_s}
                 for f in over:
                     out[futs[f]] = CompileOutcome(False, limit_s, f"{TIMED_OUT} {limit_s:.0f} s")
                 pending -= over
-                if over and not pending:
-                    self._kill()
+                gave_up |= bool(over)
+            if gave_up:            # the compiles given up on still run: stop them now
+                self._kill()
         except (OSError, RuntimeError, cf.process.BrokenProcessPool) as e:
             self.close()
             for k in uniq:

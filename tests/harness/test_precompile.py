@@ -64,14 +64,20 @@ def test_compile_past_the_limit_is_given_up_and_killed(tmp_path, monkeypatch):
         out = pool.compile_all([ok], TARGET)
         assert out[ok.key()].ok, out[ok.key()]
 
+        # Two processes: the sleeper holds one; `first` takes the other for 2 s, then `second`
+        # for 2.8 s. The sleeper passes the 4 s limit while `second` runs (its own clock
+        # started when it got the process, at about 2 s, so it stays under the limit), and the
+        # pool must still be killed once `second` is done.
         slow = request(tmp_path, "kslow", SLOW, 1024)
-        ok2 = request(tmp_path, "kfast", "", 2048)
+        first = request(tmp_path, "kfirst", "import time\ntime.sleep(2)", 2048)
+        second = request(tmp_path, "ksecond", "import time\ntime.sleep(2.8)", 4096)
         t0 = time.monotonic()
-        out = pool.compile_all([slow, ok2], TARGET, limit_s=3.0)
+        out = pool.compile_all([slow, first, second], TARGET, limit_s=4.0)
         took = time.monotonic() - t0
         assert out[slow.key()].error.startswith(TIMED_OUT), out[slow.key()]
         assert not out[slow.key()].ok
-        assert out[ok2.key()].ok, out[ok2.key()]      # the other compile was not lost
+        for r in (first, second):                     # the other compiles were not lost
+            assert out[r.key()].ok, out[r.key()]
         assert took < 30, took                        # not the sleeper's 120 s
         # the pool's processes and the sleeper they started are gone
         deadline = time.monotonic() + 10
