@@ -636,7 +636,8 @@ static int ladder_fits(const json_t *structural, const char *name, const char **
 int ladder_is_structural(const char *family)
 {
   static const char *const fams[] = { "row_in_registers", "tile_grid", "persistent_grid",
-                                      "rows_per_program", "coalesce_access", "tma_loads", NULL };
+                                      "rows_per_program", "coalesce_access", "tma_loads",
+                                      "deinterleave_pairs", NULL };
   for (unsigned i = 0; fams[i]; i++)
     if (!strcmp(family, fams[i]))
       return 1;
@@ -647,7 +648,7 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
                        const json_t *ir)
 {
   const json_t *ptx = json_object_get(ir, "ptx"), *tg = json_object_get(ir, "ttgir"), *loop;
-  const char *why = NULL;
+  const char *why = NULL, *rows_why = NULL;
   long narrow = ladder_narrow(ptx, "ld");
   long wide = ladder_ir_int(ptx, "ld.global.128"), loops_loading = 0;
   long dots = ladder_ir_int(tg, "dots") + ladder_ir_int(ptx, "mma.sync") + ladder_ir_int(ptx, "wgmma");
@@ -723,6 +724,16 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
     ladder_why(d, " Structural: %s; global loads are narrow (%ld).", why, narrow);
     ladder_add(d, "coalesce_access", 3, "");
     ladder_first(d, "coalesce_access");
+  }
+  /* Accesses at stride 2 (elements 2i and 2i + 1) are one element wide per thread whatever
+   * the launch: one contiguous access split into even and odd lanes. After rows side by side
+   * (rows_per_program, justified at L2 while it fits): its precondition refuses the reshape
+   * this rewrite writes, and the rewrite applies to its 2-D tile as well. */
+  if (narrow > 0 && !ladder_fits(structural, "rows_per_program", &rows_why) &&
+      ladder_fits(structural, "deinterleave_pairs", &why)) {
+    ladder_why(d, " Structural: %s; global loads are narrow (%ld).", why, narrow);
+    ladder_add(d, "deinterleave_pairs", 3, "");
+    ladder_first(d, "deinterleave_pairs");
   }
 }
 

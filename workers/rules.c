@@ -49,6 +49,8 @@ static const struct rules_family rules_families[] = {
   { "rows_per_program", { NULL }, { NULL }, "rows_per_program", { NULL }, NULL },
   /* num_warps and num_stages come from the rewrite's own domain */
   { "tma_loads", { NULL }, { NULL }, "tma_loads", { NULL }, NULL },
+  /* num_warps from the rewrite's own domain */
+  { "deinterleave_pairs", { NULL }, { NULL }, "deinterleave_pairs", { NULL }, NULL },
 };
 
 /* Window half-widths, in steps of a knob's domain. */

@@ -51,6 +51,11 @@ FITS = {
     "row_single_block_heuristic_block": set(),
     "tma_loads_attention": {"tma_loads"},
     "tile_grid_blockptr": {"tile_grid"},
+    "deinterleave_pairs_rope": {"deinterleave_pairs", "rows_per_program", "persistent_grid"},
+    # the rows tile, named odd offsets, the mask by position
+    "deinterleave_pairs_rows": {"deinterleave_pairs", "persistent_grid"},
+    # a mask along the pairs (`i < n`): refused
+    "deinterleave_pairs_masked": {"rows_per_program", "persistent_grid"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -79,6 +84,7 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     # 3 x 3 tiles of 16 over a 48 x 40 output in groups of 2 tile rows, K in steps of 16
     ("tile_grid_blockptr", "tile_grid", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2,
                                          "num_warps": 2, "num_stages": 2}),
+    ("deinterleave_pairs_rows", "deinterleave_pairs", {"num_warps": 1}),
 ]
 
 # (fixture, rewrite, params, words the reason must contain)
@@ -116,6 +122,12 @@ REFUSED = [
     ("row_single_block_heuristic_block", "row_single_block", {}, ["its @triton.heuristics sets BLOCK"]),
     ("row_single_block_heuristic_block", "persistent_grid", {}, ["its @triton.heuristics sets BLOCK"]),
     ("persistent_grid_heuristics", "elementwise_vector", {}, ["tl.load is not masked by `offs < n`"]),
+    ("deinterleave_pairs_masked", "deinterleave_pairs", {},
+     ["cmul_kernel: line 16: the mask or `other` (through m -> i) varies along the pairs' axis",
+      "tl.arange at line 13"]),
+    ("rows_per_program_rope", "deinterleave_pairs", {}, ["no load or store at `2 * i + 1`"]),
+    ("elementwise_vector_gelu", "deinterleave_pairs", {}, ["binds no index vector"]),
+    ("deinterleave_pairs_rope", "deinterleave_pairs", {"num_warps": 3}, ["num_warps=3 is outside its domain"]),
 ]
 
 
@@ -295,6 +307,21 @@ def test_ir_properties_cuda90(h, recorded):
     name = "strided_reduction_tiles_colsum"
     k = _compile(h, name, apply(fixture(name)[1], "strided_reduction_tiles", {}, recorded[name]))
     assert k["ptx_stats"].get("ld.global.v4.32", 0) > 0
+
+    # float16 pairs at stride 2: 16-bit loads and stores before; after, as wide as the tile
+    # allows: 128-bit on the rows kernel's [4, 128] tile at 2 warps, 64-bit on one row of 128
+    # (4 elements per thread at 1 warp)
+    name = "deinterleave_pairs_rows"
+    k = _compile(h, name, fixture(name)[1])
+    assert k["ptx_stats"].get("ld.global.16", 0) > 0 and k["ptx_stats"].get("st.global.16", 0) > 0
+    k = _compile(h, name, apply(fixture(name)[1], "deinterleave_pairs", {"num_warps": 2}, recorded[name]))
+    stats = k["ptx_stats"]
+    assert stats.get("ld.global.16", 0) == 0 and stats.get("st.global.16", 0) == 0
+    assert stats.get("ld.global.v4.32", 0) > 0 and stats.get("st.global.v4.32", 0) > 0
+    assert stats.get("ld.shared", 0) == 0               # no layout conversion through shared memory
+    name = "deinterleave_pairs_rope"
+    k = _compile(h, name, apply(fixture(name)[1], "deinterleave_pairs", {"num_warps": 1}, recorded[name]))
+    assert k["ptx_stats"].get("ld.global.16", 0) == 0 and k["ptx_stats"].get("st.global.v2.32", 0) > 0
 
     name = "row_single_block_rmsnorm"
     cand = apply(fixture(name)[1], "row_single_block", {}, recorded[name])

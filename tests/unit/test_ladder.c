@@ -424,6 +424,45 @@ static void test_structural_tile_then_tma(void **state)
   json_decref(ir);
 }
 
+/* Interleaved pairs (loads at 2i and 2i + 1) with narrow loads: deinterleave_pairs first at
+ * L3, but only once rows side by side no longer fit (rows_per_program first: its
+ * precondition refuses the reshape the de-interleaving writes). */
+static void test_structural_deinterleave_after_rows(void **state)
+{
+  json_error_t e;
+  json_t *both = json_loads("[{\"name\": \"rows_per_program\", \"fits\": true, \"why\": \"r\"},"
+                            " {\"name\": \"deinterleave_pairs\", \"fits\": true, \"why\": \"rope: 2 pairs\"}]",
+                            0, &e);
+  json_t *pairs = json_loads("[{\"name\": \"rows_per_program\", \"fits\": false, \"why\": \"subscript\"},"
+                             " {\"name\": \"deinterleave_pairs\", \"fits\": true, \"why\": \"rope: 2 pairs\"}]",
+                             0, &e);
+  json_t *ir = json_loads("{\"ptx\": {\"ld.global.16\": 4, \"st.global.16\": 4}}", 0, &e);
+  json_t *wide = json_loads("{\"ptx\": {\"ld.global.v4.32\": 4}}", 0, &e);
+  struct ladder_diag d;
+  (void)state;
+  memset(&d, 0, sizeof(d));
+  ladder_l3(ir, "memory", NULL, &d);
+  ladder_structural(&d, pairs, "memory", ir);
+  assert_true(d.nfamilies >= 1);
+  assert_string_equal(d.family[0], "deinterleave_pairs");
+  assert_non_null(strstr(d.why, "rope: 2 pairs"));
+  assert_int_equal(ladder_is_structural("deinterleave_pairs"), 1);
+  memset(&d, 0, sizeof(d));
+  ladder_l3(ir, "memory", NULL, &d);
+  ladder_structural(&d, both, "memory", ir);
+  for (unsigned i = 0; i < d.nfamilies; i++)
+    assert_string_not_equal(d.family[i], "deinterleave_pairs");
+  memset(&d, 0, sizeof(d));
+  ladder_l3(wide, "memory", NULL, &d); /* no narrow loads: nothing to widen */
+  ladder_structural(&d, pairs, "memory", wide);
+  for (unsigned i = 0; i < d.nfamilies; i++)
+    assert_string_not_equal(d.family[i], "deinterleave_pairs");
+  json_decref(both);
+  json_decref(pairs);
+  json_decref(ir);
+  json_decref(wide);
+}
+
 /* A latency-bound kernel whose grid fits a persistent loop: the persistent grid is listed
  * after the launch parameters (tried once they are spent), absent when it does not fit. */
 static void test_structural_latency_persistent_last(void **state)
@@ -522,6 +561,7 @@ int main(void)
     cmocka_unit_test(test_class_from_knob_kernels),
     cmocka_unit_test(test_structural_latency_persistent_last),
     cmocka_unit_test(test_structural_tile_then_tma),
+    cmocka_unit_test(test_structural_deinterleave_after_rows),
     cmocka_unit_test(test_structural_latency_rows_before_persistent),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

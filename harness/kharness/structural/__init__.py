@@ -14,6 +14,7 @@ from typing import Any
 
 from ..srcedit import RewriteRefused, check_parses
 from . import (
+    deinterleave_pairs,
     elementwise_vector,
     persistent_grid,
     row_single_block,
@@ -28,7 +29,7 @@ __all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
 
 REWRITES = {
     m.NAME: m for m in (row_single_block, tile_grid, strided_reduction_tiles, persistent_grid, elementwise_vector,
-                        rows_per_program, tma_loads)
+                        rows_per_program, tma_loads, deinterleave_pairs)
 }
 
 
