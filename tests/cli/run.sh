@@ -22,11 +22,14 @@ CFLAGS="-std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unuse
         -O1 -g -fno-omit-frame-pointer -D_GNU_SOURCE -Icli -Icommon $SAN"
 LIBS="$(pkg-config --libs jansson libcurl) -lcmocka -lm"
 
+# The version string koptctl's modules link against (the Makefile generates it from git).
+printf '#include "version.h"\nconst char kopt_version[] = "cli-test";\n' >"$out/version.c"
+
 # test name -> the cli/ sources it needs
 declare -A srcs=(
   [test_ctl_sse]="cli/ctl_sse.c"
   [test_ctl_spec]="cli/ctl_spec.c"
-  [test_ctl_format]="cli/ctl_format.c cli/ctl_http.c"
+  [test_ctl_format]="cli/ctl_format.c cli/ctl_http.c $out/version.c"
   [test_ctl_suite]="cli/ctl_suite.c cli/ctl_spec.c"
 )
 
