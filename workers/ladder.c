@@ -726,10 +726,11 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
     ladder_first(d, "coalesce_access");
   }
   /* Accesses at stride 2 (elements 2i and 2i + 1) are one element wide per thread whatever
-   * the launch: one contiguous access split into even and odd lanes. After rows side by side
-   * (rows_per_program, justified at L2 while it fits): its precondition refuses the reshape
-   * this rewrite writes, and the rewrite applies to its 2-D tile as well. */
-  if (narrow > 0 && !ladder_fits(structural, "rows_per_program", &rows_why) &&
+   * the launch: one contiguous access split into even and odd lanes. On a latency-bound
+   * kernel that fits rows_per_program (justified at L2) the rows come first: that rewrite's
+   * precondition refuses the reshape this one writes, and this one applies to its 2-D tile. */
+  if (narrow > 0 &&
+      !(l2_class && !strcmp(l2_class, "latency") && ladder_fits(structural, "rows_per_program", &rows_why)) &&
       ladder_fits(structural, "deinterleave_pairs", &why)) {
     ladder_why(d, " Structural: %s; global loads are narrow (%ld).", why, narrow);
     ladder_add(d, "deinterleave_pairs", 3, "");

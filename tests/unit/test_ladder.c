@@ -425,8 +425,8 @@ static void test_structural_tile_then_tma(void **state)
 }
 
 /* Interleaved pairs (loads at 2i and 2i + 1) with narrow loads: deinterleave_pairs first at
- * L3, but only once rows side by side no longer fit (rows_per_program first: its
- * precondition refuses the reshape the de-interleaving writes). */
+ * L3; on a latency-bound kernel only once rows side by side no longer fit (rows_per_program,
+ * justified at L2, first: its precondition refuses the reshape the de-interleaving writes). */
 static void test_structural_deinterleave_after_rows(void **state)
 {
   json_error_t e;
@@ -448,10 +448,18 @@ static void test_structural_deinterleave_after_rows(void **state)
   assert_non_null(strstr(d.why, "rope: 2 pairs"));
   assert_int_equal(ladder_is_structural("deinterleave_pairs"), 1);
   memset(&d, 0, sizeof(d));
-  ladder_l3(ir, "memory", NULL, &d);
-  ladder_structural(&d, both, "memory", ir);
+  ladder_l3(ir, "latency", NULL, &d);
+  ladder_structural(&d, both, "latency", ir);
   for (unsigned i = 0; i < d.nfamilies; i++)
     assert_string_not_equal(d.family[i], "deinterleave_pairs");
+  memset(&d, 0, sizeof(d)); /* memory-bound (or no profile): rows are not justified, pairs are */
+  ladder_l3(ir, "memory", NULL, &d);
+  ladder_structural(&d, both, "memory", ir);
+  assert_string_equal(d.family[0], "deinterleave_pairs");
+  memset(&d, 0, sizeof(d));
+  ladder_l3(ir, NULL, NULL, &d);
+  ladder_structural(&d, both, NULL, ir);
+  assert_string_equal(d.family[0], "deinterleave_pairs");
   memset(&d, 0, sizeof(d));
   ladder_l3(wide, "memory", NULL, &d); /* no narrow loads: nothing to widen */
   ladder_structural(&d, pairs, "memory", wide);
