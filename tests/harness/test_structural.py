@@ -332,6 +332,21 @@ def test_ir_properties_cuda90(h, recorded):
     assert _tl_loads(cand, "add_rmsnorm_kernel_row") == 3 == ttir.count("tt.load")
 
 
+def test_deinterleave_loads_move_only_past_no_store(recorded):
+    """A pair of loads is merged only when no store (nor a call of the user's, which may
+    store) sits between them: the merged load reads both halves at the first one's place."""
+    name = "deinterleave_pairs_rope"
+    src = fixture(name)[1]
+    odd_load = "    b = tl.load(x_ptr + base + 2 * i + 1).to(tl.float32)\n"
+    assert odd_load in src
+    for between in ("    tl.store(y_ptr + base + 2 * i, tl.zeros([HALF], tl.float16))\n", "    touch(y_ptr)\n"):
+        changed = src.replace(odd_load, between + odd_load).replace(
+            "@triton.jit\ndef rope_i_kernel", "@triton.jit\ndef touch(p):\n    pass\n\n\n@triton.jit\ndef rope_i_kernel")
+        cand = apply(changed, "deinterleave_pairs", {}, recorded[name])
+        assert "x_ptr + base + 2 * i + 1" in cand and "tl.split" not in cand     # the loads stay
+        assert "tl.join" in cand                                              # the stores merge
+
+
 def _altered(recs, **last):
     out = json.loads(json.dumps(recs))
     out[0]["last"].update(last)

@@ -62,6 +62,7 @@ from .common import (
 NAME = "deinterleave_pairs"
 WARPS = [1, 2, 4, 8, 16]
 DEFAULTS: dict[str, Any] = {"kernel": "", "num_warps": 4}
+SAFE_BUILTINS = ("min", "max", "abs", "int", "float", "range", "len")
 STORES_TO_MEMORY = ("store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg", "atomic_cas",
                     "atomic_and", "atomic_or", "atomic_xor")
 
@@ -212,8 +213,15 @@ def _pointer_param(mod: Module, k: Kernel, terms: list[ast.expr]) -> str | None:
 
 
 def _no_store_between(mod: Module, k: Kernel, a: int, b: int) -> bool:
-    return not any(mod.tl_func(c) in STORES_TO_MEMORY for s in k.node.body[a:b + 1] for c in calls(s)
-                   if mod.tl_func(c) != "load")
+    """No statement from a to b stores to memory: no tl store or atomic, and no call of a
+    function of the user's (a @triton.jit helper may store), built-ins aside."""
+    for s in k.node.body[a:b + 1]:
+        for c in calls(s):
+            if mod.tl_func(c) in STORES_TO_MEMORY:
+                return False
+            if isinstance(c.func, ast.Name) and c.func.id not in SAFE_BUILTINS:
+                return False
+    return True
 
 
 def _pairs(mod: Module, k: Kernel, defs: Defs, accs: list[Access]) -> list[tuple[Access, Access]]:
