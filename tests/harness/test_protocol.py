@@ -75,6 +75,7 @@ def test_trace_puts_progress_in_the_log(tmp_path, monkeypatch):
     import re
 
     from conftest import start_harness
+    from launch import PASS_ENV
     ref, ker = vector_add()
     for trace in ("1", ""):
         monkeypatch.setenv("KOPT_HARNESS_TRACE", trace)
@@ -89,8 +90,7 @@ def test_trace_puts_progress_in_the_log(tmp_path, monkeypatch):
         log = (wd / "harness.log").read_text()
         traced = re.findall(r"^kopt-harness: \d\d:\d\d:\d\d validate case 0", log, re.MULTILINE)
         assert bool(traced) == (trace == "1"), log[-2000:]
-    from launch import PASS_ENV        # and it crosses the launcher's environment allowlist
-    assert "KOPT_HARNESS_TRACE" in PASS_ENV
+    assert "KOPT_HARNESS_TRACE" in PASS_ENV     # and it crosses the launcher's environment allowlist
 
 
 def _contract_defines() -> dict[str, int]:

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from .. import kernelinfo
 from ..kernelinfo import KernelFacts
+from ..knobs import OPTION_DEFAULTS
 from ..pyflow import double_star
 from ..srcedit import Edit, LineIndex, RewriteRefused, apply_edits, parse_module
 
@@ -44,6 +45,9 @@ LANE_MIXING_TL = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce", 
 # forward: pure reads of sizes.
 PURE_METHODS = {"size", "stride", "numel", "dim", "element_size", "nelement"}
 PURE_BUILTINS = {"int", "len", "min", "max", "abs"}
+# num_warps values a rewrite that sets the launch's warps sweeps (rows_per_program,
+# deinterleave_pairs); launch_warps says where the sweep starts.
+REWRITE_WARPS = [1, 2, 4, 8, 16]
 
 
 PlanT = TypeVar("PlanT", bound="Plan")
@@ -144,6 +148,14 @@ class LaunchSite:
     func: ast.FunctionDef | None
     bound: dict[str, ast.expr] = field(default_factory=dict)     # kernel parameter -> argument node
     options: dict[str, ast.keyword] = field(default_factory=dict)  # num_warps=, num_stages=, ...
+
+
+def launch_warps(site: LaunchSite) -> int:
+    """The launch's num_warps when it is a literal of REWRITE_WARPS, else Triton's default
+    (knobs.OPTION_DEFAULTS): where a rewrite's sweep of num_warps starts."""
+    kw = site.options.get("num_warps")
+    warps = int_const(kw.value) if kw is not None else None
+    return warps if warps in REWRITE_WARPS else OPTION_DEFAULTS["num_warps"]
 
 
 class Module:

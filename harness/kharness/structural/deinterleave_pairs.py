@@ -40,11 +40,15 @@ between them changes; the stores were adjacent."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..srcedit import Edit, RewriteRefused, apply_edits
 from .common import (
+    PURE_BUILTINS,
+    REWRITE_WARPS,
+    STORE_TL,
     Defs,
     Fit,
     Kernel,
@@ -55,16 +59,15 @@ from .common import (
     check_params,
     check_wrappers,
     int_const,
+    launch_warps,
     pick,
     survey_one,
 )
 
 NAME = "deinterleave_pairs"
-WARPS = [1, 2, 4, 8, 16]
-DEFAULTS: dict[str, Any] = {"kernel": "", "num_warps": 4}
-SAFE_BUILTINS = ("min", "max", "abs", "int", "float", "range", "len")
-STORES_TO_MEMORY = ("store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg", "atomic_cas",
-                    "atomic_and", "atomic_or", "atomic_xor")
+DEFAULTS: dict[str, Any] = {"kernel": ""}
+# Calls that may sit between a pair of loads: none of them stores.
+NON_STORING_BUILTINS = PURE_BUILTINS | {"float", "range"}
 
 
 @dataclass
@@ -78,12 +81,21 @@ class Access:
     vec: str                     # the index vector i
     odd: bool
     terms: list[ast.expr]        # the pointer's other terms, in order
-    key: tuple[str, ...]         # what pairs it: kind, i, the terms and keywords as dumped
+    args: list[ast.expr]         # its arguments besides pointer and value, positional ones first
+    kws: list[ast.keyword]       # ... and the keyword ones among them
+    key: tuple[str, ...]         # what pairs it: kind, i, the terms and arguments as dumped
+
+
+@dataclass
+class Pair:
+    even: Access
+    odd: Access
+    ptr: str                     # the pointer parameter among the terms
 
 
 @dataclass
 class PairsPlan(Plan):
-    pairs: list[tuple[Access, Access]] = field(default_factory=list)   # (even, odd)
+    pairs: list[Pair] = field(default_factory=list)
     sizes: dict[str, str] = field(default_factory=dict)                  # index vector -> H (text)
 
 
@@ -125,10 +137,10 @@ def _index_vectors(mod: Module, k: Kernel, defs: Defs) -> dict[str, str]:
     return out
 
 
-def _extras(c: ast.Call, kind: str) -> list[ast.expr]:
-    """A load's or store's arguments besides its pointer and value: positional, then keyword."""
-    skip = 1 if kind == "load" else 2
-    return [*c.args[skip:], *(kw.value for kw in c.keywords if kw.arg not in ("pointer", "value"))]
+def _other_args(c: ast.Call, kind: str) -> tuple[list[ast.expr], list[ast.keyword]]:
+    """A load's or store's arguments besides its pointer (and a store's value): the positional
+    ones, the keyword ones."""
+    return c.args[1 if kind == "load" else 2:], [kw for kw in c.keywords if kw.arg not in ("pointer", "value")]
 
 
 def _accesses(mod: Module, k: Kernel, defs: Defs, vecs: set[str]) -> list[Access]:
@@ -141,7 +153,7 @@ def _accesses(mod: Module, k: Kernel, defs: Defs, vecs: set[str]) -> list[Access
             if kind not in ("load", "store"):
                 continue
             ptr = call_arg(c, 0, "pointer")
-            if ptr is None:
+            if ptr is None or (kind == "store" and call_arg(c, 1, "value") is None):
                 continue
             terms = _terms(ptr, defs, vecs)
             twice = [(j, v) for j, t in enumerate(terms) if (v := _twice(t, vecs))]
@@ -155,33 +167,32 @@ def _accesses(mod: Module, k: Kernel, defs: Defs, vecs: set[str]) -> list[Access
                 continue
             if odd:
                 rest = [t for t in rest if t is not ones[0]]
-            extra = [ast.dump(a) for a in c.args[1 if kind == "load" else 2:]]
-            kws = sorted(f"{kw.arg}={ast.dump(kw.value)}" for kw in c.keywords
-                         if kw.arg not in ("pointer", "value"))
-            key = (kind, vec, *sorted(ast.dump(t) for t in rest), "|", *extra, "|", *kws)
-            out.append(Access(c, s, idx, kind, vec, odd, rest, key))
+            args, kws = _other_args(c, kind)
+            key = (kind, vec, *sorted(ast.dump(t) for t in rest), "|", *(ast.dump(a) for a in args), "|",
+                   *sorted(f"{kw.arg}={ast.dump(kw.value)}" for kw in kws))
+            out.append(Access(c, s, idx, kind, vec, odd, rest, args, kws, key))
     return out
 
 
-def _under_none_axis(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
-    """Whether node is subscripted as ``x[..., None]`` (a new last axis of size one)."""
-    p = parents.get(node)
-    if not isinstance(p, ast.Subscript) or p.value is not node:
-        return False
-    sl = p.slice
-    last = sl.elts[-1] if isinstance(sl, ast.Tuple) and sl.elts else sl
-    return isinstance(last, ast.Constant) and last.value is None
+def _flat_walk(node: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of an expression, not descending into ``x[..., None]``: whatever x is, that
+    subscript has a last axis of size one."""
+    if isinstance(node, ast.Subscript):
+        sl = node.slice
+        last = sl.elts[-1] if isinstance(sl, ast.Tuple) and sl.elts else sl
+        if isinstance(last, ast.Constant) and last.value is None:
+            return
+    yield node
+    for ch in ast.iter_child_nodes(node):
+        yield from _flat_walk(ch)
 
 
 def _check_flat(mod: Module, k: Kernel, defs: Defs, node: ast.AST, what: str, seen: set[str],
                 via: tuple[str, ...] = ()) -> None:
     """Refuses when node may vary along the last axis: it uses a name that is neither a
     parameter nor bound once, or reaches a tl.arange other than through ``x[..., None]``."""
-    parents = {ch: p for p in ast.walk(node) for ch in ast.iter_child_nodes(p)}
     path = f" (through {' -> '.join(via)})" if via else ""
-    for n in ast.walk(node):
-        if _under_none_axis(n, parents) or any(_under_none_axis(a, parents) for a in _ancestors(n, parents)):
-            continue
+    for n in _flat_walk(node):
         if isinstance(n, ast.Call) and mod.tl_func(n) == "arange":
             raise RewriteRefused(f"{k.name}: {what}{path} varies along the pairs' axis (tl.arange at line "
                                  f"{n.lineno}, not as x[..., None])")
@@ -194,14 +205,6 @@ def _check_flat(mod: Module, k: Kernel, defs: Defs, node: ast.AST, what: str, se
                 raise RewriteRefused(f"{k.name}: {what}{path} uses {n.id} (line {n.lineno}), which is not bound "
                                      "once at the top level of the kernel")
             _check_flat(mod, k, defs, s.value, what, seen, (*via, n.id))
-
-
-def _ancestors(n: ast.AST, parents: dict[ast.AST, ast.AST]) -> list[ast.AST]:
-    out = []
-    while n in parents:
-        n = parents[n]
-        out.append(n)
-    return out
 
 
 def _pointer_param(mod: Module, k: Kernel, terms: list[ast.expr]) -> str | None:
@@ -217,15 +220,16 @@ def _no_store_between(mod: Module, k: Kernel, a: int, b: int) -> bool:
     function of the user's (a @triton.jit helper may store), built-ins aside."""
     for s in k.node.body[a:b + 1]:
         for c in calls(s):
-            if mod.tl_func(c) in STORES_TO_MEMORY:
+            if mod.tl_func(c) in STORE_TL:
                 return False
-            if isinstance(c.func, ast.Name) and c.func.id not in SAFE_BUILTINS:
+            if isinstance(c.func, ast.Name) and c.func.id not in NON_STORING_BUILTINS:
                 return False
     return True
 
 
-def _pairs(mod: Module, k: Kernel, defs: Defs, accs: list[Access]) -> list[tuple[Access, Access]]:
-    pairs, used = [], set()
+def _pairs(mod: Module, k: Kernel, defs: Defs, accs: list[Access]) -> list[Pair]:
+    pairs: list[Pair] = []
+    used: set[int] = set()
     for e in accs:
         if e.odd or id(e) in used:
             continue
@@ -238,15 +242,16 @@ def _pairs(mod: Module, k: Kernel, defs: Defs, accs: list[Access]) -> list[tuple
         if e.kind == "store" and not (hi == lo + 1 and isinstance(e.stmt, ast.Expr) and e.stmt.value is e.call
                                       and isinstance(o.stmt, ast.Expr) and o.stmt.value is o.call):
             continue
-        if _pointer_param(mod, k, e.terms) is None:
+        ptr = _pointer_param(mod, k, e.terms)
+        if ptr is None:
             continue
         seen: set[str] = set()
         for t in e.terms:
             _check_flat(mod, k, defs, t, f"line {e.call.lineno}: the pointer's base", seen)
-        for x in _extras(e.call, e.kind):
+        for x in [*e.args, *(kw.value for kw in e.kws)]:
             _check_flat(mod, k, defs, x, f"line {e.call.lineno}: the mask or `other`", seen)
         used |= {id(e), id(o)}
-        pairs.append((e, o))
+        pairs.append(Pair(e, o, ptr))
     return pairs
 
 
@@ -266,13 +271,11 @@ def analyze(mod: Module, k: Kernel) -> PairsPlan:
                              "keywords; loads with no store between them, stores adjacent, a pointer parameter "
                              "among the terms)")
     site = mod.one_site(name)
-    warps = site.options.get("num_warps")
-    w = int_const(warps.value) if warps is not None else DEFAULTS["num_warps"]
-    lines = ", ".join(f"line {e.call.lineno}" for e, _ in pairs)
+    lines = ", ".join(f"line {p.even.call.lineno}" for p in pairs)
     why = (f"{name}: {len(pairs)} pair(s) of accesses at 2*i and 2*i+1 ({lines}): one contiguous access of "
            "2H elements each, split into even and odd lanes")
-    return PairsPlan(k, site, why, {**DEFAULTS, "kernel": name, "num_warps": w if w in WARPS else 4},
-                     {"num_warps": WARPS}, pairs, sizes)
+    return PairsPlan(k, site, why, {**DEFAULTS, "kernel": name, "num_warps": launch_warps(site)},
+                     {"num_warps": REWRITE_WARPS}, pairs, sizes)
 
 
 def survey(mod: Module) -> Fit:
@@ -283,12 +286,9 @@ def _contiguous_ptr(mod: Module, acc: Access, j: str) -> str:
     return " + ".join([*(f"({mod.text(t)})" if isinstance(t, ast.BinOp) else mod.text(t) for t in acc.terms), j])
 
 
-def _keywords(mod: Module, call: ast.Call, kind: str) -> str:
-    """The call's arguments besides pointer and value, as written (", mask, other=0.0")."""
-    skip = 1 if kind == "load" else 2
-    pos = "".join(f", {mod.text(a)}" for a in call.args[skip:])
-    return pos + "".join(f", {kw.arg}={mod.text(kw.value)}" for kw in call.keywords
-                         if kw.arg not in ("pointer", "value"))
+def _args_text(mod: Module, acc: Access) -> str:
+    """The access's arguments besides pointer and value, as written (", mask, other=0.0")."""
+    return "".join([*(f", {mod.text(a)}" for a in acc.args), *(f", {kw.arg}={mod.text(kw.value)}" for kw in acc.kws)])
 
 
 def apply(mod: Module, params: dict[str, Any]) -> str:
@@ -297,7 +297,8 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     p = check_params(NAME, dict(params), plan.params, plan.domain)
     tl = mod.tl()
     edits: list[Edit] = []
-    for even, odd in plan.pairs:
+    for pair in plan.pairs:
+        even, odd = pair.even, pair.odd
         h = plan.sizes[even.vec]
         j = mod.fresh(f"{even.vec}_pairs")
         if even.kind == "load":
@@ -305,23 +306,21 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
             first = even.stmt if even.index <= odd.index else odd.stmt
             edits.append(mod.insert_before(first, [
                 f"{j} = {tl}.arange(0, 2 * {h})",
-                f"{ab} = {tl}.load({_contiguous_ptr(mod, even, j)}{_keywords(mod, even.call, 'load')})",
+                f"{ab} = {tl}.load({_contiguous_ptr(mod, even, j)}{_args_text(mod, even)})",
                 f"{ev}, {od} = {tl}.split({tl}.reshape({ab}, {ab}.shape[:-1] + ({h}, 2)))"]))
             edits += [mod.replace(even.call, ev), mod.replace(odd.call, od)]
         else:
-            ptr = _pointer_param(mod, plan.kernel, even.terms)
+            ptr = pair.ptr
             e, o, v = mod.fresh("even"), mod.fresh("odd"), mod.fresh("pairs")
-            v0 = call_arg(even.call, 1, "value")
-            v1 = call_arg(odd.call, 1, "value")
-            if v0 is None or v1 is None:
-                raise RewriteRefused(f"line {even.call.lineno}: a store without a value")
+            v0, v1 = call_arg(even.call, 1, "value"), call_arg(odd.call, 1, "value")
+            assert v0 is not None and v1 is not None       # _accesses keeps stores with a value
             lead, follow = (even, odd) if even.index < odd.index else (odd, even)
             edits.append(mod.replace_stmt(lead.stmt, [
                 f"{j} = {tl}.arange(0, 2 * {h})",
                 f"{e}, {o} = {tl}.broadcast({mod.text(v0)}, {mod.text(v1)})",
                 f"{v} = {tl}.join({e}.to({ptr}.dtype.element_ty), {o}.to({ptr}.dtype.element_ty))",
                 (f"{tl}.store({_contiguous_ptr(mod, even, j)}, {tl}.reshape({v}, {v}.shape[:-2] + (2 * {h},))"
-                 f"{_keywords(mod, even.call, 'store')})")]))
+                 f"{_args_text(mod, even)})")]))
             edits.append(mod.delete_stmt(follow.stmt))
     edits.append(mod.set_launch_arg(plan.site, "num_warps", str(int(p["num_warps"]))))
     return apply_edits(mod.source, edits)

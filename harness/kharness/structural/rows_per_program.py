@@ -55,6 +55,7 @@ from typing import Any
 from ..srcedit import Edit, RewriteRefused, apply_edits
 from .common import (
     LANE_MIXING_TL,
+    REWRITE_WARPS,
     STORE_TL,
     Fit,
     Kernel,
@@ -69,6 +70,7 @@ from .common import (
     grid_elem_text,
     grid_elements,
     int_const,
+    launch_warps,
     names_in,
     next_pow2,
     pick,
@@ -80,9 +82,8 @@ NAME = "rows_per_program"
 ROWS_CHOICES = [2, 4, 8, 16, 32, 64]
 MAX_TILE = 16384            # ROWS * block elements at most (registers of one program)
 TARGET_TILE = 1024          # the default ROWS makes a tile at least this many elements
-WARPS = [1, 2, 4, 8, 16]
 DEFAULTS: dict[str, Any] = {"kernel": "", "ROWS": 16, "num_warps": 4}
-DOMAIN = {"ROWS": ROWS_CHOICES, "num_warps": WARPS}
+DOMAIN = {"ROWS": ROWS_CHOICES, "num_warps": REWRITE_WARPS}
 
 # Operations that mix lanes or change a tensor's rank: with a [ROWS, N] tile they would mix
 # rows or act on the wrong axis.
@@ -342,15 +343,12 @@ def analyze(mod: Module, k: Kernel) -> RowsPlan:
         raise RewriteRefused(f"{name}: each program already spans {block} elements; 2 rows would exceed "
                              f"{MAX_TILE} per tile")
     rdef = default_rows(dom, block)
-    kw = site.options.get("num_warps")
-    warps = int_const(kw.value) if kw is not None else 4
-    if warps not in WARPS:      # not a literal of the domain: the sweep starts from Triton's default
-        warps = 4
+    warps = launch_warps(site)
     why = (f"{name}: a 1-D grid of {rows} programs (line {site.call.lineno}), each over a block of {block} "
            f"element(s); the body has no cross-lane or rank-changing operation and no control flow on the program "
            f"id, so {rdef} rows can share one program as a [{rdef}, {block}] tile")
     return RowsPlan(k, site, why, {**DEFAULTS, "kernel": name, "ROWS": rdef, "num_warps": warps},
-                    {"ROWS": dom, "num_warps": WARPS}, rows, block, accesses)
+                    {"ROWS": dom, "num_warps": REWRITE_WARPS}, rows, block, accesses)
 
 
 def survey(mod: Module) -> Fit:
