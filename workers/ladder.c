@@ -648,7 +648,7 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
                        const json_t *ir)
 {
   const json_t *ptx = json_object_get(ir, "ptx"), *tg = json_object_get(ir, "ttgir"), *loop;
-  const char *why = NULL, *rows_why = NULL;
+  const char *why = NULL;
   long narrow = ladder_narrow(ptx, "ld");
   long wide = ladder_ir_int(ptx, "ld.global.128"), loops_loading = 0;
   long dots = ladder_ir_int(tg, "dots") + ladder_ir_int(ptx, "mma.sync") + ladder_ir_int(ptx, "wgmma");
@@ -730,7 +730,7 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
    * kernel that fits rows_per_program (justified at L2) the rows come first: that rewrite's
    * precondition refuses the reshape this one writes, and this one applies to its 2-D tile. */
   if (narrow > 0 &&
-      !(l2_class && !strcmp(l2_class, "latency") && ladder_fits(structural, "rows_per_program", &rows_why)) &&
+      !(l2_class && !strcmp(l2_class, "latency") && ladder_fits(structural, "rows_per_program", &why)) &&
       ladder_fits(structural, "deinterleave_pairs", &why)) {
     ladder_why(d, " Structural: %s; global loads are narrow (%ld).", why, narrow);
     ladder_add(d, "deinterleave_pairs", 3, "");

@@ -15,9 +15,9 @@
 #ifndef KOPT_RULES_H
 #define KOPT_RULES_H
 #include <jansson.h>
-
-#include "evidence.h"
 #include <stddef.h>
+
+struct evidence; /* evidence.h: only rules_tile reads it */
 
 #define RULES_MAX_KNOBS 24
 #define RULES_MAX_VALUES 24

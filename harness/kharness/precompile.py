@@ -31,7 +31,7 @@ from typing import Any
 PRECOMPILE_MAX_WORKERS = 32
 # One specialization's compile may take this long in a pool process. Over 4157 compiles of
 # the suite's sweeps on the H200 the longest took 22.6 s; a block-size sweep up from
-# rope_interleaved's 4 x 64 rows tile kept ptxas processes busy for 58-103 s (sampled). A
+# rope_interleaved's 4 x 64 rows tile kept ptxas processes busy for up to 103 s (sampled). A
 # compile past the limit is recorded as timed out and its candidate is not compiled again
 # (workers/deadline.c mirrors the value to size a sweep's limit).
 PRECOMPILE_LIMIT_S = 60.0
