@@ -274,6 +274,30 @@ static void spec_tunables(const json_t *doc, json_t *out, struct problem *p)
   json_object_set_new(out, "tunables", o);
 }
 
+/* Integer outputs match exactly unless the job names their dtype here: a quantised output
+ * rounded from a float division may land on the neighbouring integer at a rounding tie (GPU
+ * division is approximate), so {"atol": n, "max_fraction": f} lets at most a fraction f of the
+ * elements differ, each by at most n (harness/PROTOCOL.md, validate). */
+static const char *const spec_int_dtypes[] = { "int8", "uint8", "int16", "int32", "int64", NULL };
+
+static void spec_int_tolerance(const char *key, const char *f, const json_t *t, json_t *o,
+                               struct problem *p)
+{
+  json_t *a = json_object_get(t, "atol"), *m = json_object_get(t, "max_fraction");
+
+  if (!json_is_object(t) || json_object_size(t) != 2 || !json_is_integer(a) ||
+      json_integer_value(a) < 0 || json_integer_value(a) > SPEC_MAX_INT_ATOL ||
+      !json_is_number(m) || !isfinite(json_number_value(m)) || json_number_value(m) < 0 ||
+      json_number_value(m) > 1) {
+    problem_add(p, f, "format", SPEC_MAX_INT_ATOL,
+                "must be {\"atol\": n, \"max_fraction\": f} with n an integer, 0 <= n <= limit, "
+                "and 0 <= f <= 1");
+    return;
+  }
+  json_object_set_new(o, key, json_pack("{s:I, s:f}", "atol", json_integer_value(a),
+                                        "max_fraction", json_number_value(m)));
+}
+
 static void spec_tolerances(const json_t *doc, json_t *out, struct problem *p)
 {
   json_t *v = json_object_get(doc, "tolerances"), *t, *o;
@@ -296,8 +320,14 @@ static void spec_tolerances(const json_t *doc, json_t *out, struct problem *p)
     json_object_foreach((json_t *)v, key, t) {
       json_t *r, *a;
       snprintf(f, sizeof(f), "tolerances.%.64s", key);
+      if (contract_find(spec_int_dtypes, key) >= 0) {
+        spec_int_tolerance(key, f, t, o, p);
+        continue;
+      }
       if (contract_find(dtypes, key) < 0) {
-        problem_add(p, f, "enum", -1, "dtype must be float32, float16 or bfloat16");
+        problem_add(p, f, "enum", -1,
+                    "dtype must be float32, float16, bfloat16 or an integer dtype (int8, uint8, "
+                    "int16, int32, int64)");
         continue;
       }
       r = json_object_get(t, "rtol");

@@ -16,6 +16,8 @@
 #define SPEC_MAX_CANDIDATES 64     /* candidates a round may sweep (harness MAX_SWEEP_CANDIDATES) */
 #define SPEC_DEFAULT_CANDIDATES 32
 #define SPEC_MAX_FILENAME 255
+/* The largest integer-output tolerance a job may declare (harness judge.py INT_ATOL_MAX). */
+#define SPEC_MAX_INT_ATOL (1 << 20)
 
 struct spec_limits {
   size_t max_source_bytes;

@@ -111,6 +111,8 @@ static json_t *ctl_ho_job(const struct ctl_heldout_opts *o, const struct ctl_sui
 	j = json_pack("{s:s, s:s, s:O, s:O, s:s, s:I, s:I}", "name", name, "operator", op->name,
 		      "kernel", op->kernel, "reference", op->reference, "backend", o->backend,
 		      "rounds", (json_int_t)o->rounds, "seed", (json_int_t)(o->seed & 0x7fffffff));
+	if (j && op->tolerances)
+		json_object_set(j, "tolerances", op->tolerances);
 	if (j && o->max_candidates > 0)
 		json_object_set_new(j, "max_candidates", json_integer(o->max_candidates));
 	if (j && o->benchmark_cases > 0)

@@ -66,6 +66,9 @@ static int ctl_suite_op_load(const char *dir, const char *name, struct ctl_suite
 		goto fail;
 	}
 	snprintf(op->cls, sizeof(op->cls), "%s", json_string_value(json_object_get(doc, "class")));
+	/* the daemon validates it as it validates any job's (docs/API.md) */
+	if (json_is_object(json_object_get(doc, "tolerances")))
+		op->tolerances = json_incref(json_object_get(doc, "tolerances"));
 	snprintf(path, sizeof(path), "%s/%s/kernel.py", dir, name);
 	if ((rc = ctl_spec_source(path, &op->kernel, e2, sizeof(e2))) < 0)
 		goto fail;
@@ -81,7 +84,8 @@ fail:
 	json_decref(doc);
 	json_decref(op->kernel);
 	json_decref(op->reference);
-	op->kernel = op->reference = NULL;
+	json_decref(op->tolerances);
+	op->kernel = op->reference = op->tolerances = NULL;
 	return rc < 0 ? rc : -EINVAL;
 }
 
@@ -149,6 +153,7 @@ void ctl_suite_free(struct ctl_suite *s)
 	for (size_t i = 0; s->ops && i < s->n; i++) {
 		json_decref(s->ops[i].kernel);
 		json_decref(s->ops[i].reference);
+		json_decref(s->ops[i].tolerances);
 	}
 	free(s->ops);
 	memset(s, 0, sizeof(*s));

@@ -18,6 +18,7 @@ struct ctl_suite_op {
 	char cls[CTL_SUITE_CLASS_MAX + 1];
 	json_t *kernel;    /* owned: {"source", "filename"} */
 	json_t *reference; /* owned: {"source", "filename"} */
+	json_t *tolerances; /* owned or NULL: op.json's "tolerances", the job field as it is */
 };
 
 struct ctl_suite {

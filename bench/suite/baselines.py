@@ -154,6 +154,7 @@ class Measurer:
         self.torch, self.bk = torch, bk
         self.case_seed, self.clone_tree, self.seed_all, self.to_device = case_seed, clone_tree, seed_all, to_device
         self.judge, self.flatten, self.tol = judge_output, flatten_outputs, Tolerances()
+        self.Tolerances = Tolerances
         self.Float64Mode, self.Truth, self.map_float = Float64Mode, Truth, map_float_tensors
         self.stats, self.retake_if_noisy = stats, retake_if_noisy
         self.args = args
@@ -348,6 +349,7 @@ class Measurer:
         torch = self.torch
         ref = self._import(op.directory / "ref.py", f"suite_ref_{op.name}")
         ker = self._import(op.directory / "kernel.py", f"suite_kernel_{op.name}")
+        self.tol = self.Tolerances.parse(op.tolerances)       # the operator's own, as its jobs get
         init = list(ref.get_init_inputs())
         self.seed_all(self.case_seed(self.args.seed, 0))     # the harness's case 0
         cpu_inputs = list(ref.get_inputs())

@@ -78,7 +78,7 @@ def check_op(client: Any, op: OpSpec, scale: str, correctness_cases: int = 2,
     t0 = time.monotonic()
     r = client.request("load", reference_source=op.ref_source(), kernel_source=op.kernel_source(),
                        workdir=f"suite-{op.name}", seed=0, correctness_cases=correctness_cases,
-                       benchmark_cases=1, timeout_s=LOAD_TIMEOUT_S)
+                       benchmark_cases=1, timeout_s=LOAD_TIMEOUT_S, tolerances=op.tolerances)
     if not r.get("ok"):
         res.problems.append(f"load failed: {_error(r)}")
         res.seconds = time.monotonic() - t0

@@ -280,7 +280,7 @@ def run_op(op: OpSpec, run: int, args: argparse.Namespace, harness_dir: Path) ->
         try:
             load = call(h, "load", reference_source=op.ref_source(), kernel_source=op.kernel_source(),
                         workdir=f"exh-{op.name}", seed=args.seed, benchmark_cases=1,
-                        correctness_cases=args.correctness_cases)
+                        correctness_cases=args.correctness_cases, tolerances=op.tolerances)
             rec["input_shapes"] = [d["tensor"] for d in load.get("inputs_of_probe_case") or []
                                    if isinstance(d, dict) and "tensor" in d]
             kn = call(h, "knobs")

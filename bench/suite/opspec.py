@@ -16,6 +16,10 @@ op.json (checked by `load_op`; every error names the operator, the field and the
     flops           an expression ("0" for memory-bound operators)
     initial_kernel  how the initial kernel is written
     notes           optional
+    tolerances      optional, the judge's tolerances for this operator's jobs and baselines
+                    (the job field of docs/API.md), e.g. {"int8": {"atol": 1, "max_fraction":
+                    0.001}} for a quantised output that a GPU's approximate division may round
+                    to the neighbouring integer at ties
 
 Expressions are integer arithmetic over the size symbols (+ - * // parentheses, integer
 literals), evaluated with the `ast` module, never `eval`. The roofline bound of an operator is
@@ -47,7 +51,7 @@ MAX_EXPR_CHARS = 256               # one size or roofline expression
 MAX_SOURCE_BYTES = 256 * 1024      # ref.py / kernel.py (the API's limit per source)
 REQUIRED = ("name", "class", "description", "dtype", "sizes", "inputs", "outputs", "bytes", "flops",
             "initial_kernel")
-OPTIONAL = ("parameters", "notes")
+OPTIONAL = ("parameters", "notes", "tolerances")
 
 
 class OpSpecError(ValueError):
@@ -76,6 +80,7 @@ class OpSpec:
     initial_kernel: str
     notes: str
     directory: Path
+    tolerances: dict[str, Any] | None = None   # the job's "tolerances" field, checked by the judge
 
     def shape(self, t: TensorSpec, scale: str) -> tuple[int, ...]:
         return tuple(eval_expr(e, self.sizes[scale], f"{self.name}: {t.name}.shape") for e in t.shape)
@@ -187,6 +192,9 @@ def load_op(directory: Path | str) -> OpSpec:
         raise OpSpecError(f"{where}.class: {d['class']!r} is not one of {', '.join(CLASSES)}")
     if d["dtype"] not in DTYPE_BYTES:
         raise OpSpecError(f"{where}.dtype: {d['dtype']!r} is not one of {', '.join(DTYPE_BYTES)}")
+    tol = d.get("tolerances")
+    if tol is not None and not (isinstance(tol, dict) and all(isinstance(v, dict) for v in tol.values())):
+        raise OpSpecError(f"{where}.tolerances: must be an object dtype -> object (docs/API.md, tolerances)")
     sizes = d["sizes"]
     if not isinstance(sizes, dict) or set(sizes) != set(SCALES):
         raise OpSpecError(f"{where}.sizes: must have exactly the scales {', '.join(SCALES)}")
@@ -202,7 +210,8 @@ def load_op(directory: Path | str) -> OpSpec:
         parameters=_tensors(d.get("parameters", []), f"{where}.parameters"),
         outputs=_tensors(d["outputs"], f"{where}.outputs"),
         bytes_expr=str(d["bytes"]), flops_expr=str(d["flops"]),
-        initial_kernel=str(d["initial_kernel"]), notes=str(d.get("notes", "")), directory=directory)
+        initial_kernel=str(d["initial_kernel"]), notes=str(d.get("notes", "")), directory=directory,
+        tolerances=tol)
     for sc in SCALES:                      # every expression evaluates at every scale
         for t in (*spec.inputs, *spec.parameters, *spec.outputs):
             if any(n <= 0 for n in spec.shape(t, sc)):

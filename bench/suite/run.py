@@ -158,6 +158,8 @@ def job_spec(op: OpSpec, run: int, args: argparse.Namespace) -> dict[str, Any]:
     }
     if args.max_candidates is not None:
         spec["max_candidates"] = args.max_candidates
+    if op.tolerances:
+        spec["tolerances"] = op.tolerances
     return spec
 
 

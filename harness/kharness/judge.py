@@ -20,8 +20,10 @@ reference in its own dtypes and c the candidate, every element must satisfy
 Without a reference (the initial kernel's outputs are the golden) or when the float64
 evaluation fails, t is that output and the budget is the floor alone. NaN and +/-Inf
 positions must equal the reference's in its own dtype; integer and bool outputs must match
-exactly, except ids ordered differently among tied values (resolve_ties); non-tensor outputs
-must be equal.
+exactly, except ids ordered differently among tied values (resolve_ties) and where the job
+declares an integer tolerance (a quantised output rounded from a float division may land on
+the neighbouring integer at a rounding tie: `{"int8": {"atol": 1, "max_fraction": 1e-3}}`);
+non-tensor outputs must be equal.
 """
 from __future__ import annotations
 
@@ -52,6 +54,10 @@ TIE_ROWS_MAX = 4096              # rows of index outputs resolve_ties examines (
 U_FLOAT32 = 2.0 ** -24
 U_FLOAT64 = 2.0 ** -53
 DTYPE_ALIASES = {"fp32": "float32", "fp16": "float16", "bf16": "bfloat16", "fp64": "float64"}
+# Integer dtypes a job may give a tolerance ({"atol", "max_fraction"}); every other integer or
+# bool output must match exactly.
+INTEGER_DTYPES = ("int8", "uint8", "int16", "int32", "int64")
+INT_ATOL_MAX = 1 << 20          # the largest integer atol a job may declare
 LEGACY_KEYS = {
     "f64_slack": "no longer used: the budget is formed per element (PROTOCOL.md, validate)",
     "mismatch_fraction": "no longer used: no element may leave its budget",
@@ -78,6 +84,8 @@ class Tolerances:
     magnitude_factor: float = MAGNITUDE_FACTOR
     reference_factor: float = REFERENCE_FACTOR
     ignored: dict[str, str] = field(default_factory=dict)
+    # integer dtype -> {"atol": int, "max_fraction": float}; absent: exact match
+    integers: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @classmethod
     def parse(cls, overrides: Any) -> Tolerances:
@@ -91,6 +99,8 @@ class Tolerances:
                 t.magnitude_factor = _number(f"tolerances.{k}", v, 0.0, FACTOR_MAX)
             elif k in ("reference_factor", "f64_factor"):
                 t.reference_factor = _number(f"tolerances.{k}", v, 1.0, FACTOR_MAX)
+            elif k in INTEGER_DTYPES:
+                t._set_integer(str(k), v)
             elif k in LEGACY_KEYS:
                 _number(f"tolerances.{k}", v, 0.0, math.inf)
                 t.ignored[k] = LEGACY_KEYS[k]
@@ -105,6 +115,15 @@ class Tolerances:
         vals = {kk: _number(f"tolerances.{key}.{kk}", vv, 0.0, math.inf) for kk, vv in v.items()}
         self.table.setdefault(name, dict(DEFAULT_TOLERANCES["float32"])).update(vals)
 
+    def _set_integer(self, key: str, v: Any) -> None:
+        if not isinstance(v, dict) or set(v) != {"atol", "max_fraction"}:
+            raise TypeError(f"tolerances.{key} must be an object {{atol, max_fraction}}")
+        atol = v["atol"]
+        if not isinstance(atol, int) or isinstance(atol, bool) or not 0 <= atol <= INT_ATOL_MAX:
+            raise ValueError(f"tolerances.{key}.atol must be an integer in [0, {INT_ATOL_MAX}]")
+        frac = _number(f"tolerances.{key}.max_fraction", v["max_fraction"], 0.0, 1.0)
+        self.integers[key] = {"atol": atol, "max_fraction": frac}
+
     def for_dtype(self, dtype: Any) -> tuple[float, float]:
         name = str(dtype).replace("torch.", "")
         t = self.table.get(name) or self.table["float32"]
@@ -116,7 +135,7 @@ class Tolerances:
                 "growth_degree": GROWTH_DEGREE,
                 "accumulation_roundoff": {"float32": U_FLOAT32, "float16": U_FLOAT32, "bfloat16": U_FLOAT32,
                                           "float64": U_FLOAT64},
-                "ignored": self.ignored}
+                "integers": self.integers, "ignored": self.ignored}
 
 
 @dataclass
@@ -228,6 +247,33 @@ def _exact_problem(c: torch.Tensor, g: torch.Tensor, d: dict[str, Any]) -> str |
     i = int(torch.nonzero(neq)[0].item())
     return (f"at {fmt_idx(i, g.shape)}: {c.reshape(-1)[i].item()} != {g.reshape(-1)[i].item()} "
             f"({nbad} of {g.numel()} elements differ; exact match required for {d['dtype']})")
+
+
+def _integer_problem(c: torch.Tensor, g: torch.Tensor, d: dict[str, Any], tol: Tolerances) -> str | None:
+    """Exact match, or within the job's tolerance for this integer dtype: no element more than
+    atol from the reference, and at most max_fraction of the elements different at all."""
+    it = tol.integers.get(d["dtype"])
+    if it is None:
+        return _exact_problem(c, g, d)
+    diff = (c.to(torch.int64) - g.to(torch.int64)).abs().reshape(-1)
+    nbad = int((diff != 0).sum().item())
+    d["outside_budget"] = nbad
+    d["integer_tolerance"] = dict(it, differing=nbad)
+    if not nbad:
+        return None
+    key = f"tolerances.{d['dtype']}"
+    far = diff > it["atol"]
+    if bool(far.any().item()):
+        i = int(torch.nonzero(far)[0].item())
+        return (f"at {fmt_idx(i, g.shape)}: {c.reshape(-1)[i].item()} != {g.reshape(-1)[i].item()} "
+                f"(differs by {int(diff[i].item())}, more than {key}.atol {int(it['atol'])}; "
+                f"{int(far.sum().item())} such of {g.numel()} elements)")
+    if nbad > it["max_fraction"] * g.numel():
+        i = int(torch.nonzero(diff)[0].item())
+        return (f"at {fmt_idx(i, g.shape)}: {c.reshape(-1)[i].item()} != {g.reshape(-1)[i].item()} "
+                f"({nbad} of {g.numel()} elements differ, more than {key}.max_fraction "
+                f"{it['max_fraction']:g} allows)")
+    return None
 
 
 def _position_problem(cf: torch.Tensor, gf: torch.Tensor, shape: Any, d: dict[str, Any]) -> str | None:
@@ -355,7 +401,7 @@ def _judge_leaf(c: Any, truth: Truth, tol: Tolerances) -> tuple[dict[str, Any], 
         g = g.to(c.device)
     d["numel"] = n = g.numel()
     if n and not (g.is_floating_point() or g.is_complex()):
-        d["problem"] = _exact_problem(c, g, d)
+        d["problem"] = _integer_problem(c, g, d, tol)
     if n == 0 or not (g.is_floating_point() or g.is_complex()):
         d["passed"] = d["problem"] is None
         return d, None

@@ -34,6 +34,14 @@ static void test_load_the_suite(void **state)
 	assert_string_equal(s.ops[1].name, "softmax");
 	assert_string_equal(s.ops[1].cls, "softmax");
 	ctl_suite_free(&s);
+	/* an operator's own tolerances travel with it into its jobs (quant_int8's int8 tolerance) */
+	assert_int_equal(ctl_suite_load("bench/suite/unseen", "quant_int8,softplus", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.ops[0].name, "quant_int8");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(s.ops[0].tolerances, "int8"),
+							    "atol")), 1);
+	assert_null(s.ops[1].tolerances);
+	ctl_suite_free(&s);
 	assert_true(ctl_suite_load("bench/suite/ops", "silu,nosuchop", &s, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "no operator nosuchop"));
 	assert_true(ctl_suite_load("/nonexistent-kopt-suite", NULL, &s, err, sizeof(err)) < 0);

@@ -229,3 +229,36 @@ def test_index_outputs_tolerate_swaps_of_near_ties_only():
     cidx[5, a], cidx[5, b] = idx[5, b], idx[5, a]
     outs = _judge_pair(torch.zeros_like(w), cidx, tw, tidx)
     assert not outs[0]["passed"] and not outs[1]["passed"]
+
+
+def test_integer_tolerance_is_declared_bounded_and_counted():
+    """A quantised output (round(x / s) to int8) computed with an approximate division lands on
+    the neighbouring integer at rounding ties: exact by default, within the job's declared
+    {atol, max_fraction} when it gives one, and never further or more often."""
+    g = torch.arange(-100, 100, dtype=torch.int8).repeat(50)          # 10000 elements
+    c = g.clone()
+    c[[3, 700, 9001]] += 1                                            # three ties rounded the other way
+    assert "exact match required for int8" in judge_output(c, Truth(g), Tolerances())["problem"]
+    t = Tolerances.parse({"int8": {"atol": 1, "max_fraction": 1e-3}})
+    d = judge_output(c, Truth(g), t)
+    assert d["passed"] and d["integer_tolerance"] == {"atol": 1, "max_fraction": 1e-3, "differing": 3}, d
+    far = c.clone()
+    far[5] += 2
+    assert "differs by 2, more than tolerances.int8.atol 1" in judge_output(far, Truth(g), t)["problem"]
+    often = g.clone()
+    often[:11] += 1                                                   # 11 > 1e-3 * 10000
+    assert "11 of 10000 elements differ, more than tolerances.int8.max_fraction 0.001" in \
+        judge_output(often, Truth(g), t)["problem"]
+    # a truncating kernel (about half the elements one lower) is refused, not tolerated
+    trunc = torch.where(torch.arange(g.numel()) % 2 == 0, g - 1, g).to(torch.int8)
+    assert not judge_output(trunc, Truth(g), t)["passed"]
+    # the tolerance belongs to its dtype: int64 outputs stay exact
+    i64 = g.to(torch.int64)
+    assert "exact match required for int64" in judge_output(c.to(torch.int64), Truth(i64), t)["problem"]
+    assert t.to_json()["integers"] == {"int8": {"atol": 1, "max_fraction": 1e-3}}
+    for bad, field in (({"int8": {"atol": 1}}, "tolerances.int8"),
+                       ({"int8": {"atol": 0.5, "max_fraction": 0}}, "tolerances.int8.atol"),
+                       ({"int8": {"atol": 1, "max_fraction": 2}}, "tolerances.int8.max_fraction"),
+                       ({"int8": {"atol": True, "max_fraction": 0}}, "tolerances.int8.atol")):
+        with pytest.raises((TypeError, ValueError), match=field.replace(".", r"\.")):
+            Tolerances.parse(bad)

@@ -101,7 +101,8 @@ def test_load_op_names_the_bad_field(tmp_path):
         (d / f).write_text("# stub\n")
     cases = [({"class": "convolution"}, "class"), ({"bytes": "M*Q"}, "unknown size 'Q'"),
              ({"sizes": {"full": {"M": 1, "N": 2}}}, "sizes"), ({"extra": 1}, "unknown field"),
-             ({"inputs": [{"name": "x", "shape": ["M"], "dtype": "complex32"}]}, "inputs[0].dtype")]
+             ({"inputs": [{"name": "x", "shape": ["M"], "dtype": "complex32"}]}, "inputs[0].dtype"),
+             ({"tolerances": [1]}, "tolerances"), ({"tolerances": {"int8": 1}}, "tolerances")]
     for change, expect in cases:
         (d / "op.json").write_text(json.dumps({**good, **change}))
         with pytest.raises(OpSpecError, match=expect.replace("[", r"\[").replace("]", r"\]")):
@@ -120,3 +121,26 @@ def test_ops_dir_from_environment():
     assert out[0] == str(UNSEEN_DIR.resolve())
     names = out[1].split(",")
     assert names == list_ops(UNSEEN_DIR) and "softmax" not in names and "softmax" in list_ops(OPS_DIR)
+
+
+def test_an_operators_tolerances_reach_its_job_and_its_judge():
+    """quant_int8 declares an int8 tolerance (a GPU's approximate division rounds ties to the
+    neighbouring integer): run.py puts it in the job, and the judge built from it accepts one
+    unit at a tie and refuses two; an operator without one gets the exact default."""
+    import argparse
+
+    import run as suite_run
+    from kharness.judge import Tolerances, Truth, judge_output
+    q = load_op(UNSEEN_DIR / "quant_int8")
+    assert q.tolerances == {"int8": {"atol": 1, "max_fraction": 0.001}}
+    args = argparse.Namespace(backend="interp", rounds=1, policy="hierarchy", proposer="rules", seed=0,
+                              benchmark_cases=1, correctness_cases=1, max_candidates=None)
+    assert suite_run.job_spec(q, 1, args)["tolerances"] == q.tolerances
+    assert "tolerances" not in suite_run.job_spec(load_op(os.path.join(OPS_DIR, "softmax")), 1, args)
+    g = torch.zeros(2000, dtype=torch.int8)
+    c = g.clone()
+    c[0] = 1
+    tol = Tolerances.parse(q.tolerances)
+    assert judge_output(c, Truth(g), tol)["passed"]
+    c[1] = 2
+    assert "more than tolerances.int8.atol 1" in judge_output(c, Truth(g), tol)["problem"]

@@ -687,6 +687,34 @@ static void test_tolerances(void **state)
   expect_ok("\"tolerances\": {}");
 }
 
+static void test_integer_tolerances(void **state)
+{
+  struct run r;
+  json_t *t;
+
+  (void)state;
+  expect_only("\"tolerances\": {\"int8\": {\"atol\": 1}}", "tolerances.int8", "format",
+              SPEC_MAX_INT_ATOL);
+  expect_only("\"tolerances\": {\"int8\": {\"atol\": 1.5, \"max_fraction\": 0}}",
+              "tolerances.int8", "format", SPEC_MAX_INT_ATOL);
+  expect_only("\"tolerances\": {\"int32\": {\"atol\": -1, \"max_fraction\": 0}}",
+              "tolerances.int32", "format", SPEC_MAX_INT_ATOL);
+  expect_only("\"tolerances\": {\"int64\": {\"atol\": 1048577, \"max_fraction\": 0}}",
+              "tolerances.int64", "format", SPEC_MAX_INT_ATOL);
+  expect_only("\"tolerances\": {\"uint8\": {\"atol\": 1, \"max_fraction\": 1.5}}",
+              "tolerances.uint8", "format", SPEC_MAX_INT_ATOL);
+  expect_only("\"tolerances\": {\"bool\": {\"atol\": 1, \"max_fraction\": 0.1}}",
+              "tolerances.bool", "enum", -1);
+  run_with(&r, "\"tolerances\": {\"int8\": {\"atol\": 1, \"max_fraction\": 0.001}}");
+  assert_int_equal(nerrors(&r.p), 0);
+  t = json_object_get(json_object_get(r.out, "tolerances"), "int8");
+  assert_int_equal(json_integer_value(json_object_get(t, "atol")), 1);
+  assert_true(json_real_value(json_object_get(t, "max_fraction")) == 0.001);
+  /* the float dtypes keep their defaults beside it */
+  assert_int_equal(json_object_size(json_object_get(r.out, "tolerances")), 4);
+  run_free(&r);
+}
+
 /* ------------------------------------------------------------------- string-or-number */
 
 static void test_correctness_cases(void **state)
@@ -827,6 +855,7 @@ int main(void)
     cmocka_unit_test(test_cases),
     cmocka_unit_test(test_tunables),
     cmocka_unit_test(test_tolerances),
+    cmocka_unit_test(test_integer_tolerances),
     cmocka_unit_test(test_correctness_cases),
     cmocka_unit_test(test_pattern_index),
     cmocka_unit_test(test_exclude_same_operator),
