@@ -637,15 +637,15 @@ int ladder_is_structural(const char *family)
 {
   static const char *const fams[] = { "row_in_registers", "tile_grid", "persistent_grid",
                                       "rows_per_program", "coalesce_access", "tma_loads",
-                                      "deinterleave_pairs", NULL };
+                                      "deinterleave_pairs", "fuse_kernels", NULL };
   for (unsigned i = 0; fams[i]; i++)
     if (!strcmp(family, fams[i]))
       return 1;
   return 0;
 }
 
-void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
-                       const json_t *ir)
+static void ladder_structural_level(struct ladder_diag *d, const json_t *structural,
+                                    const char *l2_class, const json_t *ir)
 {
   const json_t *ptx = json_object_get(ir, "ptx"), *tg = json_object_get(ir, "ttgir"), *loop;
   const char *why = NULL;
@@ -735,6 +735,24 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
     ladder_why(d, " Structural: %s; global loads are narrow (%ld).", why, narrow);
     ladder_add(d, "deinterleave_pairs", 3, "");
     ladder_first(d, "deinterleave_pairs");
+  }
+}
+
+void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
+                       const json_t *ir)
+{
+  const char *why = NULL;
+
+  ladder_structural_level(d, structural, l2_class, ir);
+  /* Two kernels where the first hands the second one value per program through memory (row
+   * statistics, then the row normalised with them): one kernel keeps the value in a register,
+   * saving a launch and the second kernel's pass over the row in DRAM, and leaves one row
+   * kernel that the rewrites above can then take whole. Placed first at every level. */
+  if (d->available && json_is_array(structural) && ladder_fits(structural, "fuse_kernels", &why)) {
+    if (d->level > 1)
+      ladder_why(d, " Structural: %s.", why);
+    ladder_add(d, "fuse_kernels", 2, "");
+    ladder_first(d, "fuse_kernels");
   }
 }
 

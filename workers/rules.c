@@ -51,6 +51,8 @@ static const struct rules_family rules_families[] = {
   { "tma_loads", { NULL }, { NULL }, "tma_loads", { NULL }, NULL },
   /* num_warps from the rewrite's own domain */
   { "deinterleave_pairs", { NULL }, { NULL }, "deinterleave_pairs", { NULL }, NULL },
+  /* num_warps from the rewrite's own domain */
+  { "fuse_kernels", { NULL }, { NULL }, "fuse_kernels", { NULL }, NULL },
 };
 
 /* Window half-widths, in steps of a knob's domain. */

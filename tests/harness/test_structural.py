@@ -56,6 +56,11 @@ FITS = {
     "deinterleave_pairs_rows": {"deinterleave_pairs", "persistent_grid"},
     # a mask along the pairs (`i < n`): refused
     "deinterleave_pairs_masked": {"rows_per_program", "persistent_grid"},
+    # row statistics, then the normalisation: two kernels, one value per row between them
+    "fuse_kernels_softmax": {"fuse_kernels", "row_single_block", "persistent_grid", "rows_per_program"},
+    "fuse_kernels_layernorm": {"fuse_kernels", "row_single_block", "persistent_grid", "rows_per_program"},
+    # the second kernel reads a row tensor the first writes: refused
+    "fuse_kernels_hazard": {"persistent_grid", "rows_per_program"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -85,6 +90,7 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     ("tile_grid_blockptr", "tile_grid", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2,
                                          "num_warps": 2, "num_stages": 2}),
     ("deinterleave_pairs_rows", "deinterleave_pairs", {"num_warps": 1}),
+    ("fuse_kernels_softmax", "fuse_kernels", {"num_warps": 2}),
 ]
 
 # (fixture, rewrite, params, words the reason must contain)
@@ -128,6 +134,11 @@ REFUSED = [
     ("rows_per_program_rope", "deinterleave_pairs", {}, ["no load or store at `2 * i + 1`"]),
     ("elementwise_vector_gelu", "deinterleave_pairs", {}, ["binds no index vector"]),
     ("deinterleave_pairs_rope", "deinterleave_pairs", {"num_warps": 3}, ["num_warps=3 is outside its domain"]),
+    ("fuse_kernels_hazard", "fuse_kernels", {},
+     ["exp_kernel writes y, which div_kernel also gets", "div_kernel is not followed directly"]),
+    ("elementwise_vector_gelu", "fuse_kernels", {}, ["not followed directly by the launch of another kernel"]),
+    ("row_single_block_softmax", "fuse_kernels", {}, ["not followed directly by the launch of another kernel"]),
+    ("fuse_kernels_softmax", "fuse_kernels", {"num_warps": 3}, ["num_warps=3 is outside its domain"]),
 ]
 
 
@@ -439,3 +450,30 @@ def test_tma_loads_refused_without_the_accelerator(recorded: dict[str, list[dict
     assert there["tma_loads"] == {"name": "tma_loads", "fits": False, "why": why, "params": {}, "domain": {}}
     assert {n: f["fits"] for n, f in there.items() if n != "tma_loads"} == \
         {n: f["fits"] for n, f in here.items() if n != "tma_loads"}
+
+
+@pytest.mark.parametrize("name", ["fuse_kernels_softmax", "fuse_kernels_layernorm"])
+def test_fused_kernel_is_one_row_kernel_that_row_in_registers_takes(h, recorded, name):
+    """fuse_kernels leaves one kernel whose loops walk the row with one length and one block
+    (K2's equal arguments and row block became K1's), so row_single_block takes it whole: the
+    two steps a job takes in two rounds, each candidate validated on the interpreter."""
+    ref, ker = fixture(name)
+    fused = apply(ker, "fuse_kernels", {}, recorded[name])
+    tree = ast.parse(fused)
+    jit = [f for f in tree.body if isinstance(f, ast.FunctionDef) and f.decorator_list]
+    launched = {c.func.value.id for c in ast.walk(tree) if isinstance(c, ast.Call)
+                and isinstance(c.func, ast.Subscript) and isinstance(c.func.value, ast.Name)}
+    assert len(launched) == 1 and launched <= {f.name for f in jit}, launched
+    fn = next(f for f in jit if f.name in launched)
+    loops = [n for n in ast.walk(fn) if isinstance(n, ast.For)]
+    assert len(loops) == 3 and len({ast.dump(n.iter) for n in loops}) == 1, [ast.unparse(n.iter) for n in loops]
+    # no load of the per-row values is left: they stay in registers
+    assert not any(isinstance(c, ast.Call) and ast.unparse(c.func).endswith("load") and
+                   any(p in ast.unparse(c.args[0]) for p in ("m_ptr", "s_ptr", "mean_ptr", "rstd_ptr"))
+                   for c in ast.walk(fn))
+    r = h.request("load", reference_source=ref, kernel_source=fused, workdir=f"f_{name}", seed=0,
+                  correctness_cases=2, benchmark_cases=1)
+    assert r["ok"], r
+    whole = apply(fused, "row_single_block", {}, r["result"]["kernels"])
+    res = load_and_validate(h, name, whole)
+    assert res["passed"], res["failure"]

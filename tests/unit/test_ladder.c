@@ -471,6 +471,44 @@ static void test_structural_deinterleave_after_rows(void **state)
   json_decref(wide);
 }
 
+/* Two kernels passing one value per program through memory: fuse_kernels first at every
+ * level, ahead of the row kept in registers (which then takes the fused kernel whole), and not
+ * at all when the harness says it does not fit. */
+static void test_structural_fuse_first(void **state)
+{
+  json_error_t e;
+  json_t *fits = json_loads("[{\"name\": \"row_single_block\", \"fits\": true, \"why\": \"stats: loops\"},"
+                            " {\"name\": \"fuse_kernels\", \"fits\": true, \"why\": \"stats -> norm: m, s\"}]",
+                            0, &e);
+  json_t *nofit = json_loads("[{\"name\": \"row_single_block\", \"fits\": true, \"why\": \"stats: loops\"},"
+                             " {\"name\": \"fuse_kernels\", \"fits\": false, \"why\": \"writes y\"}]", 0, &e);
+  json_t *ir = json_loads("{\"ptx\": {\"ld.global.32\": 4}, \"ttgir\": {\"loops\": [{\"loads\": 1}]}}", 0, &e);
+  struct ladder_diag d;
+  (void)state;
+  memset(&d, 0, sizeof(d));
+  d.available = 1;
+  d.level = 1;
+  ladder_structural(&d, fits, NULL, NULL);
+  assert_string_equal(d.family[0], "fuse_kernels");
+  assert_int_equal(d.needs_level[0], 2);
+  memset(&d, 0, sizeof(d));
+  ladder_l3(ir, "memory", NULL, &d);
+  ladder_structural(&d, fits, "memory", ir);
+  assert_string_equal(d.family[0], "fuse_kernels");
+  assert_string_equal(d.family[1], "row_in_registers");
+  assert_non_null(strstr(d.why, "stats -> norm: m, s"));
+  assert_int_equal(ladder_is_structural("fuse_kernels"), 1);
+  memset(&d, 0, sizeof(d));
+  ladder_l3(ir, "memory", NULL, &d);
+  ladder_structural(&d, nofit, "memory", ir);
+  assert_string_equal(d.family[0], "row_in_registers");
+  for (unsigned i = 0; i < d.nfamilies; i++)
+    assert_string_not_equal(d.family[i], "fuse_kernels");
+  json_decref(fits);
+  json_decref(nofit);
+  json_decref(ir);
+}
+
 /* A latency-bound kernel whose grid fits a persistent loop: the persistent grid is listed
  * after the launch parameters (tried once they are spent), absent when it does not fit. */
 static void test_structural_latency_persistent_last(void **state)
@@ -570,6 +608,7 @@ int main(void)
     cmocka_unit_test(test_structural_latency_persistent_last),
     cmocka_unit_test(test_structural_tile_then_tma),
     cmocka_unit_test(test_structural_deinterleave_after_rows),
+    cmocka_unit_test(test_structural_fuse_first),
     cmocka_unit_test(test_structural_latency_rows_before_persistent),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@ from ..srcedit import RewriteRefused, check_parses
 from . import (
     deinterleave_pairs,
     elementwise_vector,
+    fuse_kernels,
     persistent_grid,
     row_single_block,
     rows_per_program,
@@ -29,7 +30,7 @@ __all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
 
 REWRITES = {
     m.NAME: m for m in (row_single_block, tile_grid, strided_reduction_tiles, persistent_grid, elementwise_vector,
-                        rows_per_program, tma_loads, deinterleave_pairs)
+                        rows_per_program, tma_loads, deinterleave_pairs, fuse_kernels)
 }
 
 

@@ -75,7 +75,7 @@ class RowPlan(Plan):
     n_value: int
 
 
-def _row_loop(mod: Module, k: Kernel, node: ast.AST) -> tuple[str, str] | None:
+def row_loop(mod: Module, k: Kernel, node: ast.AST) -> tuple[str, str] | None:
     """(N, B) when node is ``for v in range(0, N, B)`` with B a constexpr parameter."""
     if not isinstance(node, ast.For) or not isinstance(node.iter, ast.Call):
         return None
@@ -98,14 +98,14 @@ def analyze(mod: Module, k: Kernel, max_row: int = MAX_ROW) -> RowPlan:
         raise RewriteRefused(f"{k.name} line {dot.lineno}: calls tl.dot; a tile kernel's K loop is not a row")
     loops: list[ast.For] = []
     for n in ast.walk(k.node):
-        if _row_loop(mod, k, n) is not None:
+        if row_loop(mod, k, n) is not None:
             assert isinstance(n, ast.For)
             loops.append(n)
     if not loops:
         raise RewriteRefused(f"{k.name} has no loop `for off in range(0, n, BLOCK)` over a row "
                              "(BLOCK a constexpr parameter)")
     loops.sort(key=lambda n: n.lineno)
-    nb = {_row_loop(mod, k, n) for n in loops}
+    nb = {row_loop(mod, k, n) for n in loops}
     if len(nb) != 1:
         raise RewriteRefused(f"{k.name}: the row loops (lines {', '.join(str(n.lineno) for n in loops)}) "
                              "do not all walk the same length with the same block")
@@ -239,7 +239,7 @@ def single_block_copy(mod: Module, text: str, name: str, new_name: str) -> str:
     k = frag.kernels[name]
     edits = []
     for loop in ast.walk(k.node):
-        if _row_loop(frag, k, loop) is None:
+        if row_loop(frag, k, loop) is None:
             continue
         assert isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
         ind = frag.stmt_indent(loop)
