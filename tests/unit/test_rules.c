@@ -341,8 +341,11 @@ static void test_nothing_for(void **state)
   (void)state;
   assert_int_equal(plan(k, "block_size", "up", NULL, NULL, 32, &out, why), -ENOENT);
   assert_non_null(strstr(why, "no knob"));
+  assert_int_equal(plan(k, "algorithmic", "", NULL, NULL, 32, &out, why), -ENOENT);
+  assert_non_null(strstr(why, "no rewrite for family algorithmic"));
+  /* a structural family whose rewrite the harness did not survey as fitting */
   assert_int_equal(plan(k, "fuse_kernels", "", NULL, NULL, 32, &out, why), -ENOENT);
-  assert_non_null(strstr(why, "no rewrite for family fuse_kernels"));
+  assert_non_null(strstr(why, "structural rewrite fuse_kernels does not fit"));
   json_decref(k);
 }
 
