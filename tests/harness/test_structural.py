@@ -477,3 +477,33 @@ def test_fused_kernel_is_one_row_kernel_that_row_in_registers_takes(h, recorded,
     whole = apply(fused, "row_single_block", {}, r["result"]["kernels"])
     res = load_and_validate(h, name, whole)
     assert res["passed"], res["failure"]
+
+
+def test_fuse_kernels_refuses_other_index_forms_and_other_writes_of_the_scratch(h):
+    """The scratch must be written once per program by the linked store and read back at the
+    same index form: K2 reading `m_ptr + r.to(tl.int64)` where K1 stored at `m_ptr + r` leaves m
+    unlinked, and K1 writing m through a second parameter too keeps it written: either way m is
+    a tensor K1 writes and K2 gets, refused (each variant loads and runs, so its launches are
+    recorded)."""
+    import ast as pyast
+    ref, ker = fixture("fuse_kernels_softmax")
+    tree = pyast.parse(ker)
+    norm = next(f for f in tree.body if isinstance(f, pyast.FunctionDef) and f.name == "norm_kernel")
+    load_m = next(c for c in pyast.walk(norm) if isinstance(c, pyast.Call) and pyast.unparse(c) == "tl.load(m_ptr + r)")
+    load_m.args[0].right = pyast.parse("r.to(tl.int64)", mode="eval").body
+    other_form = pyast.unparse(tree)
+    tree = pyast.parse(ker)
+    stats = next(f for f in tree.body if isinstance(f, pyast.FunctionDef) and f.name == "stats_kernel")
+    stats.args.args.insert(3, pyast.arg("t_ptr"))
+    stats.body.append(pyast.parse("tl.store(t_ptr + r, m)").body[0])
+    launch = next(c for c in pyast.walk(tree) if isinstance(c, pyast.Call) and isinstance(c.func, pyast.Subscript)
+                  and pyast.unparse(c.func.value) == "stats_kernel")
+    launch.args.insert(3, pyast.Name("m"))
+    aliased = pyast.unparse(tree)
+    for src, words in ((other_form, "stats_kernel writes m, which norm_kernel also gets"),
+                       (aliased, "stats_kernel writes m, which norm_kernel also gets")):
+        r = h.request("load", reference_source=ref, kernel_source=src, workdir="fuse_refuse", seed=0,
+                      correctness_cases=1, benchmark_cases=1)
+        assert r["ok"], r
+        with pytest.raises(RewriteRefused, match=words):
+            apply(src, "fuse_kernels", {}, r["result"]["kernels"])

@@ -9,9 +9,9 @@ a 1-D tuple; K1 never returns (the second body must run after all of the first);
 tensor S is passed to both as a plain name, K1 uses its parameter only in one top-level
 statement ``tl.store(P1 + I, V)`` (no mask) and K2 uses its parameter only in
 ``tl.load(P2 + I)`` calls (no mask), I being the program id (``tl.program_id(0)``, through a
-name bound to it once at the kernel's top level, ``.to(...)`` allowed); every other tensor K1
-stores into is not passed to K2, and no tensor K2 stores into is passed to K1; K2 reads no
-module-level name that K1 binds.
+name bound to it once at the kernel's top level, ``.to(...)`` allowed, the same form in
+both); every other tensor K1 stores into (S too, through another parameter) is not passed to
+K2, and no tensor K2 stores into is passed to K1; K2 reads no module-level name that K1 binds.
 
 The rewrite: a kernel ``K1_K2`` (a fresh name) with K1's parameters and K2's. A parameter of
 K2 whose launch passes the same plain name or pure size expression as one of K1's (of the same
@@ -99,29 +99,34 @@ def _next_stmt(mod: Module, stmt: ast.stmt) -> ast.stmt | None:
     return None
 
 
-def _is_pid(mod: Module, k: Kernel, node: ast.AST) -> bool:
-    """node is tl.program_id(0), maybe through `.to(...)` or a name bound once to it at the
-    kernel's top level."""
+def _pid_form(mod: Module, k: Kernel, node: ast.AST) -> str | None:
+    """"pid" when node is tl.program_id(0) (directly or through a name bound once to it at the
+    kernel's top level), "pid.to(T)" with `.to(T)` applied (T's text), else None: K1's store
+    and K2's loads must address the scratch with the same form."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "to":
-        node = node.func.value
+        inner = _pid_form(mod, k, node.func.value)
+        args = ", ".join(mod.text(a) for a in node.args)
+        return f"{inner}.to({args})" if inner == "pid" and not node.keywords else None
     if program_id_axis(mod, node) == 0:
-        return True
+        return "pid"
     if not isinstance(node, ast.Name):
-        return False
+        return None
     binds = [s for s in k.node.body if isinstance(s, ast.Assign) and len(s.targets) == 1
              and isinstance(s.targets[0], ast.Name) and s.targets[0].id == node.id]
     stores = sum(1 for n in ast.walk(k.node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
                  and n.id == node.id)
-    return len(binds) == 1 and stores == 1 and _is_pid(mod, k, binds[0].value)
+    return _pid_form(mod, k, binds[0].value) if len(binds) == 1 and stores == 1 else None
 
 
-def _offset_of(mod: Module, k: Kernel, ptr: ast.AST, param: str) -> ast.expr | None:
-    """I when ptr is `param + I` or `I + param` with I the program id, else None."""
+def _offset_of(mod: Module, k: Kernel, ptr: ast.AST, param: str) -> str | None:
+    """The program id's form I (_pid_form) when ptr is `param + I` or `I + param`, else None."""
     if not (isinstance(ptr, ast.BinOp) and isinstance(ptr.op, ast.Add)):
         return None
     for a, b in ((ptr.left, ptr.right), (ptr.right, ptr.left)):
-        if isinstance(a, ast.Name) and a.id == param and _is_pid(mod, k, b):
-            return b
+        if isinstance(a, ast.Name) and a.id == param:
+            form = _pid_form(mod, k, b)
+            if form is not None:
+                return form
     return None
 
 
@@ -129,23 +134,26 @@ def _uses(k: Kernel, param: str) -> list[ast.Name]:
     return [n for n in ast.walk(k.node) if isinstance(n, ast.Name) and n.id == param]
 
 
-def _single_store(mod: Module, k: Kernel, param: str) -> tuple[ast.Expr, ast.expr] | None:
+def _single_store(mod: Module, k: Kernel, param: str) -> tuple[ast.Expr, ast.expr, str] | None:
+    """(statement, value, the index's form) of the one top-level `tl.store(param + I, V)` when
+    param is used nowhere else."""
     uses = _uses(k, param)
     if len(uses) != 1:
         return None
     for s in k.node.body:
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and mod.tl_func(s.value) == "store":
             c = s.value
-            if len(c.args) == 2 and not c.keywords and uses[0] in ast.walk(c.args[0]) \
-                    and _offset_of(mod, k, c.args[0], param) is not None:
-                return s, c.args[1]
+            form = _offset_of(mod, k, c.args[0], param) if len(c.args) == 2 and not c.keywords else None
+            if form is not None and uses[0] in ast.walk(c.args[0]):
+                return s, c.args[1], form
     return None
 
 
-def _loads_only(mod: Module, k: Kernel, param: str) -> list[ast.Call] | None:
+def _loads_only(mod: Module, k: Kernel, param: str, form: str) -> list[ast.Call] | None:
+    """The `tl.load(param + I)` calls, I of the given form, when param is used nowhere else."""
     uses = _uses(k, param)
     loads = [c for c in calls(k.node) if mod.tl_func(c) == "load" and len(c.args) == 1 and not c.keywords
-             and _offset_of(mod, k, c.args[0], param) is not None]
+             and _offset_of(mod, k, c.args[0], param) == form]
     covered = {id(n) for c in loads for n in ast.walk(c.args[0]) if isinstance(n, ast.Name) and n.id == param}
     return loads if loads and all(id(u) in covered for u in uses) else None
 
@@ -229,20 +237,23 @@ def _check_pair(mod: Module, k1: Kernel, k2: Kernel) -> tuple[LaunchSite, Launch
 
 
 def _links(mod: Module, k1: Kernel, k2: Kernel, s1: LaunchSite, s2: LaunchSite) -> list[Link]:
+    def once(site: LaunchSite, name: str) -> bool:     # a tensor passed through one parameter
+        return sum(isinstance(v, ast.Name) and v.id == name for v in site.bound.values()) == 1
+
     by_name2 = {v.id: p for p, v in s2.bound.items() if isinstance(v, ast.Name)}
     links = []
     for p1, v in s1.bound.items():
-        if not isinstance(v, ast.Name) or v.id not in by_name2:
+        if not isinstance(v, ast.Name) or v.id not in by_name2 or not (once(s1, v.id) and once(s2, v.id)):
             continue
         st = _single_store(mod, k1, p1)
-        loads = _loads_only(mod, k2, by_name2[v.id])
+        loads = _loads_only(mod, k2, by_name2[v.id], st[2]) if st is not None else None
         if st is not None and loads is not None:
             links.append(Link(v.id, p1, st[0], st[1], by_name2[v.id], loads))
     if not links:
         raise RewriteRefused(f"{k1.name} -> {k2.name}: no tensor that {k1.name} writes once per program "
                              f"(`tl.store(P + pid, v)`) and {k2.name} only reads back at the same index")
-    linked = {ln.tensor for ln in links}
-    w1 = _arg_names(s1, _stored_params(mod, k1)) - linked
+    # the scratch is exempt only through the linked parameter: K1 writing it another way is not
+    w1 = _arg_names(s1, _stored_params(mod, k1) - {ln.p1 for ln in links})
     w2 = _arg_names(s2, _stored_params(mod, k2))
     both = w1 & _arg_names(s2, _tensor_params(mod, k2))
     if both:
