@@ -9,7 +9,7 @@ change would carry into the next tile); the module imports torch; the launch is 
 of its own and passes at least one tensor as a plain name (whose device gives the SM count).
 
 The rewrite: the body moves into the tile loop with every ``tl.program_id(0)`` replaced by
-``tile``; the kernel gets a ``num_tiles`` parameter; forward computes
+``tl.cast(tile, tl.int32)``; the kernel gets a ``num_tiles`` parameter; forward computes
 ``num_sms = torch.cuda.get_device_properties(x.device).multi_processor_count if x.is_cuda
 else 4`` (the interpreter has no SMs: 4 programs then) and launches
 ``(min(num_tiles, num_sms * k),)`` programs with ``num_tiles`` = the original grid size.
@@ -117,7 +117,10 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     ind = mod.stmt_indent(body[0])
     start = mod.index.offset(body[0].lineno, body[0].col_offset)
     end = mod.index.span(body[-1])[1]
-    pid_edits = [mod.replace(c, tile) for c in calls(k.node) if program_id_axis(mod, c) == 0]
+    # tl.cast: the loop variable as tl.program_id's int32 (under the interpreter `range` yields
+    # Python ints, on which `pid.to(tl.int64)` fails; compiled, the cast of an int32 is free)
+    pid_edits = [mod.replace(c, f"{tl}.cast({tile}, {tl}.int32)") for c in calls(k.node)
+                 if program_id_axis(mod, c) == 0]
     text = mod.edited_range(start, end, pid_edits)
     loop = f"for {tile} in range({tl}.program_id(0), {num_tiles}, {tl}.num_programs(0)):\n{ind}    "
     g0 = grid_elem_text(mod, site, 0)

@@ -1,6 +1,6 @@
 """LayerNorm as two kernels: row mean (kept in float64) and reciprocal standard deviation
-(the first block from a parameter default), then the normalisation, each kernel naming the
-program id `row`; the grid in a local name."""
+(the program id through a 64-bit name, the first block from a parameter default), then the
+normalisation; the grid in a local name."""
 import torch
 import torch.nn as nn
 import triton
@@ -9,7 +9,7 @@ import triton.language as tl
 
 @triton.jit
 def ln_stats(x_ptr, mean_ptr, rstd_ptr, stride, N, eps, BLOCK: tl.constexpr = 64):
-    row = tl.program_id(0)
+    row = tl.program_id(0).to(tl.int64)
     acc = tl.zeros([BLOCK], dtype=tl.float32)
     for start in range(0, N, BLOCK):
         cols = start + tl.arange(0, BLOCK)
@@ -26,7 +26,7 @@ def ln_stats(x_ptr, mean_ptr, rstd_ptr, stride, N, eps, BLOCK: tl.constexpr = 64
 
 @triton.jit
 def ln_apply(x_ptr, y_ptr, mean_ptr, rstd_ptr, stride, N, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
+    row = tl.program_id(0).to(tl.int64)
     mean = tl.load(mean_ptr + row)
     rstd = tl.load(rstd_ptr + row).to(tl.float32)
     for start in range(0, N, BLOCK):
