@@ -57,6 +57,8 @@ FITS = {
     # a mask along the pairs (`i < n`): refused
     "deinterleave_pairs_masked": {"rows_per_program", "persistent_grid"},
     # row statistics, then the normalisation: two kernels, one value per row between them
+    # (fuse_kernels_softmax is bench/suite/unseen/softmax_two_kernels, the operator the
+    # rewrite was written for, through symlinks)
     "fuse_kernels_softmax": {"fuse_kernels", "row_single_block", "persistent_grid", "rows_per_program"},
     "fuse_kernels_layernorm": {"fuse_kernels", "row_single_block", "persistent_grid", "rows_per_program"},
     # the second kernel reads a row tensor the first writes: refused
@@ -485,21 +487,20 @@ def test_fuse_kernels_refuses_other_index_forms_and_other_writes_of_the_scratch(
     unlinked, and K1 writing m through a second parameter too keeps it written: either way m is
     a tensor K1 writes and K2 gets, refused (each variant loads and runs, so its launches are
     recorded)."""
-    import ast as pyast
     ref, ker = fixture("fuse_kernels_softmax")
-    tree = pyast.parse(ker)
-    norm = next(f for f in tree.body if isinstance(f, pyast.FunctionDef) and f.name == "norm_kernel")
-    load_m = next(c for c in pyast.walk(norm) if isinstance(c, pyast.Call) and pyast.unparse(c) == "tl.load(m_ptr + r)")
-    load_m.args[0].right = pyast.parse("r.to(tl.int64)", mode="eval").body
-    other_form = pyast.unparse(tree)
-    tree = pyast.parse(ker)
-    stats = next(f for f in tree.body if isinstance(f, pyast.FunctionDef) and f.name == "stats_kernel")
-    stats.args.args.insert(3, pyast.arg("t_ptr"))
-    stats.body.append(pyast.parse("tl.store(t_ptr + r, m)").body[0])
-    launch = next(c for c in pyast.walk(tree) if isinstance(c, pyast.Call) and isinstance(c.func, pyast.Subscript)
-                  and pyast.unparse(c.func.value) == "stats_kernel")
-    launch.args.insert(3, pyast.Name("m"))
-    aliased = pyast.unparse(tree)
+    tree = ast.parse(ker)
+    norm = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "norm_kernel")
+    load_m = next(c for c in ast.walk(norm) if isinstance(c, ast.Call) and ast.unparse(c) == "tl.load(m_ptr + r)")
+    load_m.args[0].right = ast.parse("r.to(tl.int64)", mode="eval").body
+    other_form = ast.unparse(tree)
+    tree = ast.parse(ker)
+    stats = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "stats_kernel")
+    stats.args.args.insert(3, ast.arg("t_ptr"))
+    stats.body.append(ast.parse("tl.store(t_ptr + r, m)").body[0])
+    launch = next(c for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Subscript)
+                  and ast.unparse(c.func.value) == "stats_kernel")
+    launch.args.insert(3, ast.Name("m"))
+    aliased = ast.unparse(tree)
     for src, words in ((other_form, "stats_kernel writes m, which norm_kernel also gets"),
                        (aliased, "stats_kernel writes m, which norm_kernel also gets")):
         r = h.request("load", reference_source=ref, kernel_source=src, workdir="fuse_refuse", seed=0,

@@ -554,6 +554,44 @@ def assigned_names(stmts: Iterable[ast.stmt]) -> set[str]:
     return out
 
 
+def body_after_docstring(k: Kernel) -> list[ast.stmt]:
+    """The kernel's statements without its docstring (a body of only a docstring keeps it)."""
+    body = k.node.body
+    if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and len(body) > 1:
+        return body[1:]
+    return body
+
+
+def derived(k: Kernel, depends: Callable[[ast.AST, set[str]], bool]) -> set[str]:
+    """Every name bound anywhere in the kernel to a value for which ``depends(expr, so_far)``
+    holds, directly or through other such names: a fixed point over all bindings (assignments,
+    augmented ones with their target as a source, annotated ones, loop targets),
+    flow-insensitive, so a name bound twice counts when either binding does. Defs covers only
+    names bound once at the top level; here loop and branch bodies count too."""
+    binds: list[tuple[list[ast.AST], list[ast.AST]]] = []
+    for n in ast.walk(k.node):
+        if isinstance(n, ast.Assign):
+            binds.append((list(n.targets), [n.value]))
+        elif isinstance(n, ast.AugAssign):
+            binds.append(([n.target], [n.value, n.target]))
+        elif isinstance(n, ast.AnnAssign) and n.value is not None:
+            binds.append(([n.target], [n.value]))
+        elif isinstance(n, ast.For):
+            binds.append(([n.target], [n.iter]))
+    out: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for targets, srcs in binds:
+            if any(depends(src, out) for src in srcs):
+                new = {x.id for t in targets for x in ast.walk(t)
+                       if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store)} - out
+                if new:
+                    out |= new
+                    changed = True
+    return out
+
+
 def program_id_axis(mod: Module, node: ast.AST) -> int | None:
     """The axis of a ``tl.program_id(axis)`` call (-1 when the axis is not a literal)."""
     if mod.tl_func(node) != "program_id":

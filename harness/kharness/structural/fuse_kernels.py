@@ -35,6 +35,7 @@ kernel can see another program's half-done work that the two launches would have
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,11 +49,13 @@ from .common import (
     Module,
     Plan,
     assigned_names,
+    body_after_docstring,
     call_arg,
     calls,
     check_block_uses,
     check_params,
     dedent_lines,
+    derived,
     grid_elements,
     kernel_span,
     launch_warps,
@@ -158,49 +161,25 @@ def _loads_only(mod: Module, k: Kernel, param: str, form: str) -> list[ast.Call]
     return loads if loads and all(id(u) in covered for u in uses) else None
 
 
-def _reach(k: Kernel) -> dict[str, set[str]]:
-    """For every name of the kernel, the names its value may come from (every assignment,
-    augmented assignment and loop target counted: a superset)."""
-    src: dict[str, set[str]] = {}
-    for n in ast.walk(k.node):
-        pairs: list[tuple[ast.AST, ast.AST]] = []
-        if isinstance(n, ast.Assign):
-            pairs = [(t, n.value) for t in n.targets]
-        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and n.value is not None:
-            pairs = [(n.target, n.value)]
-        elif isinstance(n, ast.For):
-            pairs = [(n.target, n.iter)]
-        for t, v in pairs:
-            for name in names_in(t):
-                src.setdefault(name, set()).update(names_in(v))
-    out: dict[str, set[str]] = {}
-    for name in src:
-        seen, todo = set(), [name]
-        while todo:
-            m = todo.pop()
-            if m not in seen:
-                seen.add(m)
-                todo.extend(src.get(m, ()))
-        out[name] = seen
-    return out
-
-
 def _tensor_params(mod: Module, k: Kernel) -> set[str]:
     """The parameters the recorded launch passed a tensor to."""
     return {p for p, d in mod.recorded_values(k.name).items() if d.get("kind") == "tensor"}
 
 
 def _stored_params(mod: Module, k: Kernel) -> set[str]:
-    """The tensor parameters whose memory the kernel may write (the pointer of every store or
-    atomic traced back through its names)."""
-    reach, tensors = _reach(k), _tensor_params(mod, k)
-    out: set[str] = set()
-    for c in calls(k.node):
-        if mod.tl_func(c) in STORE_TL:
-            ptr = call_arg(c, 0, "pointer")
-            for m in names_in(ptr) if ptr is not None else tensors:
-                out |= (reach.get(m, set()) | {m}) & tensors
-    return out
+    """The tensor parameters whose memory the kernel may write: those the pointer of some store
+    or atomic is computed from (through any binding, common.derived); a pointer that cannot be
+    read counts as every tensor."""
+    tensors = _tensor_params(mod, k)
+    ptrs = [call_arg(c, 0, "pointer") for c in calls(k.node) if mod.tl_func(c) in STORE_TL]
+    if any(p is None for p in ptrs):
+        return tensors
+    used = set().union(*(names_in(p) for p in ptrs if p is not None))
+
+    def from_param(t: str) -> Callable[[ast.AST, set[str]], bool]:
+        return lambda node, so_far: bool(names_in(node) & (so_far | {t}))
+
+    return {t for t in tensors if t in used or used & derived(k, from_param(t))}
 
 
 def _arg_names(site: LaunchSite, params: set[str]) -> set[str]:
@@ -211,11 +190,10 @@ def _arg_names(site: LaunchSite, params: set[str]) -> set[str]:
     return out
 
 
-def _check_pair(mod: Module, k1: Kernel, k2: Kernel) -> tuple[LaunchSite, LaunchSite]:
+def _check_pair(mod: Module, k1: Kernel, k2: Kernel, site1: LaunchSite, site2: LaunchSite) -> None:
     if k1.autotuned or k1.heuristics or k2.autotuned or k2.heuristics:
         raise RewriteRefused(f"{k1.name} or {k2.name} is autotuned or has heuristics (their configurations "
                              "cannot be merged)")
-    site1, site2 = mod.one_site(k1.name), mod.one_site(k2.name)
     if ast.dump(site1.grid) != ast.dump(site2.grid):
         raise RewriteRefused(f"lines {site1.call.lineno}, {site2.call.lineno}: {k1.name} and {k2.name} are "
                              "launched over different grids")
@@ -233,7 +211,6 @@ def _check_pair(mod: Module, k1: Kernel, k2: Kernel) -> tuple[LaunchSite, Launch
         if isinstance(n, ast.Return):
             raise RewriteRefused(f"{k1.name} line {n.lineno}: returns early; the second kernel's body must run "
                                  "after all of the first")
-    return site1, site2
 
 
 def _links(mod: Module, k1: Kernel, k2: Kernel, s1: LaunchSite, s2: LaunchSite) -> list[Link]:
@@ -276,7 +253,8 @@ def analyze(mod: Module, k1: Kernel) -> FusePlan:
         raise RewriteRefused(f"line {site1.call.lineno}: the launch of {k1.name} is not followed directly by the "
                              "launch of another kernel")
     k2 = mod.kernels[site2.kernel]
-    site1, site2 = _check_pair(mod, k1, k2)
+    site2 = mod.one_site(k2.name)       # its only launch (refused otherwise): the one found
+    _check_pair(mod, k1, k2, site1, site2)
     links = _links(mod, k1, k2, site1, site2)
     free2 = names_in(k2.node) - set(k2.params) - assigned_names(k2.node.body)
     clash = free2 & (set(k1.params) | assigned_names(k1.node.body))
@@ -294,9 +272,7 @@ def survey(mod: Module) -> Fit:
 
 
 def _body_text(mod: Module, k: Kernel, edits: list[Edit]) -> str:
-    body = k.node.body
-    if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and len(body) > 1:
-        body = body[1:]             # a docstring stays behind
+    body = body_after_docstring(k)      # a docstring stays behind
     ind = mod.stmt_indent(body[0])
     a, b = mod.line_start(body[0].lineno), mod.index.span(body[-1])[1]
     text = dedent_lines("\n" + mod.edited_range(a, b, edits), len(ind))[1:]

@@ -30,6 +30,7 @@ from .common import (
     Kernel,
     Module,
     Plan,
+    body_after_docstring,
     calls,
     check_params,
     check_wrappers,
@@ -110,9 +111,7 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     tile = mod.fresh("tile")
     num_tiles = mod.fresh("num_tiles")
     num_sms = mod.fresh("num_sms")
-    body = k.node.body
-    if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and len(body) > 1:
-        body = body[1:]             # the docstring stays outside the loop
+    body = body_after_docstring(k)      # the docstring stays outside the loop
     mod.check_no_multiline_strings(k.node, k.name)
     ind = mod.stmt_indent(body[0])
     start = mod.index.offset(body[0].lineno, body[0].col_offset)

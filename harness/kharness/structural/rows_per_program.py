@@ -62,10 +62,12 @@ from .common import (
     LaunchSite,
     Module,
     Plan,
+    body_after_docstring,
     call_arg,
     calls,
     check_params,
     check_wrappers,
+    derived,
     from_template,
     grid_elem_text,
     grid_elements,
@@ -115,30 +117,8 @@ def _stored(node: ast.AST) -> set[str]:
 
 def derived_names(mod: Module, k: Kernel) -> set[str]:
     """Every name bound anywhere in the kernel to a value computed from the program id,
-    directly or through other names (a fixed point over all bindings, flow-insensitive:
-    a name bound twice counts as derived when either binding is). common.Defs covers only
-    names bound once at the top level; here loop and branch bodies count too."""
-    derived: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for n in ast.walk(k.node):
-            if isinstance(n, ast.Assign):
-                targets, srcs = list(n.targets), [n.value]
-            elif isinstance(n, ast.AugAssign):
-                targets, srcs = [n.target], [n.value, n.target]
-            elif isinstance(n, ast.AnnAssign) and n.value is not None:
-                targets, srcs = [n.target], [n.value]
-            elif isinstance(n, ast.For):
-                targets, srcs = [n.target], [n.iter]
-            else:
-                continue
-            if any(_depends(mod, s, derived) for s in srcs):
-                new = set().union(*(_stored(t) for t in targets)) - derived
-                if new:
-                    derived |= new
-                    changed = True
-    return derived
+    directly or through other names (common.derived)."""
+    return derived(k, lambda node, so_far: _depends(mod, node, so_far))
 
 
 def _check_statements(mod: Module, k: Kernel, derived: set[str]) -> None:
@@ -400,9 +380,7 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     tl = mod.tl()
     rows, row_mask = mod.fresh("rows"), mod.fresh("row_mask")
     n_rows, rows_param = mod.fresh("n_rows"), mod.fresh("ROWS")
-    body = k.node.body
-    if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and len(body) > 1:
-        body = body[1:]             # after the docstring
+    body = body_after_docstring(k)
     head = from_template("R = tl.program_id(0) * ROWS + tl.arange(0, ROWS)\nM = R[:, None] < N",
                          {"R": rows, "tl": tl, "ROWS": rows_param, "M": row_mask, "N": n_rows})
     pid_text = from_template("R[:, None]", {"R": rows})[0]
