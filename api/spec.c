@@ -277,7 +277,8 @@ static void spec_tunables(const json_t *doc, json_t *out, struct problem *p)
 /* Integer outputs match exactly unless the job names their dtype here: a quantised output
  * rounded from a float division may land on the neighbouring integer at a rounding tie (GPU
  * division is approximate), so {"atol": n, "max_fraction": f} lets at most a fraction f of the
- * elements differ, each by at most n (harness/PROTOCOL.md, validate). */
+ * elements differ, each by at most n (harness/PROTOCOL.md, validate; the harness's list is
+ * judge.py INTEGER_DTYPES). */
 static const char *const spec_int_dtypes[] = { "int8", "uint8", "int16", "int32", "int64", NULL };
 
 static void spec_int_tolerance(const char *key, const char *f, const json_t *t, json_t *o,

@@ -245,8 +245,12 @@ def _exact_problem(c: torch.Tensor, g: torch.Tensor, d: dict[str, Any]) -> str |
     if not nbad:
         return None
     i = int(torch.nonzero(neq)[0].item())
-    return (f"at {fmt_idx(i, g.shape)}: {c.reshape(-1)[i].item()} != {g.reshape(-1)[i].item()} "
-            f"({nbad} of {g.numel()} elements differ; exact match required for {d['dtype']})")
+    return f"{_int_at(i, c, g)} ({nbad} of {g.numel()} elements differ; exact match required for {d['dtype']})"
+
+
+def _int_at(i: int, c: torch.Tensor, g: torch.Tensor) -> str:
+    """Where an integer output first differs, and the two values."""
+    return f"at {fmt_idx(i, g.shape)}: {c.reshape(-1)[i].item()} != {g.reshape(-1)[i].item()}"
 
 
 def _integer_problem(c: torch.Tensor, g: torch.Tensor, d: dict[str, Any], tol: Tolerances) -> str | None:
@@ -265,13 +269,11 @@ def _integer_problem(c: torch.Tensor, g: torch.Tensor, d: dict[str, Any], tol: T
     far = diff > it["atol"]
     if bool(far.any().item()):
         i = int(torch.nonzero(far)[0].item())
-        return (f"at {fmt_idx(i, g.shape)}: {c.reshape(-1)[i].item()} != {g.reshape(-1)[i].item()} "
-                f"(differs by {int(diff[i].item())}, more than {key}.atol {int(it['atol'])}; "
-                f"{int(far.sum().item())} such of {g.numel()} elements)")
+        return (f"{_int_at(i, c, g)} (differs by {int(diff[i].item())}, more than {key}.atol "
+                f"{int(it['atol'])}; {int(far.sum().item())} such of {g.numel()} elements)")
     if nbad > it["max_fraction"] * g.numel():
         i = int(torch.nonzero(diff)[0].item())
-        return (f"at {fmt_idx(i, g.shape)}: {c.reshape(-1)[i].item()} != {g.reshape(-1)[i].item()} "
-                f"({nbad} of {g.numel()} elements differ, more than {key}.max_fraction "
+        return (f"{_int_at(i, c, g)} ({nbad} of {g.numel()} elements differ, more than {key}.max_fraction "
                 f"{it['max_fraction']:g} allows)")
     return None
 
