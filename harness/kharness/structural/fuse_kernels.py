@@ -66,7 +66,7 @@ from .common import (
     reindent,
     survey_one,
 )
-from .row_single_block import row_loop
+from .row_single_block import row_loop, unmasked
 
 NAME = "fuse_kernels"
 BODY_INDENT = "    "
@@ -75,13 +75,12 @@ BODY_INDENT = "    "
 @dataclass
 class Link:
     """A scratch tensor passed from K1 to K2: its name at the launches, K1's parameter and
-    store statement, K2's parameter and its loads."""
+    store statement (and the value stored), K2's loads of it."""
 
     tensor: str
     p1: str
     store: ast.Expr
     value: ast.expr
-    p2: str
     loads: list[ast.Call]
 
 
@@ -225,7 +224,7 @@ def _links(mod: Module, k1: Kernel, k2: Kernel, s1: LaunchSite, s2: LaunchSite) 
         st = _single_store(mod, k1, p1)
         loads = _loads_only(mod, k2, by_name2[v.id], st[2]) if st is not None else None
         if st is not None and loads is not None:
-            links.append(Link(v.id, p1, st[0], st[1], by_name2[v.id], loads))
+            links.append(Link(v.id, p1, st[0], st[1], loads))
     if not links:
         raise RewriteRefused(f"{k1.name} -> {k2.name}: no tensor that {k1.name} writes once per program "
                              f"(`tl.store(P + pid, v)`) and {k2.name} only reads back at the same index")
@@ -336,16 +335,9 @@ def _row_blocks(mod: Module, k: Kernel) -> dict[str, set[str]]:
 
 
 def _masked_loops(mod: Module, k: Kernel, block: str) -> bool:
-    """Every load and store in K's loops stepped by block has a mask."""
-    for n in ast.walk(k.node):
-        nb = row_loop(mod, k, n)
-        if nb is None or nb[1] != block:
-            continue
-        for c in calls(n):
-            f = mod.tl_func(c)
-            if f in ("load", "store") and call_arg(c, 1, "mask") is None:
-                return False
-    return True
+    """Every load, store and atomic in K's loops stepped by block has a mask."""
+    return not any(unmasked(mod, c) for n in ast.walk(k.node)
+                   if (nb := row_loop(mod, k, n)) is not None and nb[1] == block for c in calls(n))
 
 
 def _same_blocks(mod: Module, k1: Kernel, k2: Kernel, merged: dict[str, str]) -> dict[str, str]:

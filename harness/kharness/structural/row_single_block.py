@@ -164,6 +164,15 @@ def distinct_configs(row_block: int) -> list[dict[str, int]]:
     return list(seen.values())
 
 
+def unmasked(mod: Module, c: ast.Call) -> bool:
+    """c is a load, store or atomic without a mask (a block wider than the row would touch
+    memory past its end)."""
+    f = mod.tl_func(c)
+    if f not in ("load", "store") and f not in STORE_TL:
+        return False
+    return call_arg(c, 1 if f in ("load", "store") else 2, "mask") is None
+
+
 def _check_loop(mod: Module, k: Kernel, loop: ast.For, loops: list[ast.For]) -> None:
     where = f"{k.name} line {loop.lineno}"
     if loop.orelse:
@@ -182,13 +191,9 @@ def _check_loop(mod: Module, k: Kernel, loop: ast.For, loops: list[ast.For]) -> 
             raise RewriteRefused(f"{where}: the row loop has a {type(n).__name__.lower()} (line {n.lineno})")
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == loop.target.id and n is not loop.target:
             raise RewriteRefused(f"{where}: the loop variable {n.id} is assigned in the body")
-        f = mod.tl_func(n)
-        if f in ("load", "store") or f in STORE_TL:
-            assert isinstance(n, ast.Call)
-            mask = call_arg(n, 1 if f in ("load", "store") else 2, "mask")
-            if mask is None:
-                raise RewriteRefused(f"{where}: tl.{f} at line {n.lineno} has no mask; a block wider than the "
-                                     "row would touch memory past its end")
+        if isinstance(n, ast.Call) and unmasked(mod, n):
+            raise RewriteRefused(f"{where}: tl.{mod.tl_func(n)} at line {n.lineno} has no mask; a block wider "
+                                 "than the row would touch memory past its end")
 
 
 def survey(mod: Module) -> Fit:
