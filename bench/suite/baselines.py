@@ -1,5 +1,5 @@
-"""Times each operator's initial kernel, PyTorch eager (the reference Model) and
-torch.compile(Model) side by side on one device, without koptd, with the harness's own
+"""Times each operator's initial kernel, PyTorch eager (the reference Model, or its Peer where
+ref.py has one: opspec's docstring) and torch.compile of the same side by side on one device, without koptd, with the harness's own
 method (kharness.timing.Timer: device events, a 256 MiB L2 flush before every repetition,
 inputs rotated when they fit in L2, warm-up then repetitions sized to the kernel, median and
 spread). Also measures the device-to-device copy bandwidth (1 GiB) and, when a matmul-class
@@ -11,7 +11,7 @@ ceilings of the roofline bound.
 With --kopt DIR the best kernel of each kopt-<op>-run<r>.json found there (run.py's output) is
 timed in the same process, so kopt's figure is measured side by side with the others.
 
-Every output is checked against eager first (the harness's tolerances and float64 check):
+Every output is checked against the reference Model first (the harness's tolerances and float64 check):
 a torch.compile or kernel result that differs is reported as a mismatch and not timed.
 
 Writes OUT/baselines-<op>-run<r>.json per operator and run. Each run is a child process
@@ -39,7 +39,7 @@ from typing import Any
 SUITE = Path(__file__).resolve().parent
 ROOT = SUITE.parents[1]
 sys.path.insert(0, str(SUITE))
-from opspec import OpSpec, current_scale, ops_arg, scale_of
+from opspec import TRUTH_CLASS, OpSpec, current_scale, ops_arg, scale_of
 from results import FORMAT, RecordError, read_record, write_record
 
 GPU_COPY_BYTES = 1 << 30            # the harness's bandwidth probe: a 1 GiB copy
@@ -371,8 +371,10 @@ class Measurer:
         }
         new = self._build(ker, "ModelNew", init)
         rec["initial"] = self._stage("initial kernel", new, inputs, truths)
-        rec["eager"] = self._stage("eager", model, inputs, truths)
-        rec["compile"] = self._compile_stage(model, inputs, truths)
+        rec["baseline_class"] = cls = op.baseline_class()     # opspec: Model, or its Peer
+        peer = model if cls == TRUTH_CLASS else self._build(ref, cls, init)
+        rec["eager"] = self._stage("eager", peer, inputs, truths)
+        rec["compile"] = self._compile_stage(peer, inputs, truths)
         kopt = self._kopt_stage(op, run, init, inputs, truths)
         if kopt is not None:
             rec["kopt"] = kopt
@@ -390,7 +392,7 @@ class Measurer:
             bad = rec["initial"] if not rec["initial"].get("ok") else rec["eager"]
             rec["failure"] = {"stage": "initial" if bad is rec["initial"] else "eager",
                               "reason": bad.get("mismatch") or bad.get("error") or "failed"}
-        del model, new, gold, truths, inputs
+        del model, peer, new, gold, truths, inputs
         if self.gpu:
             torch.cuda.empty_cache()
         return rec

@@ -21,6 +21,14 @@ op.json (checked by `load_op`; every error names the operator, the field and the
                     0.001}} for a quantised output that a GPU's approximate division may round
                     to the neighbouring integer at ties
 
+ref.py defines Model (the correctness truth: what every implementation is judged against) and
+may define Peer, the same computation as PyTorch a user would run in production at the
+operator's dtype, where Model computes in a wider type (an fp16 GEMM that Model does in
+float32 would otherwise time eager and torch.compile on the CUDA cores, not the tensor cores).
+baselines.py times eager and torch.compile of Peer where there is one (checked against Model's
+truth like every other implementation) and records which class it timed; report.py compares
+kopt only with baselines of that class.
+
 Expressions are integer arithmetic over the size symbols (+ - * // parentheses, integer
 literals), evaluated with the `ast` module, never `eval`. The roofline bound of an operator is
 max(bytes / measured copy bandwidth, flops / measured peak tensor throughput) (flops only for
@@ -52,6 +60,8 @@ MAX_SOURCE_BYTES = 256 * 1024      # ref.py / kernel.py (the API's limit per sou
 REQUIRED = ("name", "class", "description", "dtype", "sizes", "inputs", "outputs", "bytes", "flops",
             "initial_kernel")
 OPTIONAL = ("parameters", "notes", "tolerances")
+TRUTH_CLASS = "Model"              # ref.py's reference: the truth every output is judged against
+PEER_CLASS = "Peer"                # ref.py's optional production-dtype PyTorch (module docstring)
 
 
 class OpSpecError(ValueError):
@@ -102,6 +112,17 @@ class OpSpec:
 
     def kernel_source(self) -> str:
         return _read_source(self.directory / "kernel.py")
+
+    def baseline_class(self) -> str:
+        """The class of ref.py that eager and torch.compile time: PEER_CLASS where ref.py
+        defines one at its top level (found in the syntax tree, not by importing), else
+        TRUTH_CLASS."""
+        try:
+            tree = ast.parse(self.ref_source(), filename=str(self.directory / "ref.py"))
+        except SyntaxError as e:
+            raise OpSpecError(f"{self.name}: ref.py line {e.lineno}: {e.msg}") from None
+        named = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+        return PEER_CLASS if PEER_CLASS in named else TRUTH_CLASS
 
     def input_shapes(self, scale: str) -> list[list[int]]:
         return [list(self.shape(t, scale)) for t in self.inputs]

@@ -11,7 +11,8 @@ Per operator, over runs (median, and [min-max] with the number of runs):
   kopt       the best kernel: baselines.py's side-by-side time (--kopt), else the job's
              best (baseline / product of the accepted rounds' ABBA speedups)
   speedup    initial / kopt, taken within one process when both come from one record
-  eager      PyTorch eager (the reference Model); compile: torch.compile(Model)
+  eager      PyTorch eager (the reference Model, or ref.py's Peer where it has one: the same
+             computation at the operator's dtype, opspec's docstring); compile: torch.compile of it
   optimum    exhaustive.py's best speedup over the initial kernel; "% of optimum" is kopt's
              speedup / that speedup (each measured against the initial kernel in its own process)
   roofline   bound / time, bound = max(bytes / copy bandwidth, flops / peak tensor
@@ -36,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "harness"))
 from kharness.timing import (
     NOISY_REL_IQR,  # a timing noisier than this gets a note (no torch needed)
 )
-from opspec import OPS_DIR, OpSpec, OpSpecError, load_op, scale_of
+from opspec import OPS_DIR, TRUTH_CLASS, OpSpec, OpSpecError, load_op, scale_of
 from results import (
     RecordError,
     Spread,
@@ -132,9 +133,12 @@ def build_rows(records: list[dict[str, Any]]) -> tuple[list[OpRow], list[Failure
                 best.append(kb if kb is not None else k.best_ms)
                 speed.append(ini / kb if ini and kb else k.speedup)
         row.initial, row.kopt, row.speedup = spread(initial), spread(best), spread(speed)
-        row.eager = spread([_stage_ms(b, "eager") for b in base.values()] or [k.eager_ms for k in kopt.values()])
-        row.compile = spread([_stage_ms(b, "compile") for b in base.values()])
-        for b in base.values():
+        cls = _baseline_class(row, spec)
+        peers = _peer_baselines(row, cls, base)
+        row.eager = spread([_stage_ms(b, "eager") for b in peers]
+                           or ([k.eager_ms for k in kopt.values()] if cls == TRUTH_CLASS else []))
+        row.compile = spread([_stage_ms(b, "compile") for b in peers])
+        for b in peers:
             c = b.get("compile") or {}
             why = c.get("mismatch") or c.get("error") or c.get("skipped")
             if not c.get("ok") and why:
@@ -167,6 +171,26 @@ def build_rows(records: list[dict[str, Any]]) -> tuple[list[OpRow], list[Failure
             row.notes.append(f"records from {len(devices)} different devices: {'; '.join(sorted(devices))}")
         rows.append(row)
     return rows, failures
+
+
+def _baseline_class(row: OpRow, spec: OpSpec | None) -> str:
+    try:
+        return spec.baseline_class() if spec else TRUTH_CLASS
+    except OpSpecError as e:
+        row.notes.append(f"{e}: eager and torch.compile taken as the reference {TRUTH_CLASS}'s")
+        return TRUTH_CLASS
+
+
+def _peer_baselines(row: OpRow, cls: str, base: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The baselines records whose eager and torch.compile timed `cls` (opspec's
+    baseline_class); a record made before ref.py had its Peer timed the reference Model (a
+    wider type than users run) and is named in a note, not compared."""
+    kept = [b for b in base.values() if b.get("baseline_class", TRUTH_CLASS) == cls]
+    if len(kept) < len(base):
+        runs = ", ".join(str(b["run"]) for b in base.values() if b not in kept)
+        row.notes.append(f"eager and torch.compile of run {runs} timed ref.py's {TRUTH_CLASS} (the truth, "
+                         f"in a wider type), not its {cls}: not compared with kopt")
+    return kept
 
 
 def _noisy_timings(base: Any) -> list[str]:

@@ -19,7 +19,7 @@ TESTDATA = os.path.join(SUITE, "testdata")
 sys.path.insert(0, SUITE)
 import exhaustive
 import report
-from opspec import load_op
+from opspec import UNSEEN_DIR, OpSpecError, load_op
 from results import kopt_summary, load_records
 
 PY = sys.executable
@@ -94,8 +94,10 @@ def test_space_refuses_what_it_cannot_enumerate():
 
 # ------------------------------------------------------------------------- baselines
 
-def run_baselines(out, *args, timeout=240):
+def run_baselines(out, *args, timeout=240, ops_dir=None):
     env = dict(os.environ, TRITON_INTERPRET="1")
+    if ops_dir is not None:
+        env["KOPT_SUITE_OPS_DIR"] = ops_dir
     return subprocess.run([PY, os.path.join(SUITE, "baselines.py"), "--backend", "interp", "--runs", "1",
                            "--rep-ms", "5", "--min-reps", "1", "--max-reps", "2", "--out", str(out), *args],
                           capture_output=True, text=True, timeout=timeout, env=env, check=False)
@@ -114,9 +116,37 @@ def test_baselines_on_the_cpu(tmp_path):
         assert rec["roofline"]["bytes"] == op.min_bytes("small") and rec["copy_gbps"] > 0
         assert rec["roofline"]["bound_ms"] == pytest.approx(op.min_bytes("small") / (rec["copy_gbps"] * 1e9) * 1e3)
         assert rec["roofline"]["copy_same_ms"] > 0      # a copy of the operator's own bytes, timed
+        assert rec["baseline_class"] == "Model"           # no Peer in their ref.py: eager is the truth
     # gelu_tanh has a recorded kopt run 1 in testdata: its best kernel is timed side by side
     kopt = json.loads((tmp_path / "baselines-gelu_tanh-run1.json").read_text())["kopt"]
     assert kopt["ok"] and kopt["check"]["passed"] and kopt["median_ms"] > 0
+
+
+def test_baseline_class_from_the_syntax_tree(tmp_path):
+    """ref.py's Peer (the production-dtype PyTorch beside a wider-typed truth) is found by
+    parsing, not importing; without one eager times Model; a ref.py that does not parse is an
+    OpSpecError naming the operator and the line."""
+    assert load_op(os.path.join(SUITE, "unseen", "gemm_blockptr")).baseline_class() == "Peer"
+    assert load_op(os.path.join(SUITE, "unseen", "attention")).baseline_class() == "Peer"
+    assert load_op(os.path.join(SUITE, "ops", "matmul")).baseline_class() == "Model"
+    src = os.path.join(SUITE, "ops", "gelu_tanh")
+    bad = tmp_path / "gelu_tanh"
+    bad.mkdir()
+    for f in ("op.json", "kernel.py"):
+        (bad / f).write_text(Path(src, f).read_text())
+    (bad / "ref.py").write_text("class Peer(:\n")
+    with pytest.raises(OpSpecError, match=r"gelu_tanh: ref.py line 1"):
+        load_op(str(bad)).baseline_class()
+
+
+def test_baselines_time_the_peer(tmp_path):
+    """gemm_blockptr's Model multiplies in float32; baselines.py times its Peer (a @ b at
+    float16) as eager, judged against the float32 truth like every implementation."""
+    p = run_baselines(tmp_path, "--ops", "gemm_blockptr", ops_dir=os.path.join(SUITE, "unseen"))
+    assert p.returncode == 0, p.stderr[-3000:]
+    rec = json.loads((tmp_path / "baselines-gemm_blockptr-run1.json").read_text())
+    assert rec["ok"] and rec["baseline_class"] == "Peer"
+    assert rec["eager"]["check"]["passed"] and rec["eager"]["median_ms"] > 0
 
 
 def test_baselines_records_an_operator_that_hangs(tmp_path):
@@ -210,6 +240,27 @@ def test_report_same_size_copy_bound(tmp_path: Path) -> None:
     for o in summ["operators"]:            # the table's column: memory-bound operators only
         if o["name"] in copy_ms and o["kopt"]:
             assert ("; same size " in rows[o["name"]]) == bool(o["memory_bound"]), rows[o["name"]]
+
+
+H200_UNSEEN = os.path.join(ROOT, "bench", "results", "h200-unseen-2026-12-02", "results")
+
+
+def test_report_compares_kopt_with_the_peer_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gemm_blockptr's H200 baselines of call AQ timed its float32 truth as eager and
+    torch.compile (ref.py had no Peer then): the report names that run and compares nothing
+    with it; the same record as baselines.py now writes it (the Peer timed) is compared."""
+    monkeypatch.setattr(report, "OPS_DIR", Path(UNSEEN_DIR))
+    recs = [json.loads(Path(H200_UNSEEN, f"{k}-gemm_blockptr-run1.json").read_text()) for k in ("kopt", "baselines")]
+    assert "baseline_class" not in recs[1] and recs[1]["compile"]["ok"]
+    (row,), _ = report.build_rows(recs)
+    assert row.eager is None and row.compile is None and row.kopt_vs_compile is None
+    assert any("run 1 timed ref.py's Model" in n and "not its Peer" in n for n in row.notes), row.notes
+    assert row.kopt is not None and row.speedup is not None        # kopt against its initial kernel stands
+    recs[1]["baseline_class"] = "Peer"
+    (row,), _ = report.build_rows(recs)
+    assert row.compile is not None and row.kopt is not None and row.kopt_vs_compile is not None
+    assert row.kopt_vs_compile == pytest.approx(recs[1]["kopt"]["median_ms"] / recs[1]["compile"]["median_ms"])
+    assert not any("timed ref.py's Model" in n for n in row.notes)
 
 
 def test_report_notes_noisy_timings(tmp_path: Path) -> None:

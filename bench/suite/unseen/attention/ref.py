@@ -13,6 +13,15 @@ class Model(nn.Module):
         return torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float()).to(q.dtype)
 
 
+class Peer(nn.Module):
+    """What a user runs: fused attention at float16 (PyTorch picks its flash or
+    memory-efficient kernel). Model, the truth, computes in float32, where no fused kernel
+    applies; timed as eager it would materialise the S x S scores."""
+
+    def forward(self, q, k, v):
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v)
+
+
 def get_inputs():
     return [torch.randn(BH, S, D, dtype=torch.float16) for _ in range(3)]
 
