@@ -637,7 +637,7 @@ int ladder_is_structural(const char *family)
 {
   static const char *const fams[] = { "row_in_registers", "tile_grid", "persistent_grid",
                                       "rows_per_program", "coalesce_access", "tma_loads",
-                                      "deinterleave_pairs", "fuse_kernels", NULL };
+                                      "deinterleave_pairs", "fuse_kernels", "l2_reuse", NULL };
   for (unsigned i = 0; fams[i]; i++)
     if (!strcmp(family, fams[i]))
       return 1;
@@ -699,6 +699,14 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
   }
   if (d->level != 3)
     return;
+  /* A tensor read again in a later pass (the loop form of softmax and norms, whose row may
+   * not fit in registers): cache hints keeping the earlier pass's lines in L2. First here, so
+   * every rewrite below moves ahead of it: a row held in registers reads memory once. */
+  if (loops_loading > 1 && ladder_fits(structural, "l2_reuse", &why)) {
+    ladder_why(d, " Structural: %s; %ld loops load global memory.", why, loops_loading);
+    ladder_add(d, "l2_reuse", 3, "");
+    ladder_first(d, "l2_reuse");
+  }
   /* Each justified rewrite moves to the front, so the last one here is tried first: a
    * strided reduction's coalescing tiles before a row kept in registers (a column sum fits
    * both syntactically; only the tiles fix its access pattern). */

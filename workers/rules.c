@@ -53,6 +53,8 @@ static const struct rules_family rules_families[] = {
   { "deinterleave_pairs", { NULL }, { NULL }, "deinterleave_pairs", { NULL }, NULL },
   /* num_warps from the rewrite's own domain */
   { "fuse_kernels", { NULL }, { NULL }, "fuse_kernels", { NULL }, NULL },
+  /* cache hints only: the survey's configs at the incumbent's launch */
+  { "l2_reuse", { NULL }, { NULL }, "l2_reuse", { NULL }, NULL },
 };
 
 /* Window half-widths, in steps of a knob's domain. */

@@ -63,10 +63,11 @@ def parse_res_usage(text) -> dict[str, dict[str, int]]:
 
 
 def ptx_stats(ptx) -> dict[str, int]:
-    """Counts that the L3 diagnosis uses: global loads/stores by width, shared memory ops,
-    barriers, predicated branches."""
+    """Counts that the L3 diagnosis uses: global loads/stores by width (cache qualifiers such
+    as ``L1::evict_last`` or ``L2::cache_hint`` between ``global`` and the width included),
+    shared memory ops, barriers, L2 cache policies made (``createpolicy``: eviction hints)."""
     st: dict[str, int] = {}
-    for m in re.finditer(r"\b(ld|st)\.global(?:\.[a-z0-9_:]+)*?(?:\.(v2|v4|v8))?\.(b|f|u|s)(8|16|32|64|128)\b", ptx):
+    for m in re.finditer(r"\b(ld|st)\.global(?:\.[A-Za-z0-9_:]+)*?(?:\.(v2|v4|v8))?\.(b|f|u|s)(8|16|32|64|128)\b", ptx):
         key = f"{m.group(1)}.global{'.' + m.group(2) if m.group(2) else ''}.{m.group(4)}"
         st[key] = st.get(key, 0) + 1
     st["ld.shared"] = len(re.findall(r"\bld\.shared", ptx))
@@ -74,6 +75,7 @@ def ptx_stats(ptx) -> dict[str, int]:
     st["bar.sync"] = len(re.findall(r"\bbar\.sync|\bbarrier\.sync", ptx))
     st["mma"] = len(re.findall(r"\b(?:mma|wgmma)\.", ptx))
     st["cp.async"] = len(re.findall(r"\bcp\.async", ptx))
+    st["createpolicy"] = len(re.findall(r"\bcreatepolicy\.", ptx))
     return st
 
 

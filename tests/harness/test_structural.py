@@ -24,8 +24,8 @@ FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "structural_fixtu
 
 # fixture -> the rewrites whose precondition it meets (every other rewrite must refuse)
 FITS = {
-    "row_single_block_rmsnorm": {"row_single_block", "persistent_grid"},
-    "row_single_block_softmax": {"row_single_block", "persistent_grid"},
+    "row_single_block_rmsnorm": {"row_single_block", "persistent_grid", "l2_reuse"},
+    "row_single_block_softmax": {"row_single_block", "persistent_grid", "l2_reuse"},
     "row_single_block_unmasked": {"persistent_grid"},
     "tile_grid_matmul": {"tile_grid", "tma_loads"},
     "tile_grid_matmul1d": {"tile_grid", "persistent_grid", "tma_loads"},
@@ -45,10 +45,11 @@ FITS = {
     "tma_loads_linear": {"tma_loads", "tile_grid", "persistent_grid"},
     "tma_loads_unmasked": set(),
     # @triton.heuristics: a flag derived from the block does not stop a rewrite; one that sets
-    # the block does (every rewrite here would choose it)
-    "row_single_block_heuristics": {"row_single_block", "persistent_grid"},
+    # the block does (every rewrite here but l2_reuse, which adds cache hints only, would
+    # choose it)
+    "row_single_block_heuristics": {"row_single_block", "persistent_grid", "l2_reuse"},
     "persistent_grid_heuristics": {"persistent_grid"},
-    "row_single_block_heuristic_block": set(),
+    "row_single_block_heuristic_block": {"l2_reuse"},
     "tma_loads_attention": {"tma_loads"},
     "tile_grid_blockptr": {"tile_grid"},
     "deinterleave_pairs_rope": {"deinterleave_pairs", "rows_per_program", "persistent_grid"},
@@ -59,10 +60,15 @@ FITS = {
     # row statistics, then the normalisation: two kernels, one value per row between them
     # (fuse_kernels_softmax is bench/suite/unseen/softmax_two_kernels, the operator the
     # rewrite was written for, through symlinks)
-    "fuse_kernels_softmax": {"fuse_kernels", "row_single_block", "persistent_grid", "rows_per_program"},
-    "fuse_kernels_layernorm": {"fuse_kernels", "row_single_block", "persistent_grid", "rows_per_program"},
+    "fuse_kernels_softmax": {"fuse_kernels", "row_single_block", "persistent_grid", "rows_per_program", "l2_reuse"},
+    "fuse_kernels_layernorm": {"fuse_kernels", "row_single_block", "persistent_grid", "rows_per_program",
+                               "l2_reuse"},
     # the second kernel reads a row tensor the first writes: refused
     "fuse_kernels_hazard": {"persistent_grid", "rows_per_program"},
+    # bench/suite/ops/log_softmax (symlinks): an online pass, then x read again to write
+    "l2_reuse_logsoftmax": {"l2_reuse", "row_single_block", "persistent_grid"},
+    # row_single_block_rmsnorm with the author's hint on the second pass: l2_reuse refuses
+    "l2_reuse_hinted": {"row_single_block", "persistent_grid"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -93,6 +99,8 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
                                          "num_warps": 2, "num_stages": 2}),
     ("deinterleave_pairs_rows", "deinterleave_pairs", {"num_warps": 1}),
     ("fuse_kernels_softmax", "fuse_kernels", {"num_warps": 2}),
+    ("l2_reuse_logsoftmax", "l2_reuse", {"keep": 0, "stream": 1, "stores": 1}),
+    ("row_single_block_rmsnorm", "l2_reuse", {"keep": 1, "stream": 0, "stores": 1}),
 ]
 
 # (fixture, rewrite, params, words the reason must contain)
@@ -141,6 +149,10 @@ REFUSED = [
     ("elementwise_vector_gelu", "fuse_kernels", {}, ["not followed directly by the launch of another kernel"]),
     ("row_single_block_softmax", "fuse_kernels", {}, ["not followed directly by the launch of another kernel"]),
     ("fuse_kernels_softmax", "fuse_kernels", {"num_warps": 3}, ["num_warps=3 is outside its domain"]),
+    ("l2_reuse_hinted", "l2_reuse", {}, ["add_rmsnorm_kernel line 27", "already names an eviction_policy"]),
+    ("elementwise_vector_gelu", "l2_reuse", {}, ["gelu_kernel: no tensor is loaded in two or more loops"]),
+    ("l2_reuse_logsoftmax", "l2_reuse", {"keep": 0, "stream": 0, "stores": 0}, ["all 0"]),
+    ("l2_reuse_logsoftmax", "l2_reuse", {"keep": 2}, ["keep=2 is outside its domain"]),
 ]
 
 
@@ -304,6 +316,19 @@ def _tl_loads(source, kernel):
     fn = next(f for f in ast.parse(source).body if isinstance(f, ast.FunctionDef) and f.name == kernel)
     return sum(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "load"
                for c in ast.walk(fn))
+
+
+def test_l2_reuse_hints_reach_the_ptx(h, recorded):
+    """l2_reuse's hints become L2 cache policies in the offline cuda:90 compile of log_softmax
+    (createpolicy, loads and stores qualified with L2::cache_hint), and the loads and stores
+    are the kernel's own, counted at the same widths as before."""
+    name = "l2_reuse_logsoftmax"
+    before = _compile(h, name, fixture(name)[1])["ptx_stats"]
+    after = _compile(h, name, apply(fixture(name)[1], "l2_reuse", {"keep": 1, "stream": 1, "stores": 1},
+                                    recorded[name]))["ptx_stats"]
+    assert before["createpolicy"] == 0 and after["createpolicy"] > 0
+    widths = {k: v for k, v in before.items() if k.startswith(("ld.global", "st.global"))}
+    assert widths and widths == {k: v for k, v in after.items() if k.startswith(("ld.global", "st.global"))}
 
 
 def test_ir_properties_cuda90(h, recorded):

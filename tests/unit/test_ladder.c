@@ -424,6 +424,44 @@ static void test_structural_tile_then_tma(void **state)
   json_decref(ir);
 }
 
+/* A row read again in a later loop: l2_reuse at L3, behind row_in_registers when the row also
+ * fits one block (held in registers it is read once); not listed with one loop loading. */
+static void test_structural_l2_reuse_after_row(void **state)
+{
+  json_error_t e;
+  json_t *both = json_loads("[{\"name\": \"row_single_block\", \"fits\": true, \"why\": \"ls: row\"},"
+                            " {\"name\": \"l2_reuse\", \"fits\": true, \"why\": \"ls: x re-read\"}]", 0, &e);
+  json_t *hints = json_loads("[{\"name\": \"row_single_block\", \"fits\": false, \"why\": \"too long\"},"
+                             " {\"name\": \"l2_reuse\", \"fits\": true, \"why\": \"ls: x re-read\"}]", 0, &e);
+  json_t *two = json_loads("{\"ptx\": {\"ld.global.v4.32\": 2}, \"ttgir\": {\"loops\": [{\"loads\": 1},"
+                           " {\"loads\": 1}]}}", 0, &e);
+  json_t *one = json_loads("{\"ptx\": {\"ld.global.v4.32\": 1}, \"ttgir\": {\"loops\": [{\"loads\": 1},"
+                           " {\"loads\": 0}]}}", 0, &e);
+  struct ladder_diag d;
+  (void)state;
+  memset(&d, 0, sizeof(d));
+  ladder_l3(two, "memory", NULL, &d);
+  ladder_structural(&d, both, "memory", two);
+  assert_true(d.nfamilies >= 2);
+  assert_string_equal(d.family[0], "row_in_registers");
+  assert_string_equal(d.family[1], "l2_reuse");
+  assert_non_null(strstr(d.why, "ls: x re-read; 2 loops load global memory"));
+  assert_int_equal(ladder_is_structural("l2_reuse"), 1);
+  memset(&d, 0, sizeof(d));
+  ladder_l3(two, "memory", NULL, &d);
+  ladder_structural(&d, hints, "memory", two);
+  assert_string_equal(d.family[0], "l2_reuse");
+  memset(&d, 0, sizeof(d));
+  ladder_l3(one, "memory", NULL, &d);
+  ladder_structural(&d, hints, "memory", one);
+  for (unsigned i = 0; i < d.nfamilies; i++)
+    assert_string_not_equal(d.family[i], "l2_reuse");
+  json_decref(both);
+  json_decref(hints);
+  json_decref(two);
+  json_decref(one);
+}
+
 /* Interleaved pairs (loads at 2i and 2i + 1) with narrow loads: deinterleave_pairs first at
  * L3; on a latency-bound kernel only once rows side by side no longer fit (rows_per_program,
  * justified at L2, first: its precondition refuses the reshape the de-interleaving writes). */
@@ -608,6 +646,7 @@ int main(void)
     cmocka_unit_test(test_structural_latency_persistent_last),
     cmocka_unit_test(test_structural_tile_then_tma),
     cmocka_unit_test(test_structural_deinterleave_after_rows),
+    cmocka_unit_test(test_structural_l2_reuse_after_row),
     cmocka_unit_test(test_structural_fuse_first),
     cmocka_unit_test(test_structural_latency_rows_before_persistent),
   };

@@ -17,6 +17,7 @@ from . import (
     deinterleave_pairs,
     elementwise_vector,
     fuse_kernels,
+    l2_reuse,
     persistent_grid,
     row_single_block,
     rows_per_program,
@@ -30,7 +31,7 @@ __all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
 
 REWRITES = {
     m.NAME: m for m in (row_single_block, tile_grid, strided_reduction_tiles, persistent_grid, elementwise_vector,
-                        rows_per_program, tma_loads, deinterleave_pairs, fuse_kernels)
+                        rows_per_program, tma_loads, deinterleave_pairs, fuse_kernels, l2_reuse)
 }
 
 

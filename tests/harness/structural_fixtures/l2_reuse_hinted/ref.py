@@ -1,0 +1,1 @@
+../row_single_block_rmsnorm/ref.py

@@ -1,0 +1,1 @@
+../../../../bench/suite/ops/log_softmax/kernel.py
