@@ -700,12 +700,14 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
   if (d->level != 3)
     return;
   /* A tensor read again in a later pass (the loop form of softmax and norms, whose row may
-   * not fit in registers): cache hints keeping the earlier pass's lines in L2. First here, so
-   * every rewrite below moves ahead of it: a row held in registers reads memory once. */
+   * not fit in registers): cache hints keeping the earlier pass's lines in L2. Last in the
+   * list, not moved ahead: the hints are tried at the incumbent's launch, and once tried on a
+   * kernel structure they are spent, so they come after the launch sweeps have chosen the
+   * block and the warps (which decide the data in flight), and after every rewrite below (a
+   * row held in registers reads memory once and needs no hint). */
   if (loops_loading > 1 && ladder_fits(structural, "l2_reuse", &why)) {
     ladder_why(d, " Structural: %s; %ld loops load global memory.", why, loops_loading);
     ladder_add(d, "l2_reuse", 3, "");
-    ladder_first(d, "l2_reuse");
   }
   /* Each justified rewrite moves to the front, so the last one here is tried first: a
    * strided reduction's coalescing tiles before a row kept in registers (a column sum fits

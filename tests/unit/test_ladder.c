@@ -424,8 +424,9 @@ static void test_structural_tile_then_tma(void **state)
   json_decref(ir);
 }
 
-/* A row read again in a later loop: l2_reuse at L3, behind row_in_registers when the row also
- * fits one block (held in registers it is read once); not listed with one loop loading. */
+/* A row read again in a later loop: l2_reuse at L3, last (after the launch sweeps and behind
+ * row_in_registers when the row also fits one block: held in registers it is read once); not
+ * listed with one loop loading. */
 static void test_structural_l2_reuse_after_row(void **state)
 {
   json_error_t e;
@@ -444,13 +445,14 @@ static void test_structural_l2_reuse_after_row(void **state)
   ladder_structural(&d, both, "memory", two);
   assert_true(d.nfamilies >= 2);
   assert_string_equal(d.family[0], "row_in_registers");
-  assert_string_equal(d.family[1], "l2_reuse");
+  assert_string_equal(d.family[d.nfamilies - 1], "l2_reuse");
   assert_non_null(strstr(d.why, "ls: x re-read; 2 loops load global memory"));
   assert_int_equal(ladder_is_structural("l2_reuse"), 1);
   memset(&d, 0, sizeof(d));
   ladder_l3(two, "memory", NULL, &d);
   ladder_structural(&d, hints, "memory", two);
-  assert_string_equal(d.family[0], "l2_reuse");
+  assert_true(d.nfamilies >= 1);
+  assert_string_equal(d.family[d.nfamilies - 1], "l2_reuse");
   memset(&d, 0, sizeof(d));
   ladder_l3(one, "memory", NULL, &d);
   ladder_structural(&d, hints, "memory", one);
