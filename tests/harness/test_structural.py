@@ -67,8 +67,6 @@ FITS = {
     "fuse_kernels_hazard": {"persistent_grid", "rows_per_program"},
     # bench/suite/ops/log_softmax (symlinks): an online pass, then x read again to write
     "l2_reuse_logsoftmax": {"l2_reuse", "row_single_block", "persistent_grid"},
-    # row_single_block_rmsnorm with the author's hint on the second pass: l2_reuse refuses
-    "l2_reuse_hinted": {"row_single_block", "persistent_grid"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -149,7 +147,6 @@ REFUSED = [
     ("elementwise_vector_gelu", "fuse_kernels", {}, ["not followed directly by the launch of another kernel"]),
     ("row_single_block_softmax", "fuse_kernels", {}, ["not followed directly by the launch of another kernel"]),
     ("fuse_kernels_softmax", "fuse_kernels", {"num_warps": 3}, ["num_warps=3 is outside its domain"]),
-    ("l2_reuse_hinted", "l2_reuse", {}, ["add_rmsnorm_kernel line 27", "already names an eviction_policy"]),
     ("elementwise_vector_gelu", "l2_reuse", {}, ["gelu_kernel: no tensor is loaded in two or more loops"]),
     ("l2_reuse_logsoftmax", "l2_reuse", {"keep": 0, "stream": 0, "stores": 0}, ["all 0"]),
     ("l2_reuse_logsoftmax", "l2_reuse", {"keep": 2}, ["keep=2 is outside its domain"]),
@@ -316,6 +313,19 @@ def _tl_loads(source, kernel):
     fn = next(f for f in ast.parse(source).body if isinstance(f, ast.FunctionDef) and f.name == kernel)
     return sum(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "load"
                for c in ast.walk(fn))
+
+
+def test_l2_reuse_keeps_the_authors_hints(recorded):
+    """A kernel whose author already named an eviction policy on a re-read load (here: the
+    last pass's, written by l2_reuse itself) is refused, naming the line, not given a second
+    hint beside the first."""
+    name = "row_single_block_rmsnorm"
+    hinted = apply(fixture(name)[1], "l2_reuse", {"keep": 0, "stream": 1, "stores": 0}, recorded[name])
+    line = next(i for i, t in enumerate(hinted.splitlines(), 1) if "evict_first" in t)
+    fit = {f.name: f for f in survey(hinted, recorded[name])}["l2_reuse"]
+    assert not fit.fits
+    for why in (fit.why, str(pytest.raises(RewriteRefused, apply, hinted, "l2_reuse", {}, recorded[name]).value)):
+        assert f"add_rmsnorm_kernel line {line}" in why and "already names an eviction_policy" in why, why
 
 
 def test_l2_reuse_hints_reach_the_ptx(h, recorded):

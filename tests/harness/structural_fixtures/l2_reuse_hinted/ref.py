@@ -1,1 +1,0 @@
-../row_single_block_rmsnorm/ref.py
