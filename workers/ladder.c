@@ -644,6 +644,22 @@ int ladder_is_structural(const char *family)
   return 0;
 }
 
+int ladder_structural_ready(const char *family, const json_t *history)
+{
+  const json_t *r;
+  size_t i;
+  if (!ladder_is_structural(family))
+    return 0;
+  if (strcmp(family, "l2_reuse"))
+    return 1;
+  json_array_foreach(history, i, r) {
+    const char *f = json_string_value(json_object_get(r, "family"));
+    if (f && !ladder_is_structural(f))
+      return 1;
+  }
+  return 0;
+}
+
 static void ladder_structural_level(struct ladder_diag *d, const json_t *structural,
                                     const char *l2_class, const json_t *ir)
 {
@@ -701,10 +717,8 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
     return;
   /* A tensor read again in a later pass (the loop form of softmax and norms, whose row may
    * not fit in registers): cache hints keeping the earlier pass's lines in L2. Last in the
-   * list, not moved ahead: the hints are tried at the incumbent's launch, and once tried on a
-   * kernel structure they are spent, so they come after the launch sweeps have chosen the
-   * block and the warps (which decide the data in flight), and after every rewrite below (a
-   * row held in registers reads memory once and needs no hint). */
+   * list, behind every rewrite below (a row held in registers reads memory once and needs no
+   * hint); ladder_structural_ready holds it back until a launch sweep has run. */
   if (loops_loading > 1 && ladder_fits(structural, "l2_reuse", &why)) {
     ladder_why(d, " Structural: %s; %ld loops load global memory.", why, loops_loading);
     ladder_add(d, "l2_reuse", 3, "");

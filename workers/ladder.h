@@ -96,6 +96,11 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
  * and coalesce_access when it came from strided_reduction_tiles' survey): the round tries them
  * before any sweep. */
 int ladder_is_structural(const char *family);
+/* 1 when a structural family may go before the sweeps this round: always, except l2_reuse
+ * (cache hints, tried once per kernel structure at the incumbent's launch), which waits until
+ * history (the job's rounds, [{family, ...}], borrowed) holds a round of a launch-parameter
+ * family, so that the hints meet the block and warps a sweep chose. */
+int ladder_structural_ready(const char *family, const json_t *history);
 
 /* Moves a family already in d to the front: what the evidence most specifically asks for. */
 void ladder_first(struct ladder_diag *d, const char *family);

@@ -313,7 +313,8 @@ static int rounds_choose(struct rounds_state *s, struct ladder_diag *diags, int 
         skipped |= !strcmp(skip[k], diags[l].family[i]);
       /* only where that level's evidence suffices for it (L1 names a fitting rewrite but
        * needs the IR to justify it) */
-      if (!skipped && ladder_is_structural(diags[l].family[i]) && diags[l].needs_level[i] <= l) {
+      if (!skipped && ladder_structural_ready(diags[l].family[i], s->history) &&
+          diags[l].needs_level[i] <= l) {
         *from_level = l;
         return (int)i;
       }

@@ -464,6 +464,27 @@ static void test_structural_l2_reuse_after_row(void **state)
   json_decref(one);
 }
 
+/* l2_reuse goes before the sweeps only once a launch-parameter round has run (its hints are
+ * tried at the incumbent's launch); the other structural families at once; a launch family
+ * never by this rule. */
+static void test_structural_ready_after_a_sweep(void **state)
+{
+  json_error_t e;
+  json_t *none = json_array();
+  json_t *rows = json_loads("[{\"round\": 1, \"family\": \"row_in_registers\"}]", 0, &e);
+  json_t *swept = json_loads("[{\"round\": 1, \"family\": \"row_in_registers\"},"
+                             " {\"round\": 2, \"family\": \"num_stages\"}]", 0, &e);
+  (void)state;
+  assert_int_equal(ladder_structural_ready("row_in_registers", none), 1);
+  assert_int_equal(ladder_structural_ready("block_size", swept), 0);
+  assert_int_equal(ladder_structural_ready("l2_reuse", none), 0);
+  assert_int_equal(ladder_structural_ready("l2_reuse", rows), 0);
+  assert_int_equal(ladder_structural_ready("l2_reuse", swept), 1);
+  json_decref(none);
+  json_decref(rows);
+  json_decref(swept);
+}
+
 /* Interleaved pairs (loads at 2i and 2i + 1) with narrow loads: deinterleave_pairs first at
  * L3; on a latency-bound kernel only once rows side by side no longer fit (rows_per_program,
  * justified at L2, first: its precondition refuses the reshape the de-interleaving writes). */
@@ -649,6 +670,7 @@ int main(void)
     cmocka_unit_test(test_structural_tile_then_tma),
     cmocka_unit_test(test_structural_deinterleave_after_rows),
     cmocka_unit_test(test_structural_l2_reuse_after_row),
+    cmocka_unit_test(test_structural_ready_after_a_sweep),
     cmocka_unit_test(test_structural_fuse_first),
     cmocka_unit_test(test_structural_latency_rows_before_persistent),
   };
