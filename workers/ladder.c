@@ -633,24 +633,41 @@ static int ladder_fits(const json_t *structural, const char *name, const char **
   return 0;
 }
 
+/* The families ladder_structural justifies from a rewrite's fit. after_sweep: goes before
+ * the sweeps only once the job has had a round of a launch-parameter family (l2_reuse: its
+ * hints are tried once per kernel structure at the incumbent's launch, so they should meet
+ * the block and warps a sweep chose). */
+static const struct {
+  const char *family;
+  int after_sweep;
+} ladder_structural_tab[] = {
+  { "row_in_registers", 0 },   { "tile_grid", 0 },    { "persistent_grid", 0 },
+  { "rows_per_program", 0 },   { "coalesce_access", 0 }, { "tma_loads", 0 },
+  { "deinterleave_pairs", 0 }, { "fuse_kernels", 0 }, { "l2_reuse", 1 },
+};
+
+/* The family's entry in ladder_structural_tab, or -1. */
+static int ladder_structural_find(const char *family)
+{
+  for (unsigned i = 0; i < sizeof(ladder_structural_tab) / sizeof(ladder_structural_tab[0]); i++)
+    if (!strcmp(family, ladder_structural_tab[i].family))
+      return (int)i;
+  return -1;
+}
+
 int ladder_is_structural(const char *family)
 {
-  static const char *const fams[] = { "row_in_registers", "tile_grid", "persistent_grid",
-                                      "rows_per_program", "coalesce_access", "tma_loads",
-                                      "deinterleave_pairs", "fuse_kernels", "l2_reuse", NULL };
-  for (unsigned i = 0; fams[i]; i++)
-    if (!strcmp(family, fams[i]))
-      return 1;
-  return 0;
+  return ladder_structural_find(family) >= 0;
 }
 
 int ladder_structural_ready(const char *family, const json_t *history)
 {
   const json_t *r;
   size_t i;
-  if (!ladder_is_structural(family))
+  int k = ladder_structural_find(family);
+  if (k < 0)
     return 0;
-  if (strcmp(family, "l2_reuse"))
+  if (!ladder_structural_tab[k].after_sweep)
     return 1;
   json_array_foreach(history, i, r) {
     const char *f = json_string_value(json_object_get(r, "family"));

@@ -92,14 +92,12 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
                        const json_t *ir);
 
 /* 1 for the families that ladder_structural justifies from a structural rewrite's fit and
- * the evidence (row_in_registers, tile_grid, persistent_grid, rows_per_program, tma_loads,
- * and coalesce_access when it came from strided_reduction_tiles' survey): the round tries them
- * before any sweep. */
+ * the evidence (its table in ladder.c; coalesce_access when it came from
+ * strided_reduction_tiles' survey). */
 int ladder_is_structural(const char *family);
-/* 1 when a structural family may go before the sweeps this round: always, except l2_reuse
- * (cache hints, tried once per kernel structure at the incumbent's launch), which waits until
- * history (the job's rounds, [{family, ...}], borrowed) holds a round of a launch-parameter
- * family, so that the hints meet the block and warps a sweep chose. */
+/* 1 when a structural family may go before the sweeps this round: at once, or, for one the
+ * table marks after_sweep (l2_reuse), once history (the job's rounds, [{family, ...}],
+ * borrowed) holds a round of a launch-parameter family. */
 int ladder_structural_ready(const char *family, const json_t *history);
 
 /* Moves a family already in d to the front: what the evidence most specifically asks for. */
