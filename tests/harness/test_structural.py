@@ -328,6 +328,43 @@ def test_l2_reuse_keeps_the_authors_hints(recorded):
         assert f"add_rmsnorm_kernel line {line}" in why and "already names an eviction_policy" in why, why
 
 
+GATHER_TWO_PASSES = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def gather_kernel(idx_ptr, data_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for off in range(0, n, BLOCK):
+        i = off + tl.arange(0, BLOCK)
+        acc += tl.load(idx_ptr + i, mask=i < n, other=0).to(tl.float32)
+    for off in range(0, n, BLOCK):
+        i = off + tl.arange(0, BLOCK)
+        j = tl.load(idx_ptr + i, mask=i < n, other=0)
+        tl.store(out_ptr + i, tl.load(data_ptr + j, mask=i < n) + tl.sum(acc, axis=0), mask=i < n)
+
+
+def run(idx, data, out):
+    gather_kernel[(1,)](idx, data, out, idx.numel(), BLOCK=128)
+'''
+
+
+def test_l2_reuse_follows_addresses_not_loaded_data():
+    """The tensors read twice are found through address arithmetic only: idx is loaded in
+    both passes (hinted), data once, through an index loaded from idx, which does not make
+    data's load a second read of idx (a launch record written out: three tensors, an int)."""
+    tensor = {"kind": "tensor", "dtype": "int64", "shape": [1000], "align16": True}
+    launches = [{"kernel": "gather_kernel", "last": {"args": [tensor, tensor, tensor, {"kind": "int", "value": 1000}],
+                                                     "kwargs": {}}}]
+    fit = {f.name: f for f in survey(GATHER_TWO_PASSES, launches)}["l2_reuse"]
+    assert fit.fits and fit.why.startswith("gather_kernel: idx_ptr loaded in a pass"), fit.why
+    cand = apply(GATHER_TWO_PASSES, "l2_reuse", {"keep": 1, "stream": 1, "stores": 0}, launches)
+    hinted = [line.strip() for line in cand.splitlines() if "eviction_policy" in line]
+    assert len(hinted) == 2 and all("idx_ptr + i" in line for line in hinted), hinted
+    assert "tl.load(data_ptr + j, mask=i < n)" in cand
+
+
 def test_l2_reuse_hints_reach_the_ptx(h, recorded):
     """l2_reuse's hints become L2 cache policies in the offline cuda:90 compile of log_softmax
     (createpolicy, loads and stores qualified with L2::cache_hint), and the loads and stores

@@ -63,12 +63,15 @@ class ReusePlan(Plan):
     kept: list[ast.Call]          # loads re-read by a later loop
     streamed: list[ast.Call]      # the last loop's loads of a re-read pointer
     stores: list[ast.Call]        # stores of the last loop that re-reads
-    tensors: list[str]            # the pointer parameters read in several passes
 
 
-def _reads_from(param: str) -> Callable[[ast.AST, set[str]], bool]:
-    """`derived`'s test: an expression that reads param or a name already derived from it."""
+def _reads_from(mod: Module, param: str) -> Callable[[ast.AST, set[str]], bool]:
+    """`derived`'s test: an address computed from param or a name already derived from it. A
+    value loaded from memory is data, not an address into param's tensor (an index loaded
+    from one tensor and used to address another does not make the first read twice)."""
     def depends(e: ast.AST, so_far: set[str]) -> bool:
+        if any(mod.tl_func(c) == "load" for c in calls(e)):
+            return False
         return bool(names_in(e) & ({param} | so_far))
     return depends
 
@@ -96,7 +99,7 @@ def analyze(mod: Module, k: Kernel) -> ReusePlan:
     last_loop: ast.For | None = None
     values = mod.recorded_values(k.name)        # refused when the forward did not launch it
     for p in [q for q in k.params if values.get(q, {}).get("kind") == "tensor"]:
-        roots = {p} | derived(k, _reads_from(p))
+        roots = {p} | derived(k, _reads_from(mod, p))
         per_loop = [(loop, _loads_of(mod, loop, roots)) for loop in loops]
         per_loop = [(loop, loads) for loop, loads in per_loop if loads]
         if len(per_loop) < 2:
@@ -124,7 +127,7 @@ def analyze(mod: Module, k: Kernel) -> ReusePlan:
     why = (f"{k.name}: {', '.join(tensors)} loaded in a pass ({first}) and again in a later one ({again}): "
            "hints can keep the earlier pass's lines in L2 for the later one")
     return ReusePlan(k, sites[0], why, {**DEFAULTS, "kernel": k.name}, {"configs": list(CONFIGS)},
-                     kept, streamed, stores, tensors)
+                     kept, streamed, stores)
 
 
 def survey(mod: Module) -> Fit:
