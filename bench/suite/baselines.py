@@ -1,8 +1,8 @@
 """Times each operator's initial kernel, PyTorch eager (the reference Model, or its Peer where
-ref.py has one: opspec's docstring) and torch.compile of the same side by side on one device, without koptd, with the harness's own
-method (kharness.timing.Timer: device events, a 256 MiB L2 flush before every repetition,
-inputs rotated when they fit in L2, warm-up then repetitions sized to the kernel, median and
-spread). Also measures the device-to-device copy bandwidth (1 GiB) and, when a matmul-class
+ref.py has one: opspec's docstring) and torch.compile of the same, side by side on one device,
+without koptd, with the harness's own method (kharness.timing.Timer: device events, a 256 MiB
+L2 flush before every repetition, inputs rotated when they fit in L2, warm-up then
+repetitions sized to the kernel, median and spread). Also measures the device-to-device copy bandwidth (1 GiB) and, when a matmul-class
 operator is chosen, the peak tensor throughput of a large torch.matmul in its dtype: the two
 ceilings of the roofline bound.
 
@@ -11,8 +11,9 @@ ceilings of the roofline bound.
 With --kopt DIR the best kernel of each kopt-<op>-run<r>.json found there (run.py's output) is
 timed in the same process, so kopt's figure is measured side by side with the others.
 
-Every output is checked against the reference Model first (the harness's tolerances and float64 check):
-a torch.compile or kernel result that differs is reported as a mismatch and not timed.
+Every output is checked against the reference Model first (the harness's tolerances and
+float64 check): a torch.compile or kernel result that differs is reported as a mismatch and
+not timed.
 
 Writes OUT/baselines-<op>-run<r>.json per operator and run. Each run is a child process
 running the operators in turn (so a crash or a hang costs one operator, which is recorded

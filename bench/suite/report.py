@@ -185,11 +185,14 @@ def _peer_baselines(row: OpRow, cls: str, base: dict[int, dict[str, Any]]) -> li
     """The baselines records whose eager and torch.compile timed `cls` (opspec's
     baseline_class); a record made before ref.py had its Peer timed the reference Model (a
     wider type than users run) and is named in a note, not compared."""
-    kept = [b for b in base.values() if b.get("baseline_class", TRUTH_CLASS) == cls]
-    if len(kept) < len(base):
-        runs = ", ".join(str(b["run"]) for b in base.values() if b not in kept)
-        row.notes.append(f"eager and torch.compile of run {runs} timed ref.py's {TRUTH_CLASS} (the truth, "
-                         f"in a wider type), not its {cls}: not compared with kopt")
+    kept, left = [], []
+    for b in base.values():
+        (kept if b.get("baseline_class", TRUTH_CLASS) == cls else left).append(b)
+    for b in left:
+        timed = b.get("baseline_class", TRUTH_CLASS)
+        what = " (the truth, in a wider type)" if timed == TRUTH_CLASS else ""
+        row.notes.append(f"eager and torch.compile of run {b['run']} timed ref.py's {timed}{what}, not its {cls}: "
+                         "not compared with kopt")
     return kept
 
 
