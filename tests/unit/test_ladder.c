@@ -257,6 +257,15 @@ static void test_fallback_adds_unspent_launch_families(void **state)
 
 /* Structural rewrites: named at L1 (they need L3 evidence, so the ladder climbs), first at
  * L3 when the IR shows the pathology, absent when the syntax does not fit. */
+/* d as the round sees it at L3: the IR's diagnosis, then the structural rewrites that fit. */
+static void l3_structural(struct ladder_diag *d, const json_t *ir, const char *l2_class,
+                          const json_t *fits)
+{
+  memset(d, 0, sizeof(*d));
+  ladder_l3(ir, l2_class, NULL, d);
+  ladder_structural(d, fits, l2_class, ir);
+}
+
 static void test_structural_needs_ir_evidence(void **state)
 {
   json_error_t e;
@@ -285,15 +294,11 @@ static void test_structural_needs_ir_evidence(void **state)
   }
   ladder_tests(&d, NULL, &t);
   assert_false(t.one_family && t.sufficient); /* climbs */
-  memset(&d, 0, sizeof(d));
-  ladder_l3(ir, "memory", NULL, &d);
-  ladder_structural(&d, fits, "memory", ir);
+  l3_structural(&d, ir, "memory", fits);
   assert_true(d.nfamilies >= 1);
   assert_string_equal(d.family[0], "row_in_registers");
   assert_non_null(strstr(d.why, "row loop at line 12"));
-  memset(&d, 0, sizeof(d));
-  ladder_l3(ir_noloop, "memory", NULL, &d);
-  ladder_structural(&d, fits, "memory", ir_noloop);
+  l3_structural(&d, ir_noloop, "memory", fits);
   for (unsigned i = 0; i < d.nfamilies; i++)
     assert_string_not_equal(d.family[i], "row_in_registers");
   json_decref(fits);
@@ -324,9 +329,7 @@ static void test_half_precision_loads_are_narrow(void **state)
   ladder_l3(row, "memory", NULL, &d);
   assert_string_equal(d.family[0], "vectorize_access");
   assert_non_null(strstr(d.why, "global loads up to 32-bit 2,"));
-  memset(&d, 0, sizeof(d));
-  ladder_l3(col, "memory", NULL, &d);
-  ladder_structural(&d, fits, "memory", col);
+  l3_structural(&d, col, "memory", fits);
   assert_string_equal(d.family[0], "coalesce_access");
   assert_non_null(strstr(d.why, "global loads are narrow (1)"));
   json_decref(row);
@@ -406,17 +409,13 @@ static void test_structural_tile_then_tma(void **state)
   json_t *ir = json_loads("{\"ptx\": {\"mma.sync\": 8}, \"ttgir\": {\"dots\": 1}}", 0, &e);
   struct ladder_diag d;
   (void)state;
-  memset(&d, 0, sizeof(d));
-  ladder_l3(ir, "compute", NULL, &d);
-  ladder_structural(&d, fits, "compute", ir);
+  l3_structural(&d, ir, "compute", fits);
   assert_true(d.nfamilies >= 2);
   assert_string_equal(d.family[0], "tile_grid");
   assert_string_equal(d.family[1], "tma_loads");
   assert_int_equal(ladder_is_structural("tma_loads"), 1);
   assert_non_null(strstr(d.why, "mm: tile loads"));
-  memset(&d, 0, sizeof(d));
-  ladder_l3(ir, "compute", NULL, &d);
-  ladder_structural(&d, no_tma, "compute", ir);
+  l3_structural(&d, ir, "compute", no_tma);
   for (unsigned i = 0; i < d.nfamilies; i++)
     assert_string_not_equal(d.family[i], "tma_loads");
   json_decref(fits);
@@ -440,22 +439,16 @@ static void test_structural_l2_reuse_after_row(void **state)
                            " {\"loads\": 0}]}}", 0, &e);
   struct ladder_diag d;
   (void)state;
-  memset(&d, 0, sizeof(d));
-  ladder_l3(two, "memory", NULL, &d);
-  ladder_structural(&d, both, "memory", two);
+  l3_structural(&d, two, "memory", both);
   assert_true(d.nfamilies >= 2);
   assert_string_equal(d.family[0], "row_in_registers");
   assert_string_equal(d.family[d.nfamilies - 1], "l2_reuse");
   assert_non_null(strstr(d.why, "ls: x re-read; 2 loops load global memory"));
   assert_int_equal(ladder_is_structural("l2_reuse"), 1);
-  memset(&d, 0, sizeof(d));
-  ladder_l3(two, "memory", NULL, &d);
-  ladder_structural(&d, hints, "memory", two);
+  l3_structural(&d, two, "memory", hints);
   assert_true(d.nfamilies >= 1);
   assert_string_equal(d.family[d.nfamilies - 1], "l2_reuse");
-  memset(&d, 0, sizeof(d));
-  ladder_l3(one, "memory", NULL, &d);
-  ladder_structural(&d, hints, "memory", one);
+  l3_structural(&d, one, "memory", hints);
   for (unsigned i = 0; i < d.nfamilies; i++)
     assert_string_not_equal(d.family[i], "l2_reuse");
   json_decref(both);
@@ -501,29 +494,20 @@ static void test_structural_deinterleave_after_rows(void **state)
   json_t *wide = json_loads("{\"ptx\": {\"ld.global.v4.32\": 4}}", 0, &e);
   struct ladder_diag d;
   (void)state;
-  memset(&d, 0, sizeof(d));
-  ladder_l3(ir, "memory", NULL, &d);
-  ladder_structural(&d, pairs, "memory", ir);
+  l3_structural(&d, ir, "memory", pairs);
   assert_true(d.nfamilies >= 1);
   assert_string_equal(d.family[0], "deinterleave_pairs");
   assert_non_null(strstr(d.why, "rope: 2 pairs"));
   assert_int_equal(ladder_is_structural("deinterleave_pairs"), 1);
-  memset(&d, 0, sizeof(d));
-  ladder_l3(ir, "latency", NULL, &d);
-  ladder_structural(&d, both, "latency", ir);
+  l3_structural(&d, ir, "latency", both);
   for (unsigned i = 0; i < d.nfamilies; i++)
     assert_string_not_equal(d.family[i], "deinterleave_pairs");
-  memset(&d, 0, sizeof(d)); /* memory-bound (or no profile): rows are not justified, pairs are */
-  ladder_l3(ir, "memory", NULL, &d);
-  ladder_structural(&d, both, "memory", ir);
+  /* memory-bound (or no profile): rows are not justified, pairs are */
+  l3_structural(&d, ir, "memory", both);
   assert_string_equal(d.family[0], "deinterleave_pairs");
-  memset(&d, 0, sizeof(d));
-  ladder_l3(ir, NULL, NULL, &d);
-  ladder_structural(&d, both, NULL, ir);
+  l3_structural(&d, ir, NULL, both);
   assert_string_equal(d.family[0], "deinterleave_pairs");
-  memset(&d, 0, sizeof(d));
-  ladder_l3(wide, "memory", NULL, &d); /* no narrow loads: nothing to widen */
-  ladder_structural(&d, pairs, "memory", wide);
+  l3_structural(&d, wide, "memory", pairs); /* no narrow loads: nothing to widen */
   for (unsigned i = 0; i < d.nfamilies; i++)
     assert_string_not_equal(d.family[i], "deinterleave_pairs");
   json_decref(both);
@@ -552,16 +536,12 @@ static void test_structural_fuse_first(void **state)
   ladder_structural(&d, fits, NULL, NULL);
   assert_string_equal(d.family[0], "fuse_kernels");
   assert_int_equal(d.needs_level[0], 2);
-  memset(&d, 0, sizeof(d));
-  ladder_l3(ir, "memory", NULL, &d);
-  ladder_structural(&d, fits, "memory", ir);
+  l3_structural(&d, ir, "memory", fits);
   assert_string_equal(d.family[0], "fuse_kernels");
   assert_string_equal(d.family[1], "row_in_registers");
   assert_non_null(strstr(d.why, "stats -> norm: m, s"));
   assert_int_equal(ladder_is_structural("fuse_kernels"), 1);
-  memset(&d, 0, sizeof(d));
-  ladder_l3(ir, "memory", NULL, &d);
-  ladder_structural(&d, nofit, "memory", ir);
+  l3_structural(&d, ir, "memory", nofit);
   assert_string_equal(d.family[0], "row_in_registers");
   for (unsigned i = 0; i < d.nfamilies; i++)
     assert_string_not_equal(d.family[i], "fuse_kernels");
