@@ -10,10 +10,11 @@ For each shape, side by side in one process, every variant checked against torch
   persistent  min(tiles, SMs) programs looping over the tiles in grouped order, descriptors
               (what no rewrite reaches today: persistent_grid refuses tile_grid's lambda grid)
 each at the configurations kopt's rounds chose on the H200 (128x256x64 and 256x128x64, 8
-warps, 3 and 4 stages). Prints one line per (shape, variant, config): median ms over
-triton.testing.do_bench's repetitions (L2 cleared between them), TFLOP/s, and time / torch's.
+warps, 3 and 4 stages). Prints one line per (shape, variant, config): the median and range
+over --repeat interleaved measurements, each triton.testing.do_bench's median (L2 cleared
+between its repetitions), TFLOP/s, and the median's ratio to torch's.
 
-    python3 bench/gpu/matmul_probe.py [--shapes matmul,linear] [--configs N] [--out probe.json]
+    python3 bench/gpu/matmul_probe.py [--shapes matmul,linear] [--configs N] [--repeat 3] [--out probe.json]
     python3 bench/gpu/matmul_probe.py --offline 90     # no GPU: compile each variant, PTX facts
 
 Needs a CUDA device of compute capability 9.0 or later (tensor descriptors); the kernels also
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -38,6 +40,7 @@ from triton.errors import TritonError
 SHAPES = {"matmul": ("matmul", 4096, 4096, 4096, False), "linear": ("linear", 8192, 14336, 4096, True)}
 Config = tuple[int, int, int, int, int, int]     # BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages
 CONFIGS: list[Config] = [(128, 256, 64, 8, 8, 3), (128, 256, 64, 8, 8, 4), (256, 128, 64, 8, 8, 3), (256, 128, 64, 8, 8, 4)]
+MAX_REPEAT = 20
 REL_TOL = 2e-2          # float16 output against torch's, relative to the output's largest value
 
 
@@ -111,11 +114,16 @@ def persistent_kernel(a, b, c, M, N, K, B_T: tl.constexpr, BLOCK_M: tl.constexpr
 
 @dataclass
 class Row:
+    """One (shape, variant, configuration): its times over the repeats (ms, median and range)
+    and the ratio of its median to torch's median from the same repeats."""
+
     shape: str
     variant: str
     config: str
     ok: bool
     ms: float | None
+    ms_min: float | None
+    ms_max: float | None
     tflops: float | None
     vs_torch: float | None
     note: str
@@ -141,34 +149,45 @@ def launcher(variant: str, a: torch.Tensor, b: torch.Tensor, b_t: bool, cfg: Con
     return lambda: (persistent_kernel[(min(tiles, sms),)](a, b, c, M, N, K, b_t, **meta), c)[1]
 
 
-def probe(shape: str, sms: int, configs: list[Config]) -> list[Row]:
+def probe(shape: str, sms: int, configs: list[Config], repeat: int) -> list[Row]:
+    """Checks every variant against torch once, then times torch and every correct variant
+    in turn, ``repeat`` times over (interleaved, so drift over the run reaches all alike)."""
     name, M, N, K, b_t = SHAPES[shape]
     torch.manual_seed(0)
     a = torch.randn(M, K, device="cuda", dtype=torch.float16)
     b = torch.randn(N, K, device="cuda", dtype=torch.float16) if b_t else torch.randn(K, N, device="cuda", dtype=torch.float16)
     ref_fn: Callable[[], torch.Tensor] = (lambda: torch.nn.functional.linear(a, b)) if b_t else (lambda: a @ b)
-    want = ref_fn()
+    want = ref_fn().float()
     flop = 2.0 * M * N * K
-    t_ref = triton.testing.do_bench(ref_fn)
-    rows = [Row(name, "torch", "cuBLAS", True, t_ref, flop / t_ref / 1e9, 1.0, "")]
+    timed: list[tuple[str, str, Callable[[], torch.Tensor]]] = [("torch", "cuBLAS", ref_fn)]
+    failed: list[Row] = []
     for variant in ("tile", "tma", "persistent"):
         for cfg in configs:
             label = "x".join(map(str, cfg[:3])) + f" g{cfg[3]} w{cfg[4]} s{cfg[5]}"
             try:
                 fn = launcher(variant, a, b, b_t, cfg, sms)
-                err = float((fn().float() - want.float()).abs().max() / want.float().abs().max())
-                if err > REL_TOL:
-                    rows.append(Row(name, variant, label, False, None, None, None, f"wrong: relative error {err:.3g}"))
-                    continue
-                ms = triton.testing.do_bench(fn)
-                rows.append(Row(name, variant, label, True, ms, flop / ms / 1e9, ms / t_ref, ""))
+                err = float((fn().float() - want).abs().max() / want.abs().max())
+                note = f"wrong: relative error {err:.3g}" if err > REL_TOL else ""
             except (RuntimeError, TritonError) as e:    # out of shared memory, compile errors: a row each
-                rows.append(Row(name, variant, label, False, None, None, None, f"{type(e).__name__}: {str(e)[:200]}"))
-            r = rows[-1]
-            print(f"{r.shape:7s} {r.variant:10s} {r.config:26s} " +
-                  (f"{r.ms:.4f} ms {r.tflops:6.1f} TFLOP/s {r.vs_torch:.3f} of torch's time" if r.ok else r.note),
-                  file=sys.stderr, flush=True)
-    return rows
+                note = f"{type(e).__name__}: {str(e)[:200]}"
+            if note:
+                failed.append(Row(name, variant, label, False, None, None, None, None, None, note))
+            else:
+                timed.append((variant, label, fn))
+    times: dict[int, list[float]] = {i: [] for i in range(len(timed))}
+    for _ in range(repeat):
+        for i, (_v, _l, fn) in enumerate(timed):
+            times[i].append(triton.testing.do_bench(fn, return_mode="median"))
+    t_ref = statistics.median(times[0])
+    rows = []
+    for i, (variant, label, _fn) in enumerate(timed):
+        ms = statistics.median(times[i])
+        rows.append(Row(name, variant, label, True, ms, min(times[i]), max(times[i]), flop / ms / 1e9, ms / t_ref, ""))
+    for r in rows + failed:
+        print(f"{r.shape:7s} {r.variant:10s} {r.config:26s} " +
+              (f"{r.ms:.4f} ms [{r.ms_min:.4f}-{r.ms_max:.4f}] {r.tflops:6.1f} TFLOP/s {r.vs_torch:.3f} of torch's time"
+               if r.ok else r.note), file=sys.stderr, flush=True)
+    return rows + failed
 
 
 ARGS = {"tile": ["a", "b", "c", "M", "N", "K", "s_am", "s_bk", "s_bn", "s_cm"], "tma": ["a", "b", "c", "M", "N", "K", "B_T"]}
@@ -209,9 +228,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--offline", type=int, metavar="ARCH",
                     help="no GPU: compile every variant for cuda:ARCH (e.g. 90) and print its PTX facts")
     ap.add_argument("--configs", type=int, default=len(CONFIGS), help="use the first N configurations")
+    ap.add_argument("--repeat", type=int, default=3, help="times each measurement is repeated, interleaved (1-20)")
     args = ap.parse_args(argv)
     if not 1 <= args.configs <= len(CONFIGS):
         ap.error(f"--configs: between 1 and {len(CONFIGS)}")
+    if not 1 <= args.repeat <= MAX_REPEAT:
+        ap.error(f"--repeat: between 1 and {MAX_REPEAT}")
     if args.offline is not None:
         facts = offline(args.offline, CONFIGS[:args.configs])
         return 0 if all("error" not in r for r in facts) else 1
@@ -224,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     triton.set_allocator(_alloc)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    rows = [r for s in shapes for r in probe(s, sms, CONFIGS[:args.configs])]
+    rows = [r for s in shapes for r in probe(s, sms, CONFIGS[:args.configs], args.repeat)]
     if args.out:
         with open(args.out, "w") as f:
             json.dump({"device": torch.cuda.get_device_name(0), "torch": torch.__version__,

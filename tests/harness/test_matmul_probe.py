@@ -60,3 +60,6 @@ def test_cli_refuses_bad_input(capsys):
     with pytest.raises(SystemExit):
         mp.main(["--configs", "0"])
     assert "--configs: between 1 and" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        mp.main(["--repeat", str(mp.MAX_REPEAT + 1)])
+    assert f"--repeat: between 1 and {mp.MAX_REPEAT}" in capsys.readouterr().err
