@@ -46,6 +46,7 @@ struct rounds_state {
   int levels_seen[LADDER_LEVELS + 1]; /* count of rounds reaching each level */
   struct evidence ev;
   char profile_structure[SEARCH_STRUCTURE_LEN + 1]; /* structure the cached profile is of */
+  double profile_speedup;       /* the job's speedup when it was taken (search_profile_current) */
   char stop_reason[600];
   int last_round;               /* last round committed (0: none) */
 };
@@ -251,22 +252,29 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
     level++;
     rounds_progress(s, round, level, "diagnose", NULL);
     if (level == 2) {
-      /* One profile per kernel structure: knob changes keep the bottleneck's nature, and a
-       * profile costs more than a whole sweep on short kernels. The baseline's profile is
-       * the initial kernel's. */
+      /* One profile per kernel structure while knob changes leave the incumbent within
+       * SEARCH_REPROFILE_GAIN of the profiled kernel (search_profile_current). The
+       * baseline's profile is the initial kernel's. */
       if (rounds_initial_incumbent(s) && !s->ev.profile) {
         evidence_seed(&s->ev, s->j->baseline, EVIDENCE_SEED_PROFILE);
         snprintf(s->profile_structure, sizeof(s->profile_structure), "%s", s->search.structure);
+        s->profile_speedup = s->speedup;
       }
-      if (s->ev.profile && strcmp(s->profile_structure, s->search.structure) == 0) {
+      if (s->ev.profile &&
+          search_profile_current(&s->search, s->profile_structure, s->profile_speedup, s->speedup)) {
         json_object_set_new(s->ev.profile, "reused", json_true());
       } else {
+        double since = s->profile_speedup > 0 ? s->speedup / s->profile_speedup : 0;
+        int same = s->ev.profile && strcmp(s->profile_structure, s->search.structure) == 0;
         json_decref(s->ev.profile);
         s->ev.profile = NULL;
         rc = evidence_profile(s->j, &s->ev, s->src, s->tunables);
         if (rc)
           goto out;
+        if (same) /* the same structure, profiled again: the incumbent got this much faster */
+          json_object_set_new(s->ev.profile, "faster_since_last", json_real(since));
         snprintf(s->profile_structure, sizeof(s->profile_structure), "%s", s->search.structure);
+        s->profile_speedup = s->speedup;
       }
       ladder_l2(s->ev.profile, &diags[2]);
       l2 = ladder_l2_class(s->ev.profile, why, sizeof(why));

@@ -22,6 +22,15 @@ void search_new_structure(struct search *s, const char *kernel_sha256)
            kernel_sha256 ? kernel_sha256 : "");
 }
 
+int search_profile_current(const struct search *s, const char *profiled_structure, double profiled_speedup,
+                           double speedup)
+{
+  assert(s);
+  if (!profiled_structure || strcmp(profiled_structure, s->structure) != 0)
+    return 0;
+  return profiled_speedup > 0 && speedup < profiled_speedup * SEARCH_REPROFILE_GAIN;
+}
+
 json_t *search_knob_values(const json_t *knobs)
 {
   json_t *out = json_object(), *k;

@@ -17,6 +17,7 @@
 #define SEARCH_MEMORY_MAX 4096    /* configurations remembered per job */
 #define SEARCH_SHORTLIST 3        /* candidates checked in full per round */
 #define SEARCH_MIN_GAIN 0.01      /* screen time must beat the incumbent's by this fraction */
+#define SEARCH_REPROFILE_GAIN 1.25 /* incumbent this much faster than the profiled one: again */
 
 struct search {
   json_t *memory;                              /* owned: array of measured configurations */
@@ -28,6 +29,17 @@ void search_free(struct search *s);
 /* A new structure (after an accepted structural rewrite): the id from the new source's
  * sha256. */
 void search_new_structure(struct search *s, const char *kernel_sha256);
+
+/* Whether a profile (L2) still describes the incumbent: it was taken of the incumbent's
+ * structure, when the job's cumulative speedup was profiled_speedup, and the incumbent is
+ * less than SEARCH_REPROFILE_GAIN times faster since (speedup). Knob values usually keep a
+ * kernel's bottleneck (an elementwise kernel stays memory-bound at any block), and a profile
+ * costs more than a sweep on short kernels, so a profile is kept across knob changes; but not
+ * when they changed the kernel a lot: the unseen attention on the H200 went from 32 x 32 to
+ * 128 x 64 tiles (2.8x faster) and its rounds 3-5 still read the 32 x 32 kernel's
+ * "memory-bound (631.3 us; memory 85%)" (bench/results/h200-unseen-2026-12-02). */
+int search_profile_current(const struct search *s, const char *profiled_structure, double profiled_speedup,
+                           double speedup);
 
 /* The incumbent's knob values {id: value} from a `knobs` result (new reference). */
 json_t *search_knob_values(const json_t *knobs);

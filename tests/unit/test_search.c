@@ -131,6 +131,29 @@ static void test_shortlist_fastest_beyond_gain(void **state)
   json_decref(sweep);
 }
 
+/* A profile stands while the incumbent keeps its structure and is less than
+ * SEARCH_REPROFILE_GAIN faster than the kernel profiled; a new structure, or a big enough
+ * gain from knob changes alone (attention's tiles: memory-bound at 32 x 32, not at 128 x 64),
+ * asks for a new one. */
+static void test_profile_current(void **state)
+{
+  struct search s;
+  char other[SEARCH_STRUCTURE_LEN + 1];
+  (void)state;
+  search_init(&s, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+  snprintf(other, sizeof(other), "%s", s.structure);
+  assert_int_equal(search_profile_current(&s, other, 1.0, 1.0), 1);
+  assert_int_equal(search_profile_current(&s, other, 1.0, 1.2), 1);
+  assert_int_equal(search_profile_current(&s, other, 1.0, SEARCH_REPROFILE_GAIN), 0);
+  assert_int_equal(search_profile_current(&s, other, 1.049, 2.81), 0);      /* attention, round 3 */
+  assert_int_equal(search_profile_current(&s, other, 2.81, 2.99), 1);       /* and round 4 */
+  assert_int_equal(search_profile_current(&s, other, 0.0, 1.0), 0);         /* never recorded */
+  assert_int_equal(search_profile_current(&s, NULL, 1.0, 1.0), 0);
+  search_new_structure(&s, "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210");
+  assert_int_equal(search_profile_current(&s, other, 1.0, 1.0), 0);         /* a rewrite since */
+  search_free(&s);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -138,6 +161,7 @@ int main(void)
     cmocka_unit_test(test_remember_failed_sweep),
     cmocka_unit_test(test_forget),
     cmocka_unit_test(test_shortlist_fastest_beyond_gain),
+    cmocka_unit_test(test_profile_current),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
