@@ -50,6 +50,10 @@ def log(text: str) -> None:
 
 
 # Device memory the inputs of a problem's cases may keep between requests (per backend).
+# validate's `phases_s`: inputs (made or copied on the device), the candidate's forward, the
+# alias and mutation checks, the reference and its float64 evaluations, the judge; device
+# work is counted in the phase that waits for it (each forward synchronises)
+VALIDATE_PHASES = ("inputs", "candidate", "checks", "reference", "judge")
 CASE_CACHE_MAX_BYTES = {"cuda": 24 << 30, "ascend": 8 << 30, "interp": 1 << 30}
 
 
@@ -424,18 +428,32 @@ class Worker:
         per_output: dict[int, dict] = {}
         unavailable = None
         all_recs = []
+        # seconds per phase over all cases: where a validation's time goes (on the H200 a
+        # baseline's validation took 1-32 s, against 0.3 s for its timing)
+        phases = dict.fromkeys(VALIDATE_PHASES, 0.0)
+        mark = time.perf_counter()
+
+        def lap(phase: str) -> None:
+            nonlocal mark
+            now = time.perf_counter()
+            phases[phase] += now - mark
+            mark = now
+
+        res["phases_s"] = phases
         for i in cases:
             progress(f"validate case {i} {who}")
             entry = {"case": i, "passed": False}
             res["cases"].append(entry)
             cin = self._device_inputs(i)
             pristine = clone_tree(cin)
+            lap("inputs")
             # 1. candidate first
             try:
                 with launches.recording() as recs, trace:
                     out_c = run_user(f"{who} on case {i}", functools.partial(_forward_synced, model, cin, self.backend),
                                      udirs)
                 all_recs.extend(recs)
+                lap("candidate")
             except UserCodeFailure as e:
                 if e.kind == "device-fault":
                     self.poisoned = True
@@ -465,6 +483,7 @@ class Worker:
                                   "message": f"{who} mutated input {k} on case {i}: {body}; kernels must not write "
                                              f"to their inputs"}
                 break
+            lap("checks")
             # 2. the reference (after the candidate) and its float64 evaluations
             if p.has_reference:
                 out_g, extra = self._reference_outputs(i, udirs)
@@ -479,6 +498,7 @@ class Worker:
                                      truth_name="initial kernel outputs (no reference)")
                 unavailable = extra.note
             leaves_g = flatten_outputs(out_g)
+            lap("reference")
             # 3. outputs must not alias the reference's outputs either
             g_ranges = storages(out_g)
             alias_k = next((k for k, t in enumerate(leaves_c) if overlaps(t, g_ranges)), None)
@@ -499,11 +519,14 @@ class Worker:
                 if not d["passed"] and problem is None:
                     problem = f"{who} wrong on case {i}: output {k} {d['problem']}"
             entry["outputs"] = outs
+            lap("judge")
             if problem:
                 res["failure"] = {"kind": "wrong-result", "case": i, "message": problem}
                 break
             entry["passed"] = True
             del cin, pristine, out_c, out_g
+        for phase in VALIDATE_PHASES:
+            phases[phase] = round(phases[phase], 3)
         res["runtime_check"] = {"violations": trace.violations, "warnings": trace.warnings, "calls": trace.calls}
         res["kernels"] = launches.summarize(all_recs)
         res["summary"] = {"error_units": max((o["error_units"] for o in per_output.values()

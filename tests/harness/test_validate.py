@@ -35,6 +35,12 @@ def test_example_validates_and_records_both_numbers(loaded):
     assert out["passed"] and out["truth"] == "float64 reference"
     assert out["rtol"] == 2 ** -13 and out["atol"] == 1e-5
     assert out["budget"]["magnitude"] == "used"          # a + b is a sum of terms
+    # where the time went, per phase over both cases: every phase ran, none longer than the op
+    ph = res["phases_s"]
+    assert list(ph) == ["inputs", "candidate", "checks", "reference", "judge"]
+    assert all(isinstance(v, float) and v >= 0 for v in ph.values()), ph
+    assert ph["candidate"] > 0 and ph["reference"] > 0 and ph["judge"] > 0, ph
+    assert sum(ph.values()) <= r["result"]["elapsed_s"] + 0.01, (ph, r["result"]["elapsed_s"])
 
 
 def test_candidate_runs_and_passes(loaded):
