@@ -574,7 +574,8 @@ static json_t *rounds_record(struct rounds_state *s, int level, json_t *esc, str
 }
 
 /* The accepted candidate becomes the incumbent. A structural rewrite or a model's module
- * starts a new structure (other knobs, a profile of its own); knob changes keep it. */
+ * starts a new structure (other knobs, a profile of its own); knob changes keep the
+ * structure, and the profile while search_profile_current says it still stands. */
 static void rounds_promote(struct rounds_state *s, int round, const json_t *chosen,
                            const char *src, const json_t *tun, const char *sha, double sp)
 {

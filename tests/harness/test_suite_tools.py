@@ -247,10 +247,17 @@ H200_UNSEEN = os.path.join(ROOT, "bench", "results", "h200-unseen-2026-12-02", "
 
 def test_report_compares_kopt_with_the_peer_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """gemm_blockptr's H200 baselines of call AQ timed its float32 truth as eager and
-    torch.compile (ref.py had no Peer then): the report names that run and compares nothing
-    with it; the same record as baselines.py now writes it (the Peer timed) is compared."""
+    torch.compile (ref.py had no Peer then; the record is in results-superseded/ since call AT
+    timed the Peer): the report names that run and compares nothing with it; the same record
+    as baselines.py now writes it (the Peer timed) is compared, and so is call AT's."""
     monkeypatch.setattr(report, "OPS_DIR", Path(UNSEEN_DIR))
-    recs = [json.loads(Path(H200_UNSEEN, f"{k}-gemm_blockptr-run1.json").read_text()) for k in ("kopt", "baselines")]
+    kopt = json.loads(Path(H200_UNSEEN, "kopt-gemm_blockptr-run1.json").read_text())
+    aq = json.loads(Path(H200_UNSEEN, "..", "results-superseded", "baselines-gemm_blockptr-run1-callAQ.json").read_text())
+    at = json.loads(Path(H200_UNSEEN, "baselines-gemm_blockptr-run1.json").read_text())
+    assert at["baseline_class"] == "Peer"
+    (row,), _ = report.build_rows([kopt, at])
+    assert row.kopt_vs_compile == pytest.approx(at["kopt"]["median_ms"] / at["compile"]["median_ms"])
+    recs = [kopt, aq]
     assert "baseline_class" not in recs[1] and recs[1]["compile"]["ok"]
     (row,), _ = report.build_rows(recs)
     assert row.eager is None and row.compile is None and row.kopt_vs_compile is None
