@@ -271,7 +271,7 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
         rc = evidence_profile(s->j, &s->ev, s->src, s->tunables);
         if (rc)
           goto out;
-        if (same) /* the same structure, profiled again: the incumbent got this much faster */
+        if (same && since > 0) /* the same structure again: the incumbent got this much faster */
           json_object_set_new(s->ev.profile, "faster_since_last", json_real(since));
         snprintf(s->profile_structure, sizeof(s->profile_structure), "%s", s->search.structure);
         s->profile_speedup = s->speedup;
