@@ -283,15 +283,17 @@ def test_batch_pins_one_version_and_tenancy(koptd, api, tokens):
 
 
 def finish_job(db, jid, state, speedup=None, best_round=0, rounds=(), error=None):
-    """Ends a queued job the way a worker would: its rounds, best and state."""
+    """Ends a queued job the way a worker would: its rounds (round i recorded after 20*i s of
+    the job's device time), best and state, after 100 s of device time."""
     sql = []
     for i, (accepted, sp, settled) in enumerate(rounds, 1):
         ev = {"l1": {"settled_by": "cuda.elementwise.vectorize" if settled else None}}
-        sql.append("INSERT INTO rounds (job_id, round, level_reached, evidence, rewrite_family, accepted, timing)"
-                   f" VALUES ('{jid}', {i}, {1 if settled else 3}, {q(json.dumps(ev))}::jsonb, 'block_size',"
-                   f" {str(accepted).lower()}, {q(json.dumps({'speedup': sp}))}::jsonb)")
+        sql.append("INSERT INTO rounds (job_id, round, level_reached, evidence, rewrite_family, accepted, timing,"
+                   f" run_s) VALUES ('{jid}', {i}, {1 if settled else 3}, {q(json.dumps(ev))}::jsonb, 'block_size',"
+                   f" {str(accepted).lower()}, {q(json.dumps({'speedup': sp}))}::jsonb, {20 * i})")
     best = {"round": best_round, "speedup": speedup} if speedup is not None else None
     sql.append(f"UPDATE jobs SET state = {q(state)}, started_at = now() - interval '100 seconds', finished_at = now(),"
+               " run_s = 100,"
                f" best = {q(json.dumps(best)) + '::jsonb' if best else 'NULL'}, error = {q(error) if error else 'NULL'}"
                f" WHERE id = '{jid}'")
     psql(db, ";\n".join(sql))
@@ -320,7 +322,7 @@ def test_batch_aggregate_counts_every_failure(koptd, api, tokens):
     assert a["rounds_to_best_median"] == 1 and a["rounds"] == 4 and a["rounds_settled_l1"] == 2
     assert a["l1_share"] == pytest.approx(0.5)
     assert a["device_seconds"] == pytest.approx(400, abs=5)          # 4 jobs ran 100 s each
-    assert a["seconds_to_best_median"] is not None
+    assert a["seconds_to_best_median"] == pytest.approx(30)          # best rounds 2 and 1: 40 s, 20 s
     fails = {f["id"]: f for f in a["failures"]}
     assert set(fails) == {ids[3], ids[4]}
     assert fails[ids[3]]["reason"] == "initial kernel validate failed: boom" and fails[ids[3]]["state"] == "failed"
