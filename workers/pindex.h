@@ -57,8 +57,10 @@ int pindex_match(struct job_ctx *j, const struct pindex *ix, const json_t *featu
                  json_t **matches);
 
 /* Applies the matches to L1's diagnosis d. The first match whose family is not in skip
- * settles L1 when its support and rate suffice (settled_by gets its name); otherwise the
- * matched families go first, each needing the evidence its action names. Pure. */
+ * settles L1 when its support and rate suffice (settled_by gets its name), unless its family
+ * is a launch parameter while d holds unspent structural families (then it joins them and
+ * nothing settles); otherwise the matched families go first, each needing the evidence
+ * its action names. Pure. */
 void pindex_apply(const struct pindex *ix, const json_t *matches, const char *const *skip,
                   struct ladder_diag *d, char *settled_by, size_t len);
 

@@ -81,6 +81,12 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     # 5 x 4 tiles in groups of 2 tile rows: the last group is clipped to one row
     ("tile_grid_matmul1d", "tile_grid", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2,
                                          "num_warps": 2, "num_stages": 2}),
+    # persistent: 20 tiles over the interpreter's 4 programs (5 each, groups clipped), and a
+    # batched kernel's 2 x 2 tiles of 2 batches looped on axis 0
+    ("tile_grid_matmul1d", "tile_grid", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2,
+                                         "num_warps": 2, "num_stages": 2, "PERSISTENT": 1}),
+    ("tile_grid_batched", "tile_grid", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2,
+                                        "num_warps": 2, "num_stages": 2, "PERSISTENT": 1}),
     # 3 column blocks, the last one partly past the matrix
     ("strided_reduction_tiles_colsum", "strided_reduction_tiles", {"BLOCK_R": 16, "BLOCK_C": 32}),
     ("strided_reduction_tiles_colmax", "strided_reduction_tiles", {"BLOCK_C": 16, "num_warps": 2}),
@@ -113,6 +119,7 @@ REFUSED = [
     ("tile_grid_batchmix", "tile_grid", {}, ["bmm_kernel", "cannot tell which of pid_m (line 14)"]),
     ("elementwise_vector_gelu", "tile_grid", {}, ["does not call tl.dot"]),
     ("tile_grid_matmul", "tile_grid", {"BLOCK_M": 96}, ["BLOCK_M=96", "power of two"]),
+    ("tile_grid_matmul", "tile_grid", {"PERSISTENT": 2}, ["PERSISTENT=2", "0 or 1"]),
     ("strided_reduction_tiles_rowsum", "strided_reduction_tiles", {},
      ["row_sum_kernel", "no load adds the program's index row to a row offset multiplied by a stride"]),
     ("strided_reduction_tiles_colsum", "strided_reduction_tiles", {"BLOCK_R": 128, "BLOCK_C": 256},

@@ -152,6 +152,54 @@ static void test_apply_skips_exhausted(void **state)
   assert_false(t.one_family && t.sufficient);
 }
 
+static int family_at(const struct ladder_diag *d, const char *family)
+{
+  for (unsigned i = 0; i < d->nfamilies; i++)
+    if (!strcmp(d->family[i], family))
+      return (int)i;
+  return -1;
+}
+
+/* A well supported launch-parameter pattern (block_size) while a structural rewrite fits and
+ * is unspent: nothing settles, the rewrite and the pattern's family are both in the list, so
+ * the ladder climbs as it would without the pattern. Once the rewrite is spent, it settles. */
+static void test_apply_defers_knob_to_structural(void **state)
+{
+  static const char *knob =
+      "[{\"name\": \"mined.block\", \"family\": \"block_size\", \"support\": 5, \"tried\": 6,"
+      "  \"accepted\": 5, \"when\": \"small_block\","
+      "  \"action\": {\"family\": \"block_size\", \"direction\": \"up\", \"needs_level\": 2}}]";
+  const char *spent[] = { "tile_grid", NULL };
+  struct pindex ix = ix_of("cuda", 2);
+  json_t *launch = load("{\"BLOCK\": 128, \"num_warps\": 4}"), *m = load(knob);
+  json_t *structural = load("[{\"name\": \"tile_grid\", \"fits\": true, \"why\": \"a dot\"}]");
+  struct ladder_diag d;
+  struct ladder_tests t;
+  char by[PINDEX_NAME_LEN];
+  (void)state;
+  for (int pass = 0; pass < 2; pass++) {
+    const char *const *skip = pass ? spent : NULL;
+    ladder_l1(elementwise_src, launch, NULL, NULL, &d);
+    ladder_structural(&d, structural, NULL, NULL);
+    pindex_apply(&ix, m, skip, &d, by, PINDEX_NAME_LEN);
+    ladder_tests(&d, skip, &t);
+    if (!pass) {
+      assert_string_equal(by, "");
+      assert_true(family_at(&d, "tile_grid") >= 0 && family_at(&d, "block_size") >= 0);
+      assert_false(t.one_family && t.sufficient);
+      assert_non_null(strstr(d.why, "launch parameter and structural rewrites fit (tile_grid)"));
+    } else {
+      assert_string_equal(by, "mined.block");
+      assert_int_equal(d.nfamilies, 1);
+      assert_string_equal(d.family[0], "block_size");
+      assert_true(t.one_family && t.sufficient);
+    }
+  }
+  json_decref(launch);
+  json_decref(m);
+  json_decref(structural);
+}
+
 static void test_record(void **state)
 {
   struct pindex ix = ix_of("cuda", 2);
@@ -186,6 +234,7 @@ int main(void)
     cmocka_unit_test(test_apply_settles),
     cmocka_unit_test(test_apply_orders_without_support),
     cmocka_unit_test(test_apply_skips_exhausted),
+    cmocka_unit_test(test_apply_defers_knob_to_structural),
     cmocka_unit_test(test_record),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -684,6 +684,28 @@ def log2(v: int) -> int:
     return int(math.log2(v))
 
 
+def loop_refusal(k: Kernel) -> str | None:
+    """Why k's body cannot run once per tile inside a persistent loop, or None: an early
+    ``return`` would end the program's later tiles too, and an assignment to a parameter
+    would carry into the next tile."""
+    for n in ast.walk(k.node):
+        if isinstance(n, ast.Return):
+            return (f"{k.name} line {n.lineno}: returns early; in a persistent loop the return would end the "
+                    "program's later tiles too")
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in k.params:
+            return (f"{k.name} line {n.lineno}: assigns parameter {n.id}; in a persistent loop the change would "
+                    "carry into the next tile")
+    return None
+
+
+def sms_device_arg(mod: Module, k: Kernel, site: LaunchSite) -> str | None:
+    """The kernel parameter whose argument, a plain name of a recorded tensor, gives the device
+    whose SM count sizes a persistent grid; None when there is none."""
+    values = mod.recorded_values(k.name)
+    return next((p for p in k.params if values.get(p, {}).get("kind") == "tensor"
+                 and isinstance(site.bound.get(p), ast.Name)), None)
+
+
 def from_template(template: str, names: dict[str, str | ast.expr]) -> list[str]:
     """New statements from a template: each ``Name`` of the template found in ``names`` is
     replaced by the given name or expression (a source fragment is parsed first), and each

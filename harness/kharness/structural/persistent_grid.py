@@ -37,9 +37,11 @@ from .common import (
     from_template,
     grid_elem_text,
     grid_elements,
+    loop_refusal,
     pick,
     program_id_axis,
     reindent,
+    sms_device_arg,
     survey_one,
 )
 
@@ -69,13 +71,9 @@ def analyze(mod: Module, k: Kernel) -> PersistentPlan:
     for c in calls(k.node):
         if mod.tl_func(c) == "num_programs":
             raise RewriteRefused(f"{name} line {c.lineno}: uses tl.num_programs, which the persistent grid changes")
-    for n in ast.walk(k.node):
-        if isinstance(n, ast.Return):
-            raise RewriteRefused(f"{name} line {n.lineno}: returns early; in a persistent loop the return would end "
-                                 "the program's later tiles too")
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in k.params:
-            raise RewriteRefused(f"{name} line {n.lineno}: assigns parameter {n.id}; in a persistent loop the change "
-                                 "would carry into the next tile")
+    refusal = loop_refusal(k)
+    if refusal:
+        raise RewriteRefused(refusal)
     if mod.alias_for("torch") is None:
         raise RewriteRefused("the module does not `import torch` (needed for the SM count)")
     site = mod.one_site(name)
@@ -86,9 +84,7 @@ def analyze(mod: Module, k: Kernel) -> PersistentPlan:
         raise RewriteRefused(f"line {site.call.lineno}: the grid has {len(elts)} axes; the persistent loop covers "
                              "a 1-D grid")
     grid_elem_text(mod, site, 0)
-    values = mod.recorded_values(name)
-    device_arg = next((p for p in k.params if values.get(p, {}).get("kind") == "tensor"
-                       and isinstance(site.bound.get(p), ast.Name)), None)
+    device_arg = sms_device_arg(mod, k, site)
     if device_arg is None:
         raise RewriteRefused(f"line {site.call.lineno}: no tensor is passed to {name} as a plain name (its device "
                              "gives the SM count)")

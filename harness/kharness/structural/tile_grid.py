@@ -18,10 +18,20 @@ added; the launch's grid becomes
 kernel keeps its batch axis: ``(..., 1, B)``) and the tile sizes, GROUP_M, num_warps and
 num_stages are set from one configuration.
 
+With ``PERSISTENT=1`` (a configuration of the sweep, when the kernel meets persistent_grid's
+conditions: no early return, no parameter assigned, torch imported, the launch a statement
+of its own passing a tensor as a plain name) the body, grouped order included, runs in a loop
+``for tile in range(tl.program_id(0), num_tiles, tl.num_programs(0))`` with
+``num_tiles = tl.cdiv(M, BLOCK_M) * tl.cdiv(N, BLOCK_N)`` computed in the kernel, and the grid
+becomes ``min(NUM_SMS, tiles)`` programs: one wave, each program walking its tiles in grouped
+order, as in Triton's persistent matmul tutorial (python/tutorials/09-persistent-matmul.py).
+
 Why it is correct: the grouped order is a bijection from [0, cdiv(M,BM)*cdiv(N,BN)) onto the
 tile pairs (pid_m, pid_n) — the last group is clipped to the tile rows left — so every output
 tile is computed by exactly one program, as before; the body is unchanged and its masks make
-every tile size correct. A batch axis is untouched: program (p, 0, b) computes tile p's
+every tile size correct. Persistent: program p runs the body for tiles p, p + P, ... (P
+programs), so each tile of [0, num_tiles) once, and as the body neither returns nor changes
+a parameter, the tiles a program runs do not affect each other. A batch axis is untouched: program (p, 0, b) computes tile p's
 pair of batch b, as (pid_m, pid_n, b) did.
 
 The configurations, most likely first (a smaller candidate budget keeps the head): large tiles
@@ -40,7 +50,7 @@ import ast
 from dataclasses import dataclass
 from typing import Any
 
-from ..srcedit import RewriteRefused, apply_edits
+from ..srcedit import Edit, RewriteRefused, apply_edits
 from .common import (
     Defs,
     Fit,
@@ -48,6 +58,7 @@ from .common import (
     LaunchSite,
     Module,
     Plan,
+    body_after_docstring,
     call_arg,
     calls,
     cdiv,
@@ -60,12 +71,16 @@ from .common import (
     header_exprs,
     int_const,
     is_pow2,
+    loop_refusal,
     names_in,
     pick,
     program_id_axis,
     pure_expr,
+    reindent,
+    sms_device_arg,
     survey_one,
 )
+from .persistent_grid import INTERP_SMS, SMS
 
 NAME = "tile_grid"
 
@@ -94,11 +109,17 @@ CONFIGS_16BIT = [
 # fp32 (tf32 dots): BLOCK_K halved, same bytes per stage.
 CONFIGS_32BIT = [(m, n, max(16, k // 2), g, w, s) for (m, n, k, g, w, s) in CONFIGS_16BIT]
 KEYS = ("BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M", "num_warps", "num_stages")
+# The persistent variants (PERSISTENT=1, module docstring), measured beside the head of the
+# list: the two large 3-stage tiles. Why those: on the H200 (bench/gpu/matmul_probe.py, call
+# AX) a persistent loop over those tiles took 1.03-1.09x cuBLAS's time where the same tiles
+# one program each took 1.09-1.30x, on a 4096^3 matmul and on a linear layer's 8192x4096 by
+# 14336 weight. (A deeper pipeline did not fit the shared memory there.)
+PERSISTENT_FROM = 2      # the first PERSISTENT_FROM entries of each list get a persistent twin
 LIMITS = {"BLOCK_M": (16, 256), "BLOCK_N": (16, 256), "BLOCK_K": (16, 256), "GROUP_M": (1, 64),
           "num_warps": (1, 16), "num_stages": (1, 8)}
 
 SWIZZLE = """
-pid = tl.program_id(0)
+pid = PID0
 num_pid_m = tl.cdiv(M, BLOCK_M)
 num_pid_n = tl.cdiv(N, BLOCK_N)
 num_pid_in_group = GROUP_M * num_pid_n
@@ -110,6 +131,8 @@ PID_N = pid % num_pid_in_group // group_size_m
 """
 GRID = "lambda meta: (triton.cdiv(M, meta[BM]) * triton.cdiv(N, meta[BN]),)"
 GRID_BATCHED = "lambda meta: (triton.cdiv(M, meta[BM]) * triton.cdiv(N, meta[BN]), 1, B)"
+GRID_PERSISTENT = "lambda meta: (min(S, triton.cdiv(M, meta[BM]) * triton.cdiv(N, meta[BN])),)"
+GRID_PERSISTENT_BATCHED = "lambda meta: (min(S, triton.cdiv(M, meta[BM]) * triton.cdiv(N, meta[BN])), 1, B)"
 BATCH_AXIS = 2
 
 
@@ -124,11 +147,17 @@ class TilePlan(Plan):
     n_param: str
     feeding: set[str]           # names computed from the program id only for pid_m/pid_n
     batch: str | None = None    # the grid's batch extent (source text) of a batched kernel
+    device_arg: str | None = None   # whose device gives the SM count; None: no persistent form
+    no_persistent: str = ""         # why there is no persistent form
 
 
-def configs_for(dtypes: list[str]) -> list[dict[str, int]]:
+def configs_for(dtypes: list[str], persistent: bool = False) -> list[dict[str, int]]:
+    """The configurations to sweep, most likely first; with persistent, the persistent twins
+    of the list's head come right after it."""
     table = CONFIGS_32BIT if dtypes and all(d == "float32" for d in dtypes) else CONFIGS_16BIT
-    return [dict(zip(KEYS, c)) for c in table]
+    plain = [{**dict(zip(KEYS, c)), "PERSISTENT": 0} for c in table]
+    twins = [{**c, "PERSISTENT": 1} for c in plain[:PERSISTENT_FROM]] if persistent else []
+    return plain[:PERSISTENT_FROM] + twins + plain[PERSISTENT_FROM:]
 
 
 def analyze(mod: Module, k: Kernel) -> TilePlan:
@@ -199,13 +228,30 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
         raise RewriteRefused(f"{name}: the recorded grid {grid} is not cdiv({m_param}, {bm}) x cdiv({n_param}, {bn}) "
                              f"= {expect}; cannot confirm the tile mapping")
     batch = _batch_extent(mod, site) if batched else None
-    cfgs = configs_for(mod.tensor_dtypes(name))
+    device_arg, no_persistent = _persistent_fit(mod, k, site)
+    cfgs = configs_for(mod.tensor_dtypes(name), device_arg is not None)
     why = (f"{name}: tl.dot tiles indexed by {pm} * {bm} (line {defs.stmt[pm].lineno}) and {pn} * {bn} "
            f"(line {defs.stmt[pn].lineno}), masked by {m_param} and {n_param}; the recorded grid {grid} is "
            f"{'2-D' if 1 in axes else '1-D'} row-major over {tiles[0]}x{tiles[1]} tiles"
            f"{f', times a batch of {grid[2]} on axis 2 ({batch})' if batch else ''} (line {site.call.lineno})")
     return TilePlan(k, site, why, {"kernel": name, **cfgs[0]}, {"configs": cfgs}, pm, pn, bm, bn, bk, m_param,
-                    n_param, feeding, batch)
+                    n_param, feeding, batch, device_arg, no_persistent)
+
+
+def _persistent_fit(mod: Module, k: Kernel, site: LaunchSite) -> tuple[str | None, str]:
+    """The tensor parameter giving the SM count when the tile loop may be persistent, else
+    None and why not (persistent_grid's conditions)."""
+    refusal = loop_refusal(k)
+    if refusal:
+        return None, refusal
+    if mod.alias_for("torch") is None:
+        return None, "the module does not `import torch` (needed for the SM count)"
+    if not (isinstance(site.stmt, ast.Expr) and site.stmt.value is site.call):
+        return None, f"line {site.call.lineno}: the launch of {k.name} is not a statement of its own"
+    device_arg = sms_device_arg(mod, k, site)
+    if device_arg is None:
+        return None, f"line {site.call.lineno}: no tensor is passed to {k.name} as a plain name"
+    return device_arg, ""
 
 
 def _batch_extent(mod: Module, site: LaunchSite) -> str:
@@ -315,22 +361,37 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
         if not (lo <= v <= hi) or (key != "num_stages" and not is_pow2(v) and key != "GROUP_M"):
             raise RewriteRefused(f"{NAME}: {key}={v} must be {'a power of two ' if key != 'num_stages' else ''}"
                                  f"in [{lo}, {hi}]")
+    persistent = int(p.get("PERSISTENT", 0))
+    if persistent not in (0, 1):
+        raise RewriteRefused(f"{NAME}: PERSISTENT={persistent} must be 0 or 1")
+    if persistent and plan.device_arg is None:
+        raise RewriteRefused(f"{NAME}: PERSISTENT=1 but the tile loop cannot be persistent: {plan.no_persistent}")
     k, site = plan.kernel, plan.site
     tl, triton = mod.tl(), mod.triton()
     group = mod.fresh("GROUP_M")
+    tile = mod.fresh("tile") if persistent else ""
     temps = {t: t if t in plan.feeding else mod.fresh(t) for t in ("pid", "num_pid_m", "num_pid_n", "num_pid_in_group", "group_id",
                                        "first_pid_m", "group_size_m")}
-    lines = from_template(SWIZZLE, {**temps, "tl": tl, "M": plan.m_param, "N": plan.n_param,
+    # tl.cast: the loop variable as tl.program_id's int32 (persistent_grid says why)
+    pid0 = f"{tl}.cast({tile}, {tl}.int32)" if persistent else f"{tl}.program_id(0)"
+    lines = from_template(SWIZZLE, {**temps, "tl": tl, "PID0": pid0, "M": plan.m_param, "N": plan.n_param,
                                     "BLOCK_M": plan.block_m, "BLOCK_N": plan.block_n, "GROUP_M": group,
                                     "PID_M": plan.pid_m, "PID_N": plan.pid_n})
     defs = Defs(k)
     first, second = sorted((defs.stmt[plan.pid_m], defs.stmt[plan.pid_n]), key=lambda s: s.lineno)
-    grid = from_template(GRID_BATCHED if plan.batch else GRID,
-                         {"triton": triton, "M": mod.text(site.bound[plan.m_param]),
-                          "N": mod.text(site.bound[plan.n_param]), "BM": ast.Constant(plan.block_m),
-                          "BN": ast.Constant(plan.block_n), **({"B": plan.batch} if plan.batch else {})})[0]
-    edits = [mod.replace_stmt(first, lines), mod.delete_stmt(second),
-             *(mod.delete_stmt(defs.stmt[n]) for n in sorted(plan.feeding)),
+    sizes: dict[str, str | ast.expr] = {"triton": triton, "M": mod.text(site.bound[plan.m_param]), "N": mod.text(site.bound[plan.n_param]),
+             "BM": ast.Constant(plan.block_m), "BN": ast.Constant(plan.block_n),
+             **({"B": plan.batch} if plan.batch else {})}
+    body_edits = [mod.replace_stmt(first, lines), mod.delete_stmt(second),
+                  *(mod.delete_stmt(defs.stmt[n]) for n in sorted(plan.feeding))]
+    if persistent:
+        num_sms = mod.fresh("num_sms")
+        grid = from_template(GRID_PERSISTENT_BATCHED if plan.batch else GRID_PERSISTENT,
+                             {**sizes, "S": num_sms})[0]
+        body_edits = _persistent_edits(mod, plan, tile, body_edits) + [_sms_edit(mod, plan, num_sms)]
+    else:
+        grid = from_template(GRID_BATCHED if plan.batch else GRID, sizes)[0]
+    edits = [*body_edits,
              mod.add_kernel_params(k, [(group, True, str(p["GROUP_M"]))]),
              grid_edit(mod, site, grid),
              mod.set_launch_arg(site, plan.block_m, str(p["BLOCK_M"])),
@@ -341,3 +402,27 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     if plan.block_k is not None:
         edits.append(mod.set_launch_arg(site, plan.block_k, str(p["BLOCK_K"])))
     return apply_edits(mod.source, edits)
+
+
+def _persistent_edits(mod: Module, plan: TilePlan, tile: str, body_edits: list[Edit]) -> list[Edit]:
+    """The kernel's body, with body_edits applied, inside a loop over the tiles: program p
+    takes tiles p, p + P, ... of cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N) for P programs."""
+    k, tl = plan.kernel, mod.tl()
+    body = body_after_docstring(k)      # the docstring stays outside the loop
+    mod.check_no_multiline_strings(k.node, k.name)
+    ind = mod.stmt_indent(body[0])
+    start = mod.index.offset(body[0].lineno, body[0].col_offset)
+    end = mod.index.span(body[-1])[1]
+    text = mod.edited_range(start, end, body_edits)
+    num_tiles = mod.fresh("num_tiles")
+    head = (f"{num_tiles} = {tl}.cdiv({plan.m_param}, {plan.block_m}) * {tl}.cdiv({plan.n_param}, {plan.block_n})\n"
+            f"{ind}for {tile} in range({tl}.program_id(0), {num_tiles}, {tl}.num_programs(0)):\n{ind}    ")
+    return [Edit(start, end, head + reindent(text, "    "))]
+
+
+def _sms_edit(mod: Module, plan: TilePlan, num_sms: str) -> Edit:
+    """The SM count, computed before the launch from its tensor's device."""
+    assert plan.device_arg is not None
+    device = mod.text(plan.site.bound[plan.device_arg])
+    return mod.insert_before(plan.site.stmt, from_template(SMS, {"NUM_SMS": num_sms, "torch": str(mod.alias_for("torch")),
+                                                                "X": device, "FALLBACK": ast.Constant(INTERP_SMS)}))
