@@ -587,3 +587,27 @@ def test_fuse_kernels_refuses_other_index_forms_and_other_writes_of_the_scratch(
         assert r["ok"], r
         with pytest.raises(RewriteRefused, match=words):
             apply(src, "fuse_kernels", {}, r["result"]["kernels"])
+
+
+def test_tma_loads_in_a_persistent_tile_loop(h, recorded):
+    """tile_grid's persistent form, then tma_loads: the loads of the K loop inside the loop
+    over the tiles fit, their descriptors (parameters only) are made once per program, before
+    the tile loop, and the candidate validates."""
+    name = "tma_loads_linear"
+    ref, ker = fixture(name)
+    pers = apply(ker, "tile_grid", {"PERSISTENT": 1}, recorded[name])
+    r = h.request("load", reference_source=ref, kernel_source=pers, workdir="p_tma", seed=0,
+                  correctness_cases=2, benchmark_cases=1)
+    assert r["ok"], r
+    kernels = r["result"]["kernels"]
+    fit = {f.name: f for f in survey(pers, kernels)}["tma_loads"]
+    assert fit.fits, fit.why
+    cand = apply(pers, "tma_loads", {}, kernels)
+    fn = next(n for n in ast.parse(cand).body if isinstance(n, ast.FunctionDef) and n.name == fit.params["kernel"])
+    tile_loop = next(s for s in fn.body if isinstance(s, ast.For))
+    descs = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr == "make_tensor_descriptor"]
+    assert descs and all(d.lineno < tile_loop.lineno for d in descs), cand
+    assert check_source(cand)["ok"]
+    res = load_and_validate(h, name, cand)
+    assert res["passed"], res["failure"]

@@ -76,7 +76,6 @@ from .common import (
     pick,
     program_id_axis,
     pure_expr,
-    reindent,
     sms_device_arg,
     survey_one,
 )
@@ -411,13 +410,15 @@ def _persistent_edits(mod: Module, plan: TilePlan, tile: str, body_edits: list[E
     body = body_after_docstring(k)      # the docstring stays outside the loop
     mod.check_no_multiline_strings(k.node, k.name)
     ind = mod.stmt_indent(body[0])
-    start = mod.index.offset(body[0].lineno, body[0].col_offset)
+    # from the start of the body's first line: deleting a statement takes its whole lines
+    start = mod.line_start(body[0].lineno)
     end = mod.index.span(body[-1])[1]
+    assert all(start <= e.start and e.end <= end for e in body_edits), "an edit outside the kernel's body"
     text = mod.edited_range(start, end, body_edits)
     num_tiles = mod.fresh("num_tiles")
-    head = (f"{num_tiles} = {tl}.cdiv({plan.m_param}, {plan.block_m}) * {tl}.cdiv({plan.n_param}, {plan.block_n})\n"
-            f"{ind}for {tile} in range({tl}.program_id(0), {num_tiles}, {tl}.num_programs(0)):\n{ind}    ")
-    return [Edit(start, end, head + reindent(text, "    "))]
+    head = (f"{ind}{num_tiles} = {tl}.cdiv({plan.m_param}, {plan.block_m}) * {tl}.cdiv({plan.n_param}, "
+            f"{plan.block_n})\n{ind}for {tile} in range({tl}.program_id(0), {num_tiles}, {tl}.num_programs(0)):\n")
+    return [Edit(start, end, head + "\n".join(f"    {ln}" if ln.strip() else ln for ln in text.split("\n")))]
 
 
 def _sms_edit(mod: Module, plan: TilePlan, num_sms: str) -> Edit:

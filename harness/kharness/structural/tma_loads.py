@@ -19,6 +19,11 @@ launch passed P 16-byte aligned and the other stride (and any offset) a multiple
 the starts read are parameters, the loop's own variables or names bound once at the top level
 of the kernel or of the loop.
 
+In a kernel whose body is a persistent loop over its tiles (``for t in range(tl.program_id(0),
+n, tl.num_programs(0))``, tile_grid's PERSISTENT=1), that loop's body counts as the top level
+(a name bound once there is fixed for a tile), and a descriptor that reads only parameters,
+constexprs and names bound before the loop is made before it: once per program, not per tile.
+
 The rewrite: before the loop,
 ``P_desc = tl.make_tensor_descriptor(P, shape=[D0, D1], strides=[S0, 1], block_shape=[B0,
 B1])`` (the axes in the other order, and the loaded tile transposed with ``tl.trans``, when
@@ -49,12 +54,14 @@ from .common import (
     Kernel,
     Module,
     Plan,
+    body_after_docstring,
     call_arg,
     calls,
     check_params,
     int_const,
     names_in,
     pick,
+    program_id_axis,
     survey_one,
 )
 
@@ -97,6 +104,22 @@ class TileLoad:
 @dataclass
 class TmaPlan(Plan):
     loads: list[TileLoad] = field(default_factory=list)
+    tile_loop: ast.For | None = None     # the persistent loop over the tiles, when the kernel has one
+
+
+def _tile_loop(mod: Module, k: Kernel) -> ast.For | None:
+    """The kernel's persistent loop over its tiles (tile_grid's PERSISTENT=1, persistent_grid):
+    a top-level ``for t in range(tl.program_id(0), n, tl.num_programs(0))``; None when there is
+    none. Its body is the per-tile top level: names bound once there are fixed for a tile."""
+    for s in body_after_docstring(k):
+        if not (isinstance(s, ast.For) and isinstance(s.iter, ast.Call) and isinstance(s.iter.func, ast.Name)
+                and s.iter.func.id == "range" and len(s.iter.args) == 3 and not s.iter.keywords):
+            continue
+        first, _, step = s.iter.args
+        if isinstance(first, ast.Call) and program_id_axis(mod, first) == 0 \
+                and isinstance(step, ast.Call) and mod.tl_func(step) == "num_programs":
+            return s
+    return None
 
 
 def _unwrap(mod: Module, e: ast.expr) -> ast.expr:
@@ -362,11 +385,13 @@ def analyze(mod: Module, k: Kernel) -> TmaPlan:
     for lib in ("torch", "triton"):
         if mod.alias_for(lib) is None:
             raise RewriteRefused(f"the module does not `import {lib}` (needed for the descriptors' allocator)")
-    defs = Defs(k)
+    tile_loop = _tile_loop(mod, k)
+    per_tile = tile_loop.body if tile_loop is not None else []
+    defs = Defs(k, per_tile)
     loads: list[TileLoad] = []
     why_not: list[str] = []
-    for loop in (n for n in ast.walk(k.node) if isinstance(n, ast.For)):
-        vdefs = Defs(k, loop.body)
+    for loop in (n for n in ast.walk(k.node) if isinstance(n, ast.For) and n is not tile_loop):
+        vdefs = Defs(k, [*per_tile, *loop.body])
         for s in ast.walk(loop):
             if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
                     and isinstance(s.value, ast.Call) and mod.tl_func(s.value) == "load"):
@@ -394,7 +419,7 @@ def analyze(mod: Module, k: Kernel) -> TmaPlan:
                                  "the launch; this rewrite sets it")
         params[opt] = cur
         domain[opt] = sorted({*values, cur})
-    return TmaPlan(k, site, why, params, domain, loads)
+    return TmaPlan(k, site, why, params, domain, loads, tile_loop)
 
 
 def survey(mod: Module) -> Fit:
@@ -426,9 +451,10 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     for t in plan.loads:
         first, second = (t.cols, t.rows) if t.transposed else (t.rows, t.cols)
         desc = mod.fresh(f"{t.ptr if t.ptr.isidentifier() else t.tensor}_desc")
-        before.setdefault(id(t.loop), (t.loop, []))[1].append(
-            f"{desc} = {tl}.make_tensor_descriptor({t.ptr}, shape=[{first.extent}, {second.extent}], "
-            f"strides=[{first.stride}, 1], block_shape=[{first.block}, {second.block}])")
+        line = (f"{desc} = {tl}.make_tensor_descriptor({t.ptr}, shape=[{first.extent}, {second.extent}], "
+                f"strides=[{first.stride}, 1], block_shape=[{first.block}, {second.block}])")
+        at = _descriptor_loop(mod, plan, t, line)
+        before.setdefault(id(at), (at, []))[1].append(line)
         load = f"{desc}.load([{first.start}, {second.start}])"
         if t.transposed:
             load = f"{tl}.trans({load})"
@@ -440,3 +466,17 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
                                                    "else:", f"    {mod.text(t.stmt)}"]))
     edits += [mod.insert_before(loop, lines) for loop, lines in before.values()]
     return apply_edits(mod.source, edits)
+
+
+def _descriptor_loop(mod: Module, plan: TmaPlan, t: TileLoad, line: str) -> ast.For:
+    """Where a descriptor is made: before the persistent loop over the tiles when it reads only
+    parameters, constexprs and names the kernel binds once before that loop (then each program
+    makes it once, not once per tile), else before the load's own loop."""
+    k, loop = plan.kernel, plan.tile_loop
+    if loop is None:
+        return t.loop
+    stmt = ast.parse(line).body[0]
+    assert isinstance(stmt, ast.Assign)
+    bound_before = {n for n, s in Defs(k).stmt.items() if s.lineno < loop.lineno}
+    known = set(k.params) | set(k.constexprs) | bound_before | {mod.tl()}
+    return loop if names_in(stmt.value) <= known else t.loop
