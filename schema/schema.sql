@@ -1,7 +1,7 @@
 -- The schema that migrations/ produce, for reading (regenerate: scripts/dump_schema.sh).
 -- Do not edit: change migrations/ instead.
 
-\restrict D6q0D2UpbSdWfYrGR4GGDlGwFKRohUWqgH1ngTIbwzp4Us8vvs2LHslP2MPfEJy
+\restrict wYnawGuQLIYHhBQHUzhyMQWN4LPG4MuNIIuCaI5IGMenb2K8iWMod4NzKPyZIue
 
 CREATE FUNCTION public.kopt_batch_job_done() RETURNS trigger
     LANGUAGE plpgsql
@@ -62,11 +62,10 @@ CREATE FUNCTION public.kopt_batch_json(b public.batches) RETURNS jsonb
       (SELECT count(*) FROM rounds r WHERE r.job_id = j.id) AS rounds_run,
       (SELECT count(*) FROM rounds r WHERE r.job_id = j.id AND r.level_reached = 1
          AND r.evidence->'l1'->>'settled_by' IS NOT NULL) AS settled,
-      (SELECT extract(epoch FROM r.created_at - j.started_at) FROM rounds r
+      (SELECT r.run_s FROM rounds r
          WHERE r.job_id = j.id AND r.round = (j.best->>'round')::int
            AND (j.best->>'round')::int > 0) AS to_best_s,
-      CASE WHEN j.started_at IS NOT NULL
-           THEN extract(epoch FROM coalesce(j.finished_at, now()) - j.started_at) END AS device_s
+      CASE WHEN j.started_at IS NOT NULL THEN kopt_job_run_seconds(j) END AS device_s
     FROM jobs j WHERE j.batch_id = b.id),
   ok AS (SELECT * FROM j WHERE j.state = 'succeeded' AND j.speedup > 0)
   SELECT jsonb_build_object(
@@ -185,12 +184,16 @@ CREATE TABLE public.jobs (
     last_attempt_end text,
     pattern_version integer,
     owner_token_name text,
+    run_s double precision DEFAULT 0 NOT NULL,
+    run_started_at timestamp with time zone,
+    run_alive_at timestamp with time zone,
     CONSTRAINT jobs_backend_check CHECK ((backend = ANY (ARRAY['cuda'::text, 'ascend'::text, 'interp'::text, 'any'::text]))),
     CONSTRAINT jobs_idempotency_key_check CHECK (((length(idempotency_key) >= 1) AND (length(idempotency_key) <= 255))),
     CONSTRAINT jobs_infra_retries_check CHECK ((infra_retries >= 0)),
     CONSTRAINT jobs_last_attempt_end_check CHECK ((last_attempt_end = ANY (ARRAY['job'::text, 'infra'::text]))),
     CONSTRAINT jobs_priority_check CHECK (((priority >= '-100'::integer) AND (priority <= 100))),
     CONSTRAINT jobs_rounds_check CHECK (((rounds >= 0) AND (rounds <= 100))),
+    CONSTRAINT jobs_run_s_check CHECK ((run_s >= (0)::double precision)),
     CONSTRAINT jobs_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text])))
 );
 
@@ -210,6 +213,41 @@ CREATE FUNCTION public.kopt_job_json(j public.jobs) RETURNS jsonb
                     ELSE jsonb_build_object('token_id', j.owner_token_id,
                                             'token_name', coalesce(j.owner_token_name, ''))
                     END)
+$$;
+
+CREATE FUNCTION public.kopt_job_run_clock() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  began boolean := NEW.state = 'running' AND (OLD.state <> 'running'
+                     OR NEW.attempts <> OLD.attempts OR NEW.infra_retries <> OLD.infra_retries);
+  ended boolean := OLD.state = 'running' AND (NEW.state <> 'running' OR began);
+  stop timestamptz;
+BEGIN
+  IF ended AND OLD.run_started_at IS NOT NULL THEN
+    stop := CASE WHEN OLD.lease_expires_at IS NULL OR OLD.lease_expires_at >= now() THEN now()
+                 ELSE coalesce(OLD.run_alive_at, OLD.run_started_at) END;
+    NEW.run_s := OLD.run_s + greatest(0, extract(epoch FROM stop - OLD.run_started_at));
+  END IF;
+  IF began THEN
+    NEW.run_started_at := now();
+    NEW.run_alive_at := now();
+  ELSIF NEW.state <> 'running' THEN
+    NEW.run_started_at := NULL;
+    NEW.run_alive_at := NULL;
+  ELSIF OLD.lease_expires_at >= now() THEN
+    NEW.run_alive_at := now();
+  END IF;
+  RETURN NEW;
+END
+$$;
+
+CREATE FUNCTION public.kopt_job_run_seconds(j public.jobs) RETURNS double precision
+    LANGUAGE sql STABLE
+    AS $$
+  SELECT j.run_s + CASE WHEN j.state = 'running' AND j.run_started_at IS NOT NULL
+                        THEN greatest(0, extract(epoch FROM now() - j.run_started_at))
+                        ELSE 0 END
 $$;
 
 CREATE FUNCTION public.kopt_job_touch() RETURNS trigger
@@ -620,6 +658,17 @@ BEGIN
 END
 $_$;
 
+CREATE FUNCTION public.kopt_round_run_clock() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF NEW.run_s IS NULL THEN
+    SELECT kopt_job_run_seconds(j) INTO NEW.run_s FROM jobs j WHERE j.id = NEW.job_id;
+  END IF;
+  RETURN NEW;
+END
+$$;
+
 CREATE FUNCTION public.kopt_synthesis_rounds(until timestamp with time zone, batch_ids uuid[]) RETURNS TABLE(job_id uuid, round integer, batch_id uuid, backend text, operator text, f jsonb, family text, direction text, accepted boolean, speedup double precision, level integer, settled_by text, diagnose_s double precision)
     LANGUAGE sql STABLE
     AS $$
@@ -805,8 +854,10 @@ CREATE TABLE public.rounds (
     reject_reason text,
     tokens jsonb,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    run_s double precision,
     CONSTRAINT rounds_level_reached_check CHECK (((level_reached >= 1) AND (level_reached <= 4))),
-    CONSTRAINT rounds_round_check CHECK ((round >= 0))
+    CONSTRAINT rounds_round_check CHECK ((round >= 0)),
+    CONSTRAINT rounds_run_s_check CHECK ((run_s >= (0)::double precision))
 );
 
 CREATE TABLE public.workers (
@@ -911,6 +962,8 @@ CREATE TRIGGER jobs_batch_done AFTER UPDATE OF state ON public.jobs FOR EACH ROW
 
 CREATE TRIGGER jobs_changed AFTER INSERT OR DELETE OR UPDATE ON public.jobs FOR EACH ROW EXECUTE FUNCTION public.kopt_job_changed();
 
+CREATE TRIGGER jobs_run_clock BEFORE UPDATE ON public.jobs FOR EACH ROW EXECUTE FUNCTION public.kopt_job_run_clock();
+
 CREATE TRIGGER jobs_touch BEFORE UPDATE ON public.jobs FOR EACH ROW EXECUTE FUNCTION public.kopt_job_touch();
 
 CREATE TRIGGER jobs_truncated AFTER TRUNCATE ON public.jobs FOR EACH STATEMENT EXECUTE FUNCTION public.kopt_jobs_truncated();
@@ -918,6 +971,8 @@ CREATE TRIGGER jobs_truncated AFTER TRUNCATE ON public.jobs FOR EACH STATEMENT E
 CREATE TRIGGER pattern_versions_guard BEFORE DELETE OR UPDATE ON public.pattern_index_versions FOR EACH ROW EXECUTE FUNCTION public.kopt_pattern_versions_guard();
 
 CREATE TRIGGER patterns_guard BEFORE INSERT OR DELETE OR UPDATE ON public.patterns FOR EACH ROW EXECUTE FUNCTION public.kopt_patterns_guard();
+
+CREATE TRIGGER rounds_run_clock BEFORE INSERT ON public.rounds FOR EACH ROW EXECUTE FUNCTION public.kopt_round_run_clock();
 
 ALTER TABLE ONLY public.artifacts
     ADD CONSTRAINT artifacts_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
@@ -964,5 +1019,5 @@ ALTER TABLE ONLY public.rounds
 ALTER TABLE ONLY public.rounds
     ADD CONSTRAINT rounds_kernel_sha256_fkey FOREIGN KEY (kernel_sha256) REFERENCES public.kernels(sha256);
 
-\unrestrict D6q0D2UpbSdWfYrGR4GGDlGwFKRohUWqgH1ngTIbwzp4Us8vvs2LHslP2MPfEJy
+\unrestrict wYnawGuQLIYHhBQHUzhyMQWN4LPG4MuNIIuCaI5IGMenb2K8iWMod4NzKPyZIue
 
