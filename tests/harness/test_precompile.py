@@ -64,15 +64,17 @@ def test_compile_past_the_limit_is_given_up_and_killed(tmp_path, monkeypatch):
         out = pool.compile_all([ok], TARGET)
         assert out[ok.key()].ok, out[ok.key()]
 
-        # Two processes: the sleeper holds one; `first` takes the other for 2 s, then `second`
-        # for 2.8 s. The sleeper passes the 4 s limit while `second` runs (its own clock
-        # started when it got the process, at about 2 s, so it stays under the limit), and the
-        # pool must still be killed once `second` is done.
+        # Two processes: the sleeper holds one; `first` takes the other for 5 s, then `second`
+        # for 7 s. The sleeper passes the 10 s limit while `second` runs (its own clock
+        # started when it got the process, at about 5 s, so it stays under the limit; counted
+        # from its submission it would pass it), and the pool must still be killed once
+        # `second` is done. Each compile adds its own seconds to its sleep: under a loaded CI
+        # machine's 2 cores a margin of 1.2 s (2.8 s of sleep, a 4 s limit) was not enough.
         slow = request(tmp_path, "kslow", SLOW, 1024)
-        first = request(tmp_path, "kfirst", "import time\ntime.sleep(2)", 2048)
-        second = request(tmp_path, "ksecond", "import time\ntime.sleep(2.8)", 4096)
+        first = request(tmp_path, "kfirst", "import time\ntime.sleep(5)", 2048)
+        second = request(tmp_path, "ksecond", "import time\ntime.sleep(7)", 4096)
         t0 = time.monotonic()
-        out = pool.compile_all([slow, first, second], TARGET, limit_s=4.0)
+        out = pool.compile_all([slow, first, second], TARGET, limit_s=10.0)
         took = time.monotonic() - t0
         assert out[slow.key()].error.startswith(TIMED_OUT), out[slow.key()]
         assert not out[slow.key()].ok
