@@ -20,6 +20,7 @@ import json
 import multiprocessing
 import os
 import signal
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -35,6 +36,16 @@ PRECOMPILE_MAX_WORKERS = 32
 # compile past the limit is recorded as timed out and its candidate is not compiled again
 # (workers/deadline.c mirrors the value to size a sweep's limit).
 PRECOMPILE_LIMIT_S = 60.0
+# Within one batch, once PRECOMPILE_OUTLIER_MIN_DONE of its compiles (and half of them) have
+# finished, one still running after PRECOMPILE_OUTLIER_FACTOR times their median, and at least
+# PRECOMPILE_OUTLIER_FLOOR_S, is given up too. Why: on the H200 a block-size sweep of a rows
+# kernel (rope's ROWS x 64 tile after rows_per_program, in a round whose L1 pattern left no IR
+# to bound the tile) compiled 22 candidates in 0.4 s each and waited 60 s for 8 that ptxas
+# never finished: 64 s of the round's device time for nothing. The floor stays above the
+# longest compile that finished in the suite's sweeps (22.6 s).
+PRECOMPILE_OUTLIER_FACTOR = 10.0
+PRECOMPILE_OUTLIER_FLOOR_S = 25.0
+PRECOMPILE_OUTLIER_MIN_DONE = 3
 # How often the pool is looked at while compiles run.
 PRECOMPILE_POLL_S = 0.25
 TIMED_OUT = "compile exceeded"
@@ -179,6 +190,19 @@ def _kill_pid(pid: int) -> None:
         pass                               # already exited
 
 
+def _outlier_limit(done_s: list[float], total: int, limit_s: float, floor_s: float) -> tuple[float, str]:
+    """The seconds a compile of this batch may run, given those that finished (done_s) out of
+    total, and why when it is below limit_s (a clause for the outcome's message)."""
+    if len(done_s) < PRECOMPILE_OUTLIER_MIN_DONE or 2 * len(done_s) < total:
+        return limit_s, ""
+    med = statistics.median(done_s)
+    lim = max(floor_s, PRECOMPILE_OUTLIER_FACTOR * med)
+    if lim >= limit_s:
+        return limit_s, ""
+    return lim, (f" ({PRECOMPILE_OUTLIER_FACTOR:.0f}x the median of the {len(done_s)} of this batch's "
+                 f"{total} compiles that finished, {med:.2f} s)")
+
+
 class CompilePool:
     """A lazily started pool of compile processes, kept for the harness worker's life."""
 
@@ -207,9 +231,11 @@ class CompilePool:
         return ""
 
     def compile_all(self, reqs: list[CompileRequest], target: tuple[str, Any, int],
-                    limit_s: float = PRECOMPILE_LIMIT_S) -> dict[tuple[str, str, str], CompileOutcome]:
+                    limit_s: float = PRECOMPILE_LIMIT_S,
+                    outlier_floor_s: float = PRECOMPILE_OUTLIER_FLOOR_S) -> dict[tuple[str, str, str], CompileOutcome]:
         """Compiles each distinct request once, in parallel; outcome per request key. A compile
-        running longer than limit_s is given up (outcome error starting with TIMED_OUT); once
+        running longer than limit_s, or than the batch's outlier limit (_outlier_limit, not
+        below outlier_floor_s), is given up (outcome error starting with TIMED_OUT); once
         nothing else is left, the pool's processes are killed with their compilers and the
         pool starts afresh on the next call."""
         uniq = {r.key(): r for r in reqs}
@@ -236,9 +262,11 @@ class CompilePool:
                 # hold their process) are the compiles under way, and their clocks start.
                 for f in [f for f in futs if f.running() and not f.done()][:self.workers]:
                     started.setdefault(f, now)
-                over = {f for f in pending if now - started.get(f, now) > limit_s}
+                lim, why = _outlier_limit([o.seconds for o in out.values() if o.ok], len(uniq), limit_s,
+                                          outlier_floor_s)
+                over = {f for f in pending if now - started.get(f, now) > lim}
                 for f in over:
-                    out[futs[f]] = CompileOutcome(False, limit_s, f"{TIMED_OUT} {limit_s:.0f} s")
+                    out[futs[f]] = CompileOutcome(False, lim, f"{TIMED_OUT} {lim:.0f} s{why}")
                 pending -= over
                 gave_up |= bool(over)
             if gave_up:            # the compiles given up on still run: stop them now

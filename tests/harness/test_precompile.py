@@ -7,7 +7,7 @@ import textwrap
 import time
 
 import pytest
-from kharness.precompile import TIMED_OUT, CompilePool, CompileRequest, _children
+from kharness.precompile import TIMED_OUT, CompilePool, CompileRequest, _children, _outlier_limit
 
 triton = pytest.importorskip("triton")
 from triton.backends.compiler import GPUTarget
@@ -60,9 +60,11 @@ def test_compile_past_the_limit_is_given_up_and_killed(tmp_path, monkeypatch):
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)   # the pool compiles for the GPU
     pool = CompilePool(2)
     try:
-        ok = request(tmp_path, "kfast", "", 1024)
-        out = pool.compile_all([ok], TARGET)
-        assert out[ok.key()].ok, out[ok.key()]
+        # both processes compile once first: a process's first compile imports Triton (seconds
+        # on a loaded machine), which would count against the limit below
+        ok, ok2 = request(tmp_path, "kfast", "", 1024), request(tmp_path, "kfast2", "", 2048)
+        out = pool.compile_all([ok, ok2], TARGET)
+        assert out[ok.key()].ok and out[ok2.key()].ok, out
 
         # Two processes: the sleeper holds one; `first` takes the other for 5 s, then `second`
         # for 7 s. The sleeper passes the 10 s limit while `second` runs (its own clock
@@ -90,5 +92,38 @@ def test_compile_past_the_limit_is_given_up_and_killed(tmp_path, monkeypatch):
         ok3 = request(tmp_path, "kfast", "", 512)     # a fresh pool
         out = pool.compile_all([ok3], TARGET)
         assert out[ok3.key()].ok, out[ok3.key()]
+    finally:
+        pool.close()
+
+
+def test_outlier_limit():
+    """The batch's limit falls to 10x the median of its finished compiles (not below the floor)
+    once three, and half of the batch, have finished; otherwise it is the fixed limit."""
+    assert _outlier_limit([0.4, 0.4], 4, 60.0, 25.0) == (60.0, "")          # two done: too few
+    assert _outlier_limit([0.4] * 3, 8, 60.0, 25.0) == (60.0, "")           # under half of 8
+    lim, why = _outlier_limit([0.3, 0.4, 0.5, 0.4], 8, 60.0, 25.0)
+    assert lim == 25.0 and "median" in why and "0.40 s" in why               # the floor
+    assert _outlier_limit([3.0, 4.0, 5.0], 4, 60.0, 25.0)[0] == 40.0        # 10 x 4.0
+    assert _outlier_limit([7.0, 8.0, 9.0], 4, 60.0, 25.0) == (60.0, "")      # never above the limit
+
+
+def test_a_compile_far_slower_than_its_batch_is_given_up(tmp_path, monkeypatch):
+    """Four quick compiles and one that never ends, under the default 60 s limit: once the
+    quick ones are done, the slow one is given up at the outlier limit (its floor lowered for
+    the test), not after 60 s, and its message says why."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    pool = CompilePool(2)
+    try:
+        warm = [request(tmp_path, f"kw{b}", "", b) for b in (64, 32)]   # each process imports Triton
+        assert all(o.ok for o in pool.compile_all(warm, TARGET).values())
+        quick = [request(tmp_path, f"kq{b}", "", b) for b in (128, 256, 512, 1024)]
+        slow = request(tmp_path, "kslow2", SLOW, 2048)
+        t0 = time.monotonic()
+        out = pool.compile_all([*quick, slow], TARGET, outlier_floor_s=8.0)
+        took = time.monotonic() - t0
+        assert all(out[r.key()].ok for r in quick), out
+        err = out[slow.key()].error
+        assert not out[slow.key()].ok and err.startswith(TIMED_OUT) and "median" in err, err
+        assert took < 40, took
     finally:
         pool.close()
