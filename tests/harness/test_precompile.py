@@ -7,7 +7,13 @@ import textwrap
 import time
 
 import pytest
-from kharness.precompile import TIMED_OUT, CompilePool, CompileRequest, _children, _outlier_limit
+from kharness.precompile import (
+    TIMED_OUT,
+    CompilePool,
+    CompileRequest,
+    _children,
+    _outlier_limit,
+)
 
 triton = pytest.importorskip("triton")
 from triton.backends.compiler import GPUTarget
