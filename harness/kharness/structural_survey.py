@@ -38,10 +38,18 @@ def tma_refusal(backend: str, device: Any) -> str | None:
     return None
 
 
-def structural_survey(src: str, recs: list[dict[str, Any]], tma_why: str | None = None) -> list[dict[str, Any]]:
+# Backends whose devices count streaming multiprocessors: a persistent tile loop sizes its grid
+# from that count (tile_grid's PERSISTENT twins; the interpreter stands in with 4 programs).
+PERSISTENT_TILE_BACKENDS = ("cuda", "interp")
+
+
+def structural_survey(src: str, recs: list[dict[str, Any]], tma_why: str | None = None,
+                      backend: str = "cuda") -> list[dict[str, Any]]:
     """The structural rewrites' fits as records; tma_why (tma_refusal's answer) turns a fitting
     tma_loads into a refusal: the survey reads the source and launches only, the device is the
-    worker's."""
+    worker's. On a backend without SMs (PERSISTENT_TILE_BACKENDS) tile_grid's persistent twins
+    leave its configurations: their grid would fall back to the interpreter's 4 programs, where
+    an Ascend part wants its core count (not built)."""
     mod = structural_module()
     if mod is None:
         return []
@@ -56,4 +64,8 @@ def structural_survey(src: str, recs: list[dict[str, Any]], tma_why: str | None 
     for f in out:
         if f.get("name") == "tma_loads" and f.get("fits") and tma_why:
             f.update(fits=False, why=tma_why, params={}, domain={})
+        if f.get("name") == "tile_grid" and f.get("fits") and backend not in PERSISTENT_TILE_BACKENDS:
+            configs = (f.get("domain") or {}).get("configs")
+            if isinstance(configs, list):
+                f["domain"]["configs"] = [c for c in configs if not (isinstance(c, dict) and c.get("PERSISTENT"))]
     return out

@@ -671,7 +671,7 @@ class Worker:
         except RewriteRefused as e:
             raise HarnessError("rewrite-refused", str(e))
         res = d.to_json()
-        res["structural"] = structural_survey(src, recs, tma_refusal(self.backend, self.device))
+        res["structural"] = structural_survey(src, recs, tma_refusal(self.backend, self.device), self.backend)
         res["probe_case"] = case
         return res
 

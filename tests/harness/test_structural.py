@@ -611,3 +611,15 @@ def test_tma_loads_in_a_persistent_tile_loop(h, recorded):
     assert check_source(cand)["ok"]
     res = load_and_validate(h, name, cand)
     assert res["passed"], res["failure"]
+
+
+def test_persistent_tile_twins_only_where_the_device_counts_sms(recorded: dict[str, list[dict[str, Any]]]) -> None:
+    """tile_grid offers its persistent twins on cuda (and the interpreter), right after the
+    head of its list; on ascend they leave the configurations, the rest stays as it was."""
+    from kharness.structural_survey import structural_survey
+    name = "tile_grid_matmul1d"
+    cuda = {f["name"]: f for f in structural_survey(fixture(name)[1], recorded[name])}["tile_grid"]
+    npu = {f["name"]: f for f in structural_survey(fixture(name)[1], recorded[name], None, "ascend")}["tile_grid"]
+    twins = [c for c in cuda["domain"]["configs"] if c["PERSISTENT"]]
+    assert len(twins) == 2 and [c["PERSISTENT"] for c in cuda["domain"]["configs"][:4]] == [0, 0, 1, 1]
+    assert npu["fits"] and npu["domain"]["configs"] == [c for c in cuda["domain"]["configs"] if not c["PERSISTENT"]]
