@@ -25,6 +25,7 @@ void evidence_clear(struct evidence *e)
   json_decref(e->ir);
   json_decref(e->passes);
   json_decref(e->compile_pp);
+  json_decref(e->tile_hint);
   evidence_init(e);
 }
 
@@ -309,6 +310,21 @@ json_t *evidence_passes_findings_ascend(const char *dump, size_t len, const stru
   }
   ir_passes_free(&seq);
   return findings;
+}
+
+json_t *evidence_tile_hint(const json_t *candidate)
+{
+  json_t *facts = json_object_get(json_object_get(candidate, "compile"), "facts"), *f;
+  const char *name, *best = NULL;
+  json_int_t most = 0;
+  json_object_foreach(facts, name, f) {
+    json_int_t e = json_integer_value(json_object_get(f, "max_tensor_elems"));
+    if (e > most) {
+      most = e;
+      best = name;
+    }
+  }
+  return best ? json_pack("{s:s, s:I}", "kernel", best, "elems", most) : NULL;
 }
 
 json_t *evidence_launch(const struct evidence *e)

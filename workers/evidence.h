@@ -15,6 +15,8 @@ struct evidence {
   json_t *ir;        /* owned: L3 features of the hottest kernel */
   json_t *passes;    /* owned: L4 findings (array) */
   json_t *compile_pp;/* owned: per-pass compile result */
+  json_t *tile_hint; /* owned: {kernel, elems}: the incumbent's largest tensor, from the sweep
+                      * compile that made it (rules_tile's estimate when no IR is read) */
 };
 
 void evidence_init(struct evidence *e);
@@ -34,6 +36,10 @@ int evidence_ir(struct job_ctx *j, struct evidence *e, const char *source,
                 const json_t *tunables, int round);
 int evidence_passes(struct job_ctx *j, struct evidence *e, const char *source,
                     const json_t *tunables);
+/* The largest tensor of a sweep candidate's compiled kernels, {kernel, elems} (new reference),
+ * from its compile facts (the harness's sweep: compile.facts.KERNEL.max_tensor_elems), or
+ * NULL when none is recorded. */
+json_t *evidence_tile_hint(const json_t *candidate);
 /* The launch settings the compile saw (kernels[0].kwargs flattened to NAME: value). */
 json_t *evidence_launch(const struct evidence *e);
 

@@ -598,6 +598,7 @@ static void rounds_promote(struct rounds_state *s, int round, const json_t *chos
   s->knobs = NULL;
   s->ev.profile = NULL;
   evidence_clear(&s->ev); /* the IR described the old incumbent */
+  s->ev.tile_hint = evidence_tile_hint(chosen);
   if (restructured) {
     search_new_structure(&s->search, sha);
     json_decref(prof);

@@ -450,14 +450,31 @@ static int rules_overloaded_threads(const json_t *tile, const struct rules_knob 
   return 0;
 }
 
-json_t *rules_tile(const struct evidence *ev)
+json_t *rules_tile(const struct evidence *ev, const json_t *knobs)
 {
-  const json_t *ir = ev ? ev->ir : NULL;
+  const json_t *ir = ev ? ev->ir : NULL, *hint = ev ? ev->tile_hint : NULL, *k;
   json_int_t elems = json_integer_value(json_object_get(json_object_get(ir, "ttgir"), "max_tensor_elems"));
   const char *kernel = json_string_value(json_object_get(ir, "kernel"));
-  if (elems <= 0 || !kernel || !ev->compile)
+  json_t *at;
+  size_t i;
+
+  if (elems > 0 && kernel && ev->compile)
+    return json_pack("{s:s, s:I, s:o}", "kernel", kernel, "elems", elems, "at", evidence_launch(ev));
+  /* No IR of the incumbent (a round settled at L1 reads none): its largest tensor as its
+   * sweep's compile recorded it, at the values its knobs have now, which it was compiled
+   * with. Measured on the H200: without it a rows kernel's block-size sweep after an L1
+   * settlement grew ROWS x 64 tiles that ptxas worked on past 60 s, 8 of 30 candidates. */
+  elems = json_integer_value(json_object_get(hint, "elems"));
+  kernel = json_string_value(json_object_get(hint, "kernel"));
+  if (elems <= 0 || !kernel || !(at = json_object()))
     return NULL;
-  return json_pack("{s:s, s:I, s:o}", "kernel", kernel, "elems", elems, "at", evidence_launch(ev));
+  json_array_foreach(json_object_get(knobs, "knobs"), i, k) {
+    const char *id = json_string_value(json_object_get(k, "id"));
+    json_t *v = json_object_get(k, "value");
+    if (id && json_is_integer(v))
+      json_object_set(at, id, v);
+  }
+  return json_pack("{s:s, s:I, s:o}", "kernel", kernel, "elems", elems, "at", at);
 }
 
 struct rules_scored {
@@ -815,7 +832,7 @@ static int rules_propose(const struct proposer_input *in, struct proposer_output
     return -ENOENT;
   }
   pi.tried = in->tried;
-  pi.tile = tile = rules_tile(in->ev);
+  pi.tile = tile = rules_tile(in->ev, in->knobs);
   rc = rules_plan(&pi, &po, why, whylen);
   json_decref(tile);
   if (rc)

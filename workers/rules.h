@@ -75,9 +75,10 @@ unsigned rules_parse_knobs(const json_t *knobs, struct rules_knob *ks);
  * missing or exhausted), -ENOMEM. */
 int rules_plan(const struct rules_plan_in *in, struct rules_plan_out *out, char *why,
                size_t whylen);
-/* The tile of the L3 evidence's kernel as rules_plan_in.tile wants it (new reference), or
- * NULL when the round has no TTGIR features. */
-json_t *rules_tile(const struct evidence *ev);
+/* The incumbent's tile as rules_plan_in.tile wants it (new reference): from the L3 evidence's
+ * TTGIR features, else from ev->tile_hint at the knobs' values (knobs: the harness's knobs
+ * result of the incumbent), else NULL. */
+json_t *rules_tile(const struct evidence *ev, const json_t *knobs);
 /* The structural rewrite the harness implements for a family, or NULL. */
 const char *rules_structural_for(const char *family);
 

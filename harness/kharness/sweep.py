@@ -14,6 +14,7 @@ import functools
 import hashlib
 import json
 import math
+import re
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -234,8 +235,28 @@ def _precompile(w: Any, cands: list[Candidate], case: int) -> dict:
             "capture_s": round(t_capture, 3), "compile_s": round(time.perf_counter() - t0 - t_capture, 3)}
 
 
+# A TTGIR tensor or shared-memory type's shape: tensor<128x64xf32, ...>, !ttg.memdesc<64x64xf16, ...>
+_TTGIR_SHAPE = re.compile(r"(?:tensor|memdesc)<((?:\d+x)+)")
+
+
+def ttgir_max_elems(ttgir: str | None) -> int | None:
+    """The element count of the largest tensor a kernel's TTGIR names (what the worker's IR
+    walk reads as max_tensor_elems), or None without TTGIR."""
+    if not ttgir:
+        return None
+    best = 0
+    for m in _TTGIR_SHAPE.finditer(ttgir):
+        n = 1
+        for d in m.group(1).split("x")[:-1]:
+            n *= int(d)
+        best = max(best, n)
+    return best or None
+
+
 def _kernel_facts(mod: Any) -> dict:
-    """Registers, spills and shared memory of the kernels `mod` compiled (cuda)."""
+    """Registers, spills, shared memory and the largest tensor (max_tensor_elems: the worker
+    sizes the next round's per-thread tile cap from the winner's when no IR of it is read)
+    of the kernels `mod` compiled (cuda)."""
     from triton.runtime.jit import JITFunction
     facts: dict[str, dict] = {}
     for name, obj in list(vars(mod).items()):
@@ -250,7 +271,8 @@ def _kernel_facts(mod: Any) -> dict:
                 md = getattr(k, "metadata", None)
                 facts[name] = {"regs": getattr(k, "n_regs", None), "spills": getattr(k, "n_spills", None),
                                "shared_bytes": getattr(md, "shared", None), "num_warps": getattr(md, "num_warps", None),
-                               "num_stages": getattr(md, "num_stages", None)}
+                               "num_stages": getattr(md, "num_stages", None),
+                               "max_tensor_elems": ttgir_max_elems((getattr(k, "asm", None) or {}).get("ttgir"))}
     return facts
 
 

@@ -99,3 +99,16 @@ def test_ncu_real_h200_capture():
     assert 0 < s["achieved_occupancy_pct"] <= 100 and s["registers_per_thread"] > 0
     assert s["block_size"] == 128 and s["grid_size"] == 131072
     assert s["bound"] in ("memory", "latency", "balanced", "compute")
+
+
+def test_ttgir_max_elems() -> None:
+    """The largest tensor or shared-memory buffer a TTGIR names (a sweep candidate's
+    max_tensor_elems fact, the worker's tile estimate for the next round)."""
+    from kharness.sweep import ttgir_max_elems
+    ttgir = ('%0 = tt.load %p, %m : tensor<4x64x!tt.ptr<f16>, #blocked>\n'
+             '%1 = arith.extf %0 : tensor<4x64xf16, #blocked> to tensor<4x64xf32, #blocked>\n'
+             '%2 = ttg.local_alloc : () -> !ttg.memdesc<2x128x64xf16, #shared, #smem, mutable>\n'
+             '%3 = tt.splat %n : i32 -> tensor<1024xi32, #blocked1>\n')
+    assert ttgir_max_elems(ttgir) == 2 * 128 * 64
+    assert ttgir_max_elems("%0 = arith.constant 1 : i32") is None
+    assert ttgir_max_elems(None) is None and ttgir_max_elems("") is None

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "evidence.h"
 #include "rules.h"
 
 uint64_t ctx_now_ms(void);
@@ -532,6 +533,49 @@ static void test_tile_from_ir_caps_rows(void **state)
   json_decref(k);
 }
 
+/* A round settled at L1 reads no IR of the incumbent: the tile comes from the sweep compile
+ * that made it (evidence_tile_hint: the largest tensor among its kernels' facts) at the
+ * knobs' current values, and caps the block-size sweep as the IR's tile does. */
+static void test_tile_from_sweep_hint(void **state)
+{
+  json_t *k = load("{\"knobs\": ["
+                   " {\"id\": \"ROWS\", \"kind\": \"block\", \"role\": \"block\", \"value\": 4, \"pow2\": true,"
+                   "  \"min\": 1, \"max\": 65536, \"kernels\": [\"rope\"]},"
+                   " {\"id\": \"num_warps\", \"kind\": \"num_warps\", \"value\": 2, \"min\": 1, \"max\": 16,"
+                   "  \"kernels\": [\"rope\"]}]}");
+  json_t *cand = load("{\"id\": \"r1s0\", \"compile\": {\"facts\": {"
+                      " \"helper\": {\"max_tensor_elems\": 16}, \"rope\": {\"regs\": 40, \"max_tensor_elems\": 256},"
+                      " \"other\": {\"max_tensor_elems\": null}}}}");
+  json_t *bare = load("{\"id\": \"r1s1\", \"compile\": {\"facts\": {\"rope\": {\"regs\": 40}}}}");
+  json_t *tile, *c;
+  struct evidence ev;
+  struct rules_plan_out out;
+  char why[512];
+  size_t i;
+  (void)state;
+  evidence_init(&ev);
+  assert_null(rules_tile(&ev, k));
+  assert_null(evidence_tile_hint(bare));
+  ev.tile_hint = evidence_tile_hint(cand);
+  tile = rules_tile(&ev, k);
+  assert_non_null(tile);
+  assert_string_equal(json_string_value(json_object_get(tile, "kernel")), "rope");
+  assert_int_equal(json_integer_value(json_object_get(tile, "elems")), 256);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(tile, "at"), "ROWS")), 4);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(tile, "at"), "num_warps")), 2);
+  struct rules_plan_in in = { k, "block_size", "up", NULL, "s0", NULL, 64, 1, 0, NULL, NULL, tile };
+  assert_int_equal(rules_plan(&in, &out, why, sizeof(why)), 0);
+  assert_true(json_array_size(out.candidates) > 0);
+  json_array_foreach(out.candidates, i, c)
+    assert_true(change(c, "ROWS", 4) * 64 <= 256L * 32 * change(c, "num_warps", 2));
+  json_decref(out.candidates);
+  json_decref(tile);
+  evidence_clear(&ev);
+  json_decref(cand);
+  json_decref(bare);
+  json_decref(k);
+}
+
 static void test_shared_memory_prune(void **state)
 {
   json_t *k = load("{\"knobs\": ["
@@ -672,6 +716,7 @@ int main(void)
     cmocka_unit_test(test_spills_prune_dominating),
     cmocka_unit_test(test_compile_timeout_prunes_dominating),
     cmocka_unit_test(test_tile_from_ir_caps_rows),
+    cmocka_unit_test(test_tile_from_sweep_hint),
     cmocka_unit_test(test_stages_family_partners),
     cmocka_unit_test(test_structural),
     cmocka_unit_test(test_row_fill),
