@@ -9,6 +9,10 @@
 #include "ladder.h"
 #include "utf8.h"
 
+/* rows_per_program's default ROWS (the rows that make a 1024-element tile) from which a
+ * program's row counts as short: a block of 256 elements or fewer. */
+#define LADDER_ROWS_SHORT 4
+
 /* The policies' names are the contract's (common/contract.h), in enum ladder_policy order. */
 _Static_assert(LADDER_PATTERN_ONLY + 1 == CONTRACT_POLICY_COUNT, "one name per policy");
 
@@ -633,6 +637,30 @@ static int ladder_fits(const json_t *structural, const char *name, const char **
   return 0;
 }
 
+/* Parameter `key` of a fitting rewrite's default parameters, or -1. */
+static long ladder_fit_param(const json_t *structural, const char *name, const char *key)
+{
+  const json_t *s;
+  size_t i;
+  json_array_foreach((json_t *)structural, i, s)
+    if (!strcmp(json_string_value(json_object_get(s, "name")) ?: "", name) &&
+        json_is_true(json_object_get(s, "fits"))) {
+      const json_t *v = json_object_get(json_object_get(s, "params"), key);
+      return json_is_integer(v) ? (long)json_integer_value(v) : -1;
+    }
+  return -1;
+}
+
+/* Whether the level asks for more work per program: a block size to grow (L3's "accesses
+ * are vectorized" verdict, where nothing in the IR is wrong). */
+static int ladder_wants_more_work(const struct ladder_diag *d)
+{
+  for (unsigned i = 0; i < d->nfamilies; i++)
+    if (!strcmp(d->family[i], "block_size") && !strcmp(d->direction[i], "up"))
+      return 1;
+  return 0;
+}
+
 /* The families ladder_structural justifies from a rewrite's fit. after_sweep: goes before
  * the sweeps only once the job has had a round of a launch-parameter family (l2_reuse: its
  * hints are tried once per kernel structure at the incumbent's launch, so they should meet
@@ -777,6 +805,25 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
     ladder_add(d, "deinterleave_pairs", 3, "");
     ladder_first(d, "deinterleave_pairs");
   }
+}
+
+void ladder_short_rows(struct ladder_diag *d, const json_t *knobs)
+{
+  const json_t *structural = json_object_get(knobs, "structural"), *k;
+  const char *why = NULL;
+  size_t i;
+
+  if (!d->available || d->level != 3 || !ladder_wants_more_work(d) ||
+      ladder_fit_param(structural, "rows_per_program", "ROWS") < LADDER_ROWS_SHORT ||
+      !ladder_fits(structural, "rows_per_program", &why))
+    return;
+  json_array_foreach(json_object_get(knobs, "knobs"), i, k)
+    if (!strcmp(json_string_value(json_object_get(k, "kind")) ?: "", "block"))
+      return; /* a block that can grow: block_size gives the program more work */
+  ladder_why(d, " Structural: %s; more work per program and no block knob, so rows side by side.",
+             why);
+  ladder_add(d, "rows_per_program", 3, "");
+  ladder_first(d, "rows_per_program");
 }
 
 void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,

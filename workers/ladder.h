@@ -81,6 +81,13 @@ const char *ladder_pick(const struct ladder_diag *d, const char *const *skip, in
 /* The diagnosis as JSON (new reference). */
 json_t *ladder_diag_json(const struct ladder_diag *d, const struct ladder_tests *t);
 
+/* At L3, where the IR shows nothing wrong and asks for more work per program (a block size
+ * to grow), on a kernel with no block knob whose programs each span a short row
+ * (rows_per_program fits with a default ROWS of LADDER_ROWS_SHORT or more, in ladder.c):
+ * rows_per_program first. knobs: the harness's knobs result ({"knobs", "structural"}).
+ * Call it after ladder_l3 and before ladder_structural, whose rewrites go ahead of it. */
+void ladder_short_rows(struct ladder_diag *d, const json_t *knobs);
+
 /* Structural rewrites the harness found to fit the kernel's syntax (the `structural` list of
  * its knobs result: [{name, fits, why}]), justified where this level's evidence shows the
  * pathology each one removes: at L1 they are named (needing L3 evidence, so the ladder

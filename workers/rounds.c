@@ -288,6 +288,7 @@ static int rounds_climb(struct rounds_state *s, int round, struct ladder_diag *d
       json_decref(launch);
       launch = evidence_launch(&s->ev);
       ladder_l3(s->ev.ir, l2, launch, &diags[3]);
+      ladder_short_rows(&diags[3], s->knobs);
       ladder_structural(&diags[3], json_object_get(s->knobs, "structural"), l2, s->ev.ir);
     } else {
       rc = evidence_passes(s->j, &s->ev, s->src, s->tunables);

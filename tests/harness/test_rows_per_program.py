@@ -45,9 +45,16 @@ def records(grid=(10,)):
 
 
 REFUSALS = [
-    ("sum", '''    pid = tl.program_id(0)
+    ("sort", '''    pid = tl.program_id(0)
     x = tl.load(x_ptr + pid * n + tl.arange(0, N))
-    tl.store(y_ptr + pid, tl.sum(x, axis=0))''', "(x.shape[0],)", ["k line 10: calls tl.sum", "mixes lanes"]),
+    tl.store(y_ptr + pid * n + tl.arange(0, N), tl.sort(x))''', "(x.shape[0],)", ["k line 10: calls tl.sort", "mixes lanes"]),
+    ("sum along axis 1", '''    pid = tl.program_id(0)
+    x = tl.load(x_ptr + pid * n + tl.arange(0, N))
+    tl.store(y_ptr + pid, tl.sum(x, axis=1))''', "(x.shape[0],)", ["k line 10: tl.sum along axis `1`"]),
+    ("keep_dims not a literal", '''    pid = tl.program_id(0)
+    x = tl.load(x_ptr + pid * n + tl.arange(0, N))
+    tl.store(y_ptr + pid, tl.max(x, 0, keep_dims=N > 1))''', "(x.shape[0],)",
+     ["k line 10: tl.max with keep_dims `N > 1`, not a literal"]),
     ("loop over a loaded bound", '''    pid = tl.program_id(0)
     end = tl.load(x_ptr + pid).to(tl.int32)
     for i in range(0, end, N):
@@ -160,3 +167,85 @@ def test_positional_masks_and_partial_tiles(tmp_path):
             mod.k[(-(-n_rows // rows),)](big_x, big_y, 50, N=64, n_rows=n_rows, ROWS=rows)
             torch.testing.assert_close(big_y[:n_rows], expect)
             assert torch.equal(big_y[n_rows:], torch.full((rows, 50), 7.0))
+
+
+REDUCING = '''import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, y_ptr, s_ptr, n, reps, N: tl.constexpr):
+    """Per row: softmax by position-given axes, a running sum, k rounds of take-the-largest
+    accumulated in a vector bound before the loop (carried: widened to the tile), a scan,
+    and a pointer carried through the loop that no row changes."""
+    row = tl.program_id(0)
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + row * n + offs, mask=offs < n, other=float("-inf"))
+    p = tl.exp(x - tl.max(x, 0))
+    p = p / tl.sum(p)
+    acc = tl.zeros([N], dtype=tl.float32)
+    best = 0.0
+    out = y_ptr
+    for j in range(reps):
+        m = tl.max(tl.where(offs < n, p, -1.0), axis=-1, keep_dims=False)
+        i = tl.argmin(tl.where(p == m, offs, N), 0)
+        acc = tl.where(offs == j, m, acc)
+        best += m
+        p = tl.where(offs == i, -1.0, p)
+        out += 0
+    c = tl.cumsum(tl.where(offs < n, acc, 0.0), axis=0)
+    tl.store(out + row * n + offs, c + best, mask=offs < n)
+    tl.store(s_ptr + row, tl.sum(acc, axis=None))
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        y = torch.empty_like(x)
+        s = torch.empty(x.shape[0], device=x.device)
+        k[(x.shape[0],)](x, y, s, x.shape[1], 3, N=64)
+        return y, s
+'''
+
+
+def _reducing_expect(x):
+    p = torch.softmax(x, dim=1)
+    top = torch.topk(p, 3, dim=1).values
+    acc = torch.zeros(x.shape[0], x.shape[1])
+    acc[:, :3] = top
+    y = torch.cumsum(acc, dim=1) + top.sum(dim=1, keepdim=True)
+    return y, top.sum(dim=1)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")              # rows past the grid: -inf - -inf
+@pytest.mark.filterwarnings("ignore:Conversion of an array:DeprecationWarning")
+def test_reductions_scans_and_carried_values(tmp_path):
+    """Reductions and scans of row values run along axis 1 with the axis kept (given by
+    position, by keyword, as -1 or not at all); names a loop rebinds to row values while their
+    binding before it is not one (a vector, a float) are widened to
+    the tile before the loop. The result matches the original kernel and torch over grids no
+    ROWS divides."""
+    launch_rec.install()
+    orig = _import(tmp_path / "orig.py", REDUCING, "kopt_rpp_red_orig")
+    with launch_rec.recording() as recs:
+        orig.ModelNew()(torch.randn(9, 50))
+    rec = launch_rec.summarize(recs)
+    fit = {f.name: f for f in survey(REDUCING, rec)}["rows_per_program"]
+    assert fit.fits, fit.why
+    cand = apply(REDUCING, "rows_per_program", {"ROWS": 4, "num_warps": 2}, rec)
+    assert "tl.max(x, 1, keep_dims=True)" in cand and "tl.sum(p, axis=1, keep_dims=True)" in cand
+    assert "axis=1, keep_dims=True)" in cand and "tl.argmin(tl.where(p == m, offs, N), 1, keep_dims=True)" in cand
+    assert "tl.cumsum(tl.where(offs < n, acc, 0.0), axis=1)" in cand
+    for v in ("acc", "best"):
+        assert f"{v} = tl.where(row_mask, {v}, {v})" in cand, v
+    assert "p = tl.where(row_mask, p, p)" not in cand         # already a tile before the loop
+    assert "out = tl.where(row_mask" not in cand              # never a row value: the same pointer
+    mod = _import(tmp_path / "cand.py", cand, "kopt_rpp_red_cand")
+    for n_rows in (9, 6):
+        x = torch.randn(n_rows, 50)
+        (y0, s0), (y1, s1) = orig.ModelNew()(x), mod.ModelNew()(x)
+        ye, se = _reducing_expect(x)
+        torch.testing.assert_close(y1, y0)
+        torch.testing.assert_close(s1, s0)
+        torch.testing.assert_close(y1, ye)
+        torch.testing.assert_close(s1, se)

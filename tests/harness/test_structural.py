@@ -24,18 +24,20 @@ FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "structural_fixtu
 
 # fixture -> the rewrites whose precondition it meets (every other rewrite must refuse)
 FITS = {
-    "row_single_block_rmsnorm": {"row_single_block", "persistent_grid", "l2_reuse"},
-    "row_single_block_softmax": {"row_single_block", "persistent_grid", "l2_reuse"},
-    "row_single_block_unmasked": {"persistent_grid"},
+    "row_single_block_rmsnorm": {"row_single_block", "persistent_grid", "l2_reuse", "rows_per_program"},
+    "row_single_block_softmax": {"row_single_block", "persistent_grid", "l2_reuse", "rows_per_program"},
+    "row_single_block_unmasked": {"persistent_grid", "rows_per_program"},
     "tile_grid_matmul": {"tile_grid", "tma_loads"},
     "tile_grid_matmul1d": {"tile_grid", "persistent_grid", "tma_loads"},
     "tile_grid_batched": {"tile_grid", "tma_loads"},
     # a batch's matrix at `ptr + batch * stride` inline in the address: a descriptor's base
     "tile_grid_batchfirst": {"tma_loads"},
     "tile_grid_batchmix": {"tma_loads"},
-    "strided_reduction_tiles_colsum": {"strided_reduction_tiles", "row_single_block", "persistent_grid"},
-    "strided_reduction_tiles_colmax": {"strided_reduction_tiles", "row_single_block", "persistent_grid"},
-    "strided_reduction_tiles_rowsum": {"row_single_block", "persistent_grid"},
+    "strided_reduction_tiles_colsum": {"strided_reduction_tiles", "row_single_block", "persistent_grid",
+                                       "rows_per_program"},
+    "strided_reduction_tiles_colmax": {"strided_reduction_tiles", "row_single_block", "persistent_grid",
+                                       "rows_per_program"},
+    "strided_reduction_tiles_rowsum": {"row_single_block", "persistent_grid", "rows_per_program"},
     "persistent_grid_scale": {"persistent_grid", "elementwise_vector", "rows_per_program"},
     "persistent_grid_early_return": set(),
     "elementwise_vector_gelu": {"elementwise_vector", "persistent_grid", "rows_per_program"},
@@ -66,7 +68,7 @@ FITS = {
     # the second kernel reads a row tensor the first writes: refused
     "fuse_kernels_hazard": {"persistent_grid", "rows_per_program"},
     # bench/suite/ops/log_softmax (symlinks): an online pass, then x read again to write
-    "l2_reuse_logsoftmax": {"l2_reuse", "row_single_block", "persistent_grid"},
+    "l2_reuse_logsoftmax": {"l2_reuse", "row_single_block", "persistent_grid", "rows_per_program"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -134,7 +136,6 @@ REFUSED = [
     ("elementwise_vector_gelu", "no_such_rewrite", {}, ["unknown structural rewrite 'no_such_rewrite'"]),
     ("persistent_grid_early_return", "rows_per_program", {}, ["line 13: the `if` header depends on the program id (pid)"]),
     ("tile_grid_matmul", "rows_per_program", {}, ["line 13: uses tl.program_id of another axis than 0"]),
-    ("row_single_block_rmsnorm", "rows_per_program", {}, ["line 16: the loop rebinds acc", "cannot change shape"]),
     ("rows_per_program_rope", "rows_per_program", {"ROWS": 3}, ["ROWS=3 is outside its domain [2, 4, 8, 16, 32]"]),
     ("rows_per_program_rope", "rows_per_program", {"ROWS": 64}, ["ROWS=64 is outside its domain"]),
     ("tma_loads_unmasked", "tma_loads", {}, ["line 19: the load has no mask", "line 20: the load has no mask"]),

@@ -587,6 +587,42 @@ static void test_structural_latency_persistent_last(void **state)
   json_decref(nofit);
 }
 
+/* MoE gating's case: vectorized accesses and nothing wrong in the IR (L3: more work per
+ * program) on a kernel with no block knob whose rows are short (rows_per_program's default
+ * ROWS 8: a block of 128): rows side by side first, ahead of the block and warps L3 names.
+ * A long row (default ROWS 2) or a block knob keeps L3's families alone. */
+static void test_short_rows_at_l3(void **state)
+{
+  json_error_t e;
+  json_t *ir = json_pack("{s:{s:i, s:i, s:i}}", "ptx", "ld.global.32", 0, "ld.global.128", 1,
+                         "st.global.128", 1);
+  const char *fmt = "{\"knobs\": [{\"name\": \"%s\", \"kind\": \"%s\"}], \"structural\":"
+                    " [{\"name\": \"rows_per_program\", \"fits\": true, \"why\": \"moe: each over"
+                    " a block of 128 element(s)\", \"params\": {\"ROWS\": %d, \"num_warps\": 4}}]}";
+  char text[512];
+  json_t *knobs;
+  struct ladder_diag d;
+  struct { const char *knob, *kind; int rows, listed; } cases[] = {
+    { "num_warps", "num_warps", 8, 1 }, /* moe_gating: BLOCK_E computed from the problem */
+    { "num_warps", "num_warps", 2, 0 }, /* a long row */
+    { "BLOCK", "block", 8, 0 },         /* a block that can grow */
+  };
+  (void)state;
+  for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    snprintf(text, sizeof(text), fmt, cases[i].knob, cases[i].kind, cases[i].rows);
+    knobs = json_loads(text, 0, &e);
+    assert_non_null(knobs);
+    ladder_l3(ir, "memory", NULL, &d);
+    assert_int_equal(d.nfamilies, 2);
+    ladder_short_rows(&d, knobs);
+    assert_int_equal(d.nfamilies, 2 + cases[i].listed);
+    assert_string_equal(d.family[0], cases[i].listed ? "rows_per_program" : "block_size");
+    assert_int_equal(strstr(d.why, "no block knob, so rows side by side") != NULL, cases[i].listed);
+    json_decref(knobs);
+  }
+  json_decref(ir);
+}
+
 /* RoPE's case: a latency-bound kernel with no block knob whose grid fits both rewrites
  * lists rows side by side before the persistent grid (a persistent loop keeps one narrow row
  * per iteration), both after the launch parameters; either one alone is listed alone. */
@@ -653,6 +689,7 @@ int main(void)
     cmocka_unit_test(test_structural_ready_after_a_sweep),
     cmocka_unit_test(test_structural_fuse_first),
     cmocka_unit_test(test_structural_latency_rows_before_persistent),
+    cmocka_unit_test(test_short_rows_at_l3),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,17 +1,16 @@
 """rows_per_program: a kernel whose 1-D grid runs one program per "row" with a small 1-D block
-(RoPE's half head, an embedding or index_select row gather) becomes a kernel whose programs
-each handle ROWS consecutive rows as one [ROWS, block] tile, so every access is ROWS times
-wider and the grid ROWS times smaller.
+(RoPE's half head, an embedding or index_select row gather, MoE gating's expert row) becomes
+a kernel whose programs each handle ROWS consecutive rows as one [ROWS, block] tile, so every
+access is ROWS times wider and the grid ROWS times smaller.
 
 Precondition: the grid is a 1-D tuple (recorded as [G], G >= 2); the kernel uses only
 ``tl.program_id(0)``, never ``tl.num_programs``, and is not autotuned; its body has no
 ``return``, no ``while``, no nested function; a ``for`` or ``if`` header does not depend on
-the program id (a ``for`` over ``range(0, dim, BLOCK)`` is fine) and such a statement does not
-rebind a program-id-derived name that is bound outside it (Triton carries such a value
-through the loop or branch, and its shape would change) unless the ``if`` tests only
-constexprs; there is no reduction, scan, dot, sort, atomic, block pointer or shape operation
-(``tl.sum``, ``tl.dot``, ``tl.reshape``, ``tl.trans``, ``tl.expand_dims``, ``x[:, None]``, ...)
-anywhere, every ``tl.zeros``/``tl.full`` has a one-element shape and every ``tl.arange``'s
+the program id (a ``for`` over ``range(0, dim, BLOCK)`` is fine); there is no dot, sort,
+atomic, block pointer or shape operation (``tl.dot``, ``tl.reshape``, ``tl.trans``,
+``tl.expand_dims``, ``x[:, None]``, ...) anywhere, a reduction or scan of a program-id value
+(``tl.sum``, ``tl.max``, ``tl.argmin``, ``tl.reduce``, ``tl.cumsum``, ...) runs along the
+row's one axis (0, -1 or none given) with a literal ``keep_dims``, every ``tl.zeros``/``tl.full`` has a one-element shape and every ``tl.arange``'s
 bounds are literals or constexprs of the recorded launch — so every vector of the body has
 rank 1; a value derived from the program id is never a shape, a ``tl.full`` value, a hint's
 argument, an assert's or print's argument, a helper function's argument, the receiver of a
@@ -22,6 +21,10 @@ The rewrite: the body starts with ``rows = tl.program_id(0) * ROWS + tl.arange(0
 ``row_mask = rows[:, None] < n_rows``; every ``tl.program_id(0)`` becomes ``rows[:, None]``
 (shape [ROWS, 1]); every store, and every load whose pointer, mask or ``other`` derives from
 the program id, gets ``mask=row_mask`` (AND-ed with its own mask: ``(mask) & row_mask``);
+a reduction of a program-id value runs along axis 1 with ``keep_dims=True`` (a scan
+along axis 1); a name that a loop or run-time ``if`` rebinds to a program-id value while a
+binding before it is not one (an accumulator's ``tl.zeros``, a float) is widened to the
+tile just before it (``v = tl.where(row_mask, v, v)``, since Triton carries it at one type);
 the kernel gets parameters ``n_rows`` and ``ROWS: tl.constexpr``; the launch passes
 ``n_rows=G, ROWS=<value>`` and ``num_warps`` (swept with ROWS: the tile is ROWS times the
 work of one program) and its grid becomes ``(triton.cdiv(G, ROWS),)``.
@@ -33,7 +36,10 @@ vector); Triton broadcasts a [ROWS, 1] or [ROWS, N] operand against a rank-1 [N]
 prepending an axis, numpy-style (``broadcast_impl_value``), and ``tl.load`` broadcasts its
 pointer, mask and ``other`` together the same way (``tl.store`` broadcasts value and mask to
 its pointer's shape) — so row r's lanes hold exactly what program r's lanes held, and no
-operation mixes rows since the precondition excludes every cross-lane operation. Values that
+operation mixes rows: the precondition excludes every cross-lane operation but reductions
+and scans of the row, which run along axis 1, each row over its own lanes, a reduction's
+kept axis making its result the [ROWS, 1] column that stands for program r's scalar. A
+widened name holds, in every row, the value program r started the loop or branch with. Values that
 do not depend on the program id stay rank 1 and are the same for every row, as they were
 for every program; loads of them stay unmasked (every new program runs at least one real
 row, and the original program of that row made the same load). Control flow never depends
@@ -87,9 +93,17 @@ TARGET_TILE = 1024          # the default ROWS makes a tile at least this many e
 DEFAULTS: dict[str, Any] = {"kernel": "", "ROWS": 16, "num_warps": 4}
 DOMAIN = {"ROWS": ROWS_CHOICES, "num_warps": REWRITE_WARPS}
 
+# Reductions and scans along the row: on a [ROWS, N] tile they run along axis 1, so each row
+# reduces or scans its own lanes. The position of each one's ``axis`` and, for reductions, of
+# ``keep_dims`` (Triton 3.x signatures: tl.sum(input, axis, keep_dims, dtype), tl.max(input,
+# axis, return_indices, return_indices_tie_break_left, keep_dims), tl.argmax(input, axis,
+# tie_break_left, keep_dims), tl.reduce(input, axis, combine_fn, keep_dims), ...).
+ROW_REDUCE_KEEP_POS = {"sum": 2, "max": 4, "min": 4, "argmax": 3, "argmin": 3, "xor_sum": 2, "reduce": 3}
+ROW_SCAN = {"cumsum", "cumprod", "associative_scan"}
+AXIS_POS = 1
 # Operations that mix lanes or change a tensor's rank: with a [ROWS, N] tile they would mix
 # rows or act on the wrong axis.
-CROSS_LANE = LANE_MIXING_TL | (STORE_TL - {"store"}) | {
+CROSS_LANE = (LANE_MIXING_TL - set(ROW_REDUCE_KEEP_POS) - ROW_SCAN) | (STORE_TL - {"store"}) | {
     "topk", "softmax", "flip", "gather", "reshape", "view", "trans", "permute", "expand_dims", "broadcast_to",
     "broadcast", "ravel", "join", "split", "interleave", "cat", "num_programs", "make_block_ptr", "advance",
     "make_tensor_descriptor", "load_tensor_descriptor", "store_tensor_descriptor", "swizzle2d",
@@ -105,6 +119,8 @@ class RowsPlan(Plan):
     rows: int                   # the recorded grid size G
     block: int                  # elements of the widest tl.arange (1 when there is none)
     accesses: list[ast.Call]    # loads and stores that get the row mask
+    row_ops: list[ast.Call]     # reductions and scans along the row (made axis 1)
+    widen: list[tuple[ast.stmt, list[str]]]     # names made tiles before a loop or branch
 
 
 def _depends(mod: Module, node: ast.AST, derived: set[str]) -> bool:
@@ -121,8 +137,11 @@ def derived_names(mod: Module, k: Kernel) -> set[str]:
     return derived(k, lambda node, so_far: _depends(mod, node, so_far))
 
 
-def _check_statements(mod: Module, k: Kernel, derived: set[str]) -> None:
+def _check_statements(mod: Module, k: Kernel, derived: set[str]) -> list[tuple[ast.stmt, list[str]]]:
+    """Refuses statements the tile cannot carry; returns, for each loop or run-time branch,
+    the names it must widen to a tile before it (``_widened``)."""
     name = k.name
+    widen: list[tuple[ast.stmt, list[str]]] = []
     for s in ast.walk(k.node):
         if s is k.node or not isinstance(s, ast.stmt):
             continue
@@ -148,23 +167,37 @@ def _check_statements(mod: Module, k: Kernel, derived: set[str]) -> None:
                                      f"({', '.join(used)}); rows of one tile would take different paths")
             static = isinstance(s, ast.If) and not list(calls(s.test)) and names_in(s.test) <= k.constexprs
             if not static:
-                _check_carried(k, s, derived, what)
+                names = _widened(mod, k, s, derived)
+                if names:
+                    widen.append((s, names))
+    return widen
 
 
-def _check_carried(k: Kernel, s: ast.For | ast.If, derived: set[str], what: str) -> None:
-    """A derived name rebound inside a loop or a run-time branch and bound outside it too
-    would be carried through it by Triton, whose carried values must keep their type: the
-    tile changes its shape from rank 1 (or scalar) to [ROWS, ...]."""
+def _widened(mod: Module, k: Kernel, s: ast.For | ast.If, derived: set[str]) -> list[str]:
+    """The names a loop or run-time branch rebinds to a value derived from the program id
+    while some binding before it is not derived (a ``tl.zeros`` accumulator, a parameter).
+    Triton carries such a name through the statement and its type must not change, but the
+    tile makes the derived value [ROWS, ...] where the one before it is rank 1 or a scalar; so
+    the rewrite widens it to a tile just before the statement (``tl.where(row_mask, v, v)``:
+    the same values in every row, the dtype kept). A name whose bindings before the statement
+    are all derived is already a tile there."""
     inside = set().union(*(_stored(b) for b in [*s.body, *s.orelse])) | (
         _stored(s.target) if isinstance(s, ast.For) else set())
-    outside = set(k.params)
-    for top in ast.walk(k.node):
-        if isinstance(top, ast.Name) and isinstance(top.ctx, ast.Store) and not _within(top, s):
-            outside.add(top.id)
-    carried = sorted(inside & outside & derived)
-    if carried:
-        raise RewriteRefused(f"{k.name} line {s.lineno}: the {what} rebinds {', '.join(carried)}, bound outside it "
-                             "and derived from the program id; a value carried through it cannot change shape")
+    before: dict[str, bool] = {p: False for p in k.params}      # name -> every binding derived
+    for n in ast.walk(k.node):
+        if _within(n, s) or not isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
+            continue
+        if n.lineno >= s.lineno or (isinstance(n, ast.AnnAssign) and n.value is None):
+            continue
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+        value = n.iter if isinstance(n, ast.For) else n.value
+        assert value is not None
+        dep = _depends(mod, value, derived)
+        for t in targets:
+            for x in ast.walk(t):
+                if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):
+                    before[x.id] = before.get(x.id, True) and dep
+    return sorted(v for v in inside & derived if v in before and not before[v])
 
 
 def _within(node: ast.AST, s: ast.stmt) -> bool:
@@ -228,6 +261,56 @@ def _check_calls(mod: Module, k: Kernel, derived: set[str], values: dict[str, di
         if f == "arange":
             block = max(block, _arange_size(mod, k, n, values))
     return block
+
+
+def _row_ops(mod: Module, k: Kernel, derived: set[str]) -> list[ast.Call]:
+    """The reductions and scans of values derived from the program id: each runs along the
+    row of the original program, which the tile makes axis 1. Their axis must be the only one
+    a rank-1 vector has (0, -1 or none given) and keep_dims a literal."""
+    out = []
+    for c in calls(k.node):
+        f = mod.tl_func(c)
+        base = f.split(".")[-1] if f else ""
+        if base not in ROW_REDUCE_KEEP_POS and base not in ROW_SCAN:
+            continue
+        arg = call_arg(c, 0, "input")
+        if arg is None or not _depends(mod, arg, derived):
+            continue
+        axis = call_arg(c, AXIS_POS, "axis")
+        if not (axis is None or (isinstance(axis, ast.Constant) and axis.value is None) or
+                int_const(axis) in (0, -1) or
+                (isinstance(axis, ast.UnaryOp) and isinstance(axis.op, ast.USub) and int_const(axis.operand) == 1)):
+            raise RewriteRefused(f"{k.name} line {c.lineno}: tl.{f} along axis `{ast.unparse(axis)}`; this rewrite "
+                                 "needs the reduction along the row's only axis (0, -1 or none)")
+        keep = call_arg(c, ROW_REDUCE_KEEP_POS[base], "keep_dims") if base in ROW_REDUCE_KEEP_POS else None
+        if keep is not None and not (isinstance(keep, ast.Constant) and isinstance(keep.value, bool)):
+            raise RewriteRefused(f"{k.name} line {c.lineno}: tl.{f} with keep_dims `{ast.unparse(keep)}`, not a "
+                                 "literal")
+        out.append(c)
+    return out
+
+
+def _row_op_edits(mod: Module, ops: list[ast.Call]) -> list[Edit]:
+    """Each row reduction or scan along axis 1; a reduction keeps its axis, so its result is a
+    [ROWS, 1] column standing where the program's scalar stood."""
+    edits: list[Edit] = []
+    for c in ops:
+        base = str(mod.tl_func(c)).split(".")[-1]
+        added = []
+        axis = call_arg(c, AXIS_POS, "axis")
+        if axis is None:
+            added.append("axis=1")
+        else:
+            edits.append(mod.replace(axis, "1"))
+        if base in ROW_REDUCE_KEEP_POS:
+            keep = call_arg(c, ROW_REDUCE_KEEP_POS[base], "keep_dims")
+            if keep is None:
+                added.append("keep_dims=True")
+            else:
+                edits.append(mod.replace(keep, "True"))
+        if added:
+            edits.append(mod.add_call_keyword(c, ", ".join(added)))
+    return edits
 
 
 def _is_method(mod: Module, func: ast.expr) -> bool:
@@ -301,7 +384,7 @@ def analyze(mod: Module, k: Kernel) -> RowsPlan:
         if mod.tl_func(c) == "num_programs":
             raise RewriteRefused(f"{name} line {c.lineno}: uses tl.num_programs, which the rewrite changes")
     derived = derived_names(mod, k)
-    _check_statements(mod, k, derived)
+    widen = _check_statements(mod, k, derived)
     site = mod.one_site(name)
     if not (isinstance(site.stmt, ast.Expr) and site.stmt.value is site.call):
         raise RewriteRefused(f"line {site.call.lineno}: the launch of {name} is not a statement of its own")
@@ -312,6 +395,7 @@ def analyze(mod: Module, k: Kernel) -> RowsPlan:
     values = mod.recorded_values(name)
     block = _check_calls(mod, k, derived, values)
     accesses = _accesses(mod, k, derived)
+    row_ops = _row_ops(mod, k, derived)
     grid = mod.recorded_grid(name)
     if len(grid) < 1 or any(g != 1 for g in grid[1:]):
         raise RewriteRefused(f"{name}: the recorded grid {grid} is not 1-D")
@@ -325,10 +409,10 @@ def analyze(mod: Module, k: Kernel) -> RowsPlan:
     rdef = default_rows(dom, block)
     warps = launch_warps(site)
     why = (f"{name}: a 1-D grid of {rows} programs (line {site.call.lineno}), each over a block of {block} "
-           f"element(s); the body has no cross-lane or rank-changing operation and no control flow on the program "
-           f"id, so {rdef} rows can share one program as a [{rdef}, {block}] tile")
+           f"element(s); the body mixes lanes only in reductions or scans along the row, changes no rank and has "
+           f"no control flow on the program id, so {rdef} rows can share one program as a [{rdef}, {block}] tile")
     return RowsPlan(k, site, why, {**DEFAULTS, "kernel": name, "ROWS": rdef, "num_warps": warps},
-                    {"ROWS": dom, "num_warps": REWRITE_WARPS}, rows, block, accesses)
+                    {"ROWS": dom, "num_warps": REWRITE_WARPS}, rows, block, accesses, row_ops, widen)
 
 
 def survey(mod: Module) -> Fit:
@@ -385,8 +469,16 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
                          {"R": rows, "tl": tl, "ROWS": rows_param, "M": row_mask, "N": n_rows})
     pid_text = from_template("R[:, None]", {"R": rows})[0]
     pid_edits = [mod.replace(c, pid_text) for c in calls(k.node) if program_id_axis(mod, c) == 0]
+    pid_edits += _row_op_edits(mod, plan.row_ops)
     mask_edits, pid_edits = _mask_edits(mod, plan, pid_edits, row_mask)
-    edits = [mod.insert_before(body[0], head), *pid_edits, *mask_edits,
+    widen = []
+    for s, names in plan.widen:
+        lines = [f"{v} = {tl}.where({row_mask}, {v}, {v})" for v in names]
+        if s is body[0]:
+            head += lines           # one insertion: two at one place would come out in either order
+        else:
+            widen.append(mod.insert_before(s, lines))
+    edits = [mod.insert_before(body[0], head), *widen, *pid_edits, *mask_edits,
              mod.add_kernel_params(k, [(n_rows, False, "1"), (rows_param, True, str(value))]),
              *_launch_edits(mod, site, n_rows, rows_param, value, int(p["num_warps"]))]
     return apply_edits(mod.source, edits)
