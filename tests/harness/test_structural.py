@@ -44,6 +44,9 @@ FITS = {
     "elementwise_vector_strided": {"persistent_grid", "rows_per_program"},
     "rows_per_program_rope": {"rows_per_program", "persistent_grid"},
     "rows_per_program_embedding": {"rows_per_program", "persistent_grid", "row_single_block"},
+    # bench/suite/ops/moe_gating_topk (symlinks): reductions along the row, vectors carried
+    # through the top-k loop
+    "rows_per_program_moe": {"rows_per_program", "persistent_grid"},
     "tma_loads_linear": {"tma_loads", "tile_grid", "persistent_grid"},
     "tma_loads_unmasked": set(),
     # @triton.heuristics: a flag derived from the block does not stop a rewrite; one that sets
@@ -99,6 +102,8 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     ("rows_per_program_rope", "rows_per_program", {"ROWS": 8}),
     ("rows_per_program_embedding", "rows_per_program", {"ROWS": 2}),
     ("rows_per_program_embedding", "rows_per_program", {"ROWS": 8}),
+    # 32 tokens in one tile of 32 rows over 2 warps
+    ("rows_per_program_moe", "rows_per_program", {"ROWS": 32, "num_warps": 2}),
     ("tma_loads_linear", "tma_loads", {"num_warps": 8, "num_stages": 4}),
     # 3 x 3 tiles of 16 over a 48 x 40 output in groups of 2 tile rows, K in steps of 16
     ("tile_grid_blockptr", "tile_grid", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2,
@@ -475,6 +480,22 @@ def test_rows_per_program_ir_cuda90(h, recorded):
     tiled = _compile(h, name, apply(fixture(name)[1], "rows_per_program", {"ROWS": 32}, recorded[name]))["ptx_stats"]
     assert tiled.get("ld.global.16", 0) == 0 and tiled.get("st.global.16", 0) == 0, tiled
     assert tiled.get("ld.global.v4.32", 0) > 0 and tiled.get("st.global.v2.32", 0) > 0, tiled
+
+
+def test_rows_per_program_reductions_ir_cuda90(h, recorded):
+    """rows_per_program on row reductions (MoE gating, offline compile for cuda:90): one
+    token's 128 experts over 4 warps reduce across warps through shared memory, with a barrier
+    per reduction (11 barriers, 8 shared-memory reads); [8, 128] tiles put whole rows inside a
+    warp, so the 8 rounds of top-k reduce with warp shuffles alone (what barriers remain
+    convert the stores' layout), and the row loads become 128-bit."""
+    name = "rows_per_program_moe"
+    base = _compile(h, name, fixture(name)[1])["ptx_stats"]
+    assert base.get("bar.sync", 0) > 8, base
+    cand = apply(fixture(name)[1], "rows_per_program", {"ROWS": 8, "num_warps": 4}, recorded[name])
+    assert "vals = tl.where(row_mask, vals, vals)" in cand and "tl.sum(vals, axis=1, keep_dims=True)" in cand
+    tiled = _compile(h, name, cand)["ptx_stats"]
+    assert tiled.get("bar.sync", 0) <= 3 and tiled.get("ld.shared", 0) <= 1, tiled      # the stores' layout only
+    assert tiled.get("ld.global.v4.32", 0) > 0 and base.get("ld.global.v4.32", 0) == 0, (base, tiled)
 
 
 def test_tma_loads_shape_and_ir_cuda90(h: HarnessClient, recorded: dict[str, list[dict[str, Any]]]) -> None:

@@ -1,0 +1,1 @@
+../../../../bench/suite/ops/moe_gating_topk/kernel.py
