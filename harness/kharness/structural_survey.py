@@ -47,9 +47,10 @@ def structural_survey(src: str, recs: list[dict[str, Any]], tma_why: str | None 
                       backend: str = "cuda") -> list[dict[str, Any]]:
     """The structural rewrites' fits as records; tma_why (tma_refusal's answer) turns a fitting
     tma_loads into a refusal: the survey reads the source and launches only, the device is the
-    worker's. On a backend without SMs (PERSISTENT_TILE_BACKENDS) tile_grid's persistent twins
-    leave its configurations: their grid would fall back to the interpreter's 4 programs, where
-    an Ascend part wants its core count (not built)."""
+    worker's, and it also takes tile_grid's descriptor twins (TMA=1) out of its configurations.
+    On a backend without SMs (PERSISTENT_TILE_BACKENDS) tile_grid's persistent twins leave its
+    configurations: their grid would fall back to the interpreter's 4 programs, where an
+    Ascend part wants its core count (not built)."""
     mod = structural_module()
     if mod is None:
         return []
@@ -64,8 +65,11 @@ def structural_survey(src: str, recs: list[dict[str, Any]], tma_why: str | None 
     for f in out:
         if f.get("name") == "tma_loads" and f.get("fits") and tma_why:
             f.update(fits=False, why=tma_why, params={}, domain={})
-        if f.get("name") == "tile_grid" and f.get("fits") and backend not in PERSISTENT_TILE_BACKENDS:
+        if f.get("name") == "tile_grid" and f.get("fits"):
+            drop = [flag for flag, off in (("PERSISTENT", backend not in PERSISTENT_TILE_BACKENDS),
+                                           ("TMA", bool(tma_why))) if off]
             configs = (f.get("domain") or {}).get("configs")
-            if isinstance(configs, list):
-                f["domain"]["configs"] = [c for c in configs if not (isinstance(c, dict) and c.get("PERSISTENT"))]
+            if drop and isinstance(configs, list):
+                f["domain"]["configs"] = [c for c in configs
+                                          if not (isinstance(c, dict) and any(c.get(d) for d in drop))]
     return out

@@ -92,6 +92,14 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
                                          "num_warps": 2, "num_stages": 2, "PERSISTENT": 1}),
     ("tile_grid_batched", "tile_grid", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2,
                                         "num_warps": 2, "num_stages": 2, "PERSISTENT": 1}),
+    # descriptor twins: tile loads through tensor descriptors, one program per tile and
+    # persistent (descriptors made once per program, before the tile loop)
+    ("tile_grid_matmul1d", "tile_grid", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2,
+                                         "num_warps": 2, "num_stages": 2, "TMA": 1}),
+    ("tile_grid_matmul1d", "tile_grid", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2,
+                                         "num_warps": 2, "num_stages": 2, "PERSISTENT": 1, "TMA": 1}),
+    ("tile_grid_batched", "tile_grid", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2,
+                                        "num_warps": 2, "num_stages": 2, "PERSISTENT": 1, "TMA": 1}),
     # 3 column blocks, the last one partly past the matrix
     ("strided_reduction_tiles_colsum", "strided_reduction_tiles", {"BLOCK_R": 16, "BLOCK_C": 32}),
     ("strided_reduction_tiles_colmax", "strided_reduction_tiles", {"BLOCK_C": 16, "num_warps": 2}),
@@ -125,6 +133,8 @@ REFUSED = [
     ("tile_grid_batchfirst", "tile_grid", {}, ["bmm_kernel", "cannot find two tile indices"]),
     ("tile_grid_batchmix", "tile_grid", {}, ["bmm_kernel", "cannot tell which of pid_m (line 14)"]),
     ("elementwise_vector_gelu", "tile_grid", {}, ["does not call tl.dot"]),
+    ("tile_grid_blockptr", "tile_grid", {"TMA": 1}, ["TMA=1 but tensor descriptors do not fit the rewritten kernel"]),
+    ("tile_grid_matmul", "tile_grid", {"TMA": 2}, ["TMA=2 must be 0 or 1"]),
     ("tile_grid_matmul", "tile_grid", {"BLOCK_M": 96}, ["BLOCK_M=96", "power of two"]),
     ("tile_grid_matmul", "tile_grid", {"PERSISTENT": 2}, ["PERSISTENT=2", "0 or 1"]),
     ("strided_reduction_tiles_rowsum", "strided_reduction_tiles", {},
@@ -637,11 +647,19 @@ def test_tma_loads_in_a_persistent_tile_loop(h, recorded):
 
 def test_persistent_tile_twins_only_where_the_device_counts_sms(recorded: dict[str, list[dict[str, Any]]]) -> None:
     """tile_grid offers its persistent twins on cuda (and the interpreter), right after the
-    head of its list; on ascend they leave the configurations, the rest stays as it was."""
+    head of its list, then the descriptor twins of those four (TMA=1, at their stages and one
+    more); on ascend the persistent twins leave the configurations, and where the device has
+    no tensor memory accelerator the descriptor twins do; the rest stays as it was."""
     from kharness.structural_survey import structural_survey
     name = "tile_grid_matmul1d"
     cuda = {f["name"]: f for f in structural_survey(fixture(name)[1], recorded[name])}["tile_grid"]
-    npu = {f["name"]: f for f in structural_survey(fixture(name)[1], recorded[name], None, "ascend")}["tile_grid"]
-    twins = [c for c in cuda["domain"]["configs"] if c["PERSISTENT"]]
-    assert len(twins) == 2 and [c["PERSISTENT"] for c in cuda["domain"]["configs"][:4]] == [0, 0, 1, 1]
-    assert npu["fits"] and npu["domain"]["configs"] == [c for c in cuda["domain"]["configs"] if not c["PERSISTENT"]]
+    configs = cuda["domain"]["configs"]
+    assert [(c["PERSISTENT"], c["TMA"]) for c in configs[:12]] == [
+        (0, 0), (0, 0), (1, 0), (1, 0), (0, 1), (0, 1), (0, 1), (0, 1), (1, 1), (1, 1), (1, 1), (1, 1)]
+    assert [c["num_stages"] - configs[i // 2]["num_stages"] for i, c in enumerate(configs[4:12])] == [0, 1] * 4
+    assert not any(c["PERSISTENT"] or c["TMA"] for c in configs[12:])
+    npu = {f["name"]: f for f in structural_survey(fixture(name)[1], recorded[name], "no descriptors here",
+                                                   "ascend")}["tile_grid"]
+    assert npu["fits"] and npu["domain"]["configs"] == [c for c in configs if not c["PERSISTENT"] and not c["TMA"]]
+    old = {f["name"]: f for f in structural_survey(fixture(name)[1], recorded[name], "capability 8.0")}["tile_grid"]
+    assert old["domain"]["configs"] == [c for c in configs if not c["TMA"]]

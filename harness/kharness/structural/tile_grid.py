@@ -25,6 +25,9 @@ of its own passing a tensor as a plain name) the body, grouped order included, r
 ``num_tiles = tl.cdiv(M, BLOCK_M) * tl.cdiv(N, BLOCK_N)`` computed in the kernel, and the grid
 becomes ``min(NUM_SMS, tiles)`` programs: one wave, each program walking its tiles in grouped
 order, as in Triton's persistent matmul tutorial (python/tutorials/09-persistent-matmul.py).
+With ``TMA=1`` (configurations of the sweep, when tma_loads fits the rewritten kernel) the
+rewritten kernel's tile loads then go through tensor descriptors: tma_loads applied to it,
+descriptors of parameters only made once per program before a persistent loop.
 
 Why it is correct: the grouped order is a bijection from [0, cdiv(M,BM)*cdiv(N,BN)) onto the
 tile pairs (pid_m, pid_n) — the last group is clipped to the tile rows left — so every output
@@ -51,6 +54,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..srcedit import Edit, RewriteRefused, apply_edits
+from . import tma_loads
 from .common import (
     Defs,
     Fit,
@@ -114,6 +118,13 @@ KEYS = ("BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M", "num_warps", "num_stages")
 # one program each took 1.09-1.30x, on a 4096^3 matmul and on a linear layer's 8192x4096 by
 # 14336 weight. (A deeper pipeline did not fit the shared memory there.)
 PERSISTENT_FROM = 2      # the first PERSISTENT_FROM entries of each list get a persistent twin
+# The descriptor variants (TMA=1: the tile loads through tensor descriptors, tma_loads applied
+# to the rewritten kernel), of the same head tiles, one program per tile and persistent, at
+# their stage count and one more. Why in the same sweep: on the H200 the persistent loop paid
+# only with descriptors (probe: 1.03x cuBLAS's time with both, 1.09x with descriptors alone),
+# and a persistent twin without them lost round 1 to one program per tile by 1.5% (matmul,
+# call AZ), after which no round could reach the persistent descriptor kernel.
+TMA_STAGES = (0, 1)      # stages added to a head configuration's in its descriptor twins
 LIMITS = {"BLOCK_M": (16, 256), "BLOCK_N": (16, 256), "BLOCK_K": (16, 256), "GROUP_M": (1, 64),
           "num_warps": (1, 16), "num_stages": (1, 8)}
 
@@ -148,15 +159,19 @@ class TilePlan(Plan):
     batch: str | None = None    # the grid's batch extent (source text) of a batched kernel
     device_arg: str | None = None   # whose device gives the SM count; None: no persistent form
     no_persistent: str = ""         # why there is no persistent form
+    no_tma: str = ""                # why there are no descriptor twins ("": there are)
 
 
-def configs_for(dtypes: list[str], persistent: bool = False) -> list[dict[str, int]]:
+def configs_for(dtypes: list[str], persistent: bool = False, tma: bool = False) -> list[dict[str, int]]:
     """The configurations to sweep, most likely first; with persistent, the persistent twins
-    of the list's head come right after it."""
+    of the list's head come right after it, then, with tma, the descriptor twins of those
+    (TMA_STAGES)."""
     table = CONFIGS_32BIT if dtypes and all(d == "float32" for d in dtypes) else CONFIGS_16BIT
-    plain = [{**dict(zip(KEYS, c)), "PERSISTENT": 0} for c in table]
+    plain = [{**dict(zip(KEYS, c)), "PERSISTENT": 0, "TMA": 0} for c in table]
     twins = [{**c, "PERSISTENT": 1} for c in plain[:PERSISTENT_FROM]] if persistent else []
-    return plain[:PERSISTENT_FROM] + twins + plain[PERSISTENT_FROM:]
+    head = plain[:PERSISTENT_FROM] + twins
+    desc = [{**c, "num_stages": c["num_stages"] + d, "TMA": 1} for c in head for d in TMA_STAGES] if tma else []
+    return head + desc + plain[PERSISTENT_FROM:]
 
 
 def analyze(mod: Module, k: Kernel) -> TilePlan:
@@ -233,8 +248,29 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
            f"(line {defs.stmt[pn].lineno}), masked by {m_param} and {n_param}; the recorded grid {grid} is "
            f"{'2-D' if 1 in axes else '1-D'} row-major over {tiles[0]}x{tiles[1]} tiles"
            f"{f', times a batch of {grid[2]} on axis 2 ({batch})' if batch else ''} (line {site.call.lineno})")
-    return TilePlan(k, site, why, {"kernel": name, **cfgs[0]}, {"configs": cfgs}, pm, pn, bm, bn, bk, m_param,
+    plan = TilePlan(k, site, why, {"kernel": name, **cfgs[0]}, {"configs": cfgs}, pm, pn, bm, bn, bk, m_param,
                     n_param, feeding, batch, device_arg, no_persistent)
+    plan.no_tma = _tma_refusal(mod, plan)
+    if not plan.no_tma:
+        plan.domain["configs"] = configs_for(mod.tensor_dtypes(name), device_arg is not None, True)
+    return plan
+
+
+def _tma_refusal(mod: Module, plan: TilePlan) -> str:
+    """Why tma_loads would not fit the kernel this rewrite writes (its head configuration),
+    or "": the descriptor twins' precondition."""
+    try:
+        _descriptors(mod, plan.kernel.name, _rewrite(mod, plan, dict(plan.params)))
+    except RewriteRefused as e:
+        return str(e)
+    return ""
+
+
+def _descriptors(mod: Module, kernel: str, source: str) -> str:
+    """tma_loads applied to ``source`` (this rewrite's output for ``mod``), at its launch's
+    warps and stages; the kernel's parameters keep their positions, so the recorded launches
+    describe the new module's arguments too."""
+    return tma_loads.apply(Module(source, list(mod.records.values())), {"kernel": kernel})
 
 
 def _persistent_fit(mod: Module, k: Kernel, site: LaunchSite) -> tuple[str | None, str]:
@@ -360,11 +396,20 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
         if not (lo <= v <= hi) or (key != "num_stages" and not is_pow2(v) and key != "GROUP_M"):
             raise RewriteRefused(f"{NAME}: {key}={v} must be {'a power of two ' if key != 'num_stages' else ''}"
                                  f"in [{lo}, {hi}]")
-    persistent = int(p.get("PERSISTENT", 0))
-    if persistent not in (0, 1):
-        raise RewriteRefused(f"{NAME}: PERSISTENT={persistent} must be 0 or 1")
-    if persistent and plan.device_arg is None:
+    for flag in ("PERSISTENT", "TMA"):
+        if int(p.get(flag, 0)) not in (0, 1):
+            raise RewriteRefused(f"{NAME}: {flag}={p.get(flag)} must be 0 or 1")
+    if int(p.get("PERSISTENT", 0)) and plan.device_arg is None:
         raise RewriteRefused(f"{NAME}: PERSISTENT=1 but the tile loop cannot be persistent: {plan.no_persistent}")
+    if int(p.get("TMA", 0)) and plan.no_tma:
+        raise RewriteRefused(f"{NAME}: TMA=1 but tensor descriptors do not fit the rewritten kernel: {plan.no_tma}")
+    out = _rewrite(mod, plan, p)
+    return _descriptors(mod, plan.kernel.name, out) if int(p.get("TMA", 0)) else out
+
+
+def _rewrite(mod: Module, plan: TilePlan, p: dict[str, Any]) -> str:
+    """The module with the grouped tile order at configuration ``p`` (checked)."""
+    persistent = int(p.get("PERSISTENT", 0))
     k, site = plan.kernel, plan.site
     tl, triton = mod.tl(), mod.triton()
     group = mod.fresh("GROUP_M")
