@@ -2,7 +2,9 @@
 ref.py has one: opspec's docstring) and torch.compile of the same, side by side on one device,
 without koptd, with the harness's own method (kharness.timing.Timer: device events, a 256 MiB
 L2 flush before every repetition, inputs rotated when they fit in L2, warm-up then
-repetitions sized to the kernel, median and spread). Also measures the device-to-device copy bandwidth (1 GiB) and, when a matmul-class
+repetitions sized to the kernel, median and spread), interleaved: every implementation is
+timed once per pass (--passes, 3 on a GPU), each pass in another order, and its figure pools
+the passes' samples, so a GPU that slows as it heats favours none of them. Also measures the device-to-device copy bandwidth (1 GiB) and, when a matmul-class
 operator is chosen, the peak tensor throughput of a large torch.matmul in its dtype: the two
 ceilings of the roofline bound.
 
@@ -51,6 +53,7 @@ PROBE_REPS = 10
 DEFAULT_OP_TIMEOUT_S = 1200.0       # one operator in the child: compile + checks + timings
 STARTUP_TIMEOUT_S = 600.0           # the child's start: imports, device, bandwidth probe
 MARK = "baselines-child:"           # the child's progress lines on stdout
+MAX_PASSES = 20                     # interleaved timing passes (--passes)
 
 
 def log(msg: str) -> None:
@@ -63,6 +66,15 @@ def _reader(stream: Any, q: queue.Queue[str | None]) -> None:
     for line in stream:
         q.put(line)
     q.put(None)
+
+
+def pass_order(names: list[str], p: int) -> list[str]:
+    """The order of timing pass p: names rotated left by p, so that over n passes each name
+    is timed once in each place (first, ..., last)."""
+    if not names:
+        return []
+    k = p % len(names)
+    return names[k:] + names[:k]
 
 
 def failure_record(op: OpSpec, run: int, stage: str, reason: str) -> dict[str, Any]:
@@ -78,7 +90,7 @@ def run_parent(args: argparse.Namespace, ops: list[OpSpec], out: Path) -> int:
             cmd = [sys.executable, __file__, "--child", "--ops", ",".join(o.name for o in todo),
                    "--first-run", str(run), "--runs", "1", "--out", str(out), "--backend", args.backend,
                    "--seed", str(args.seed), "--warmup-ms", str(args.warmup_ms), "--rep-ms", str(args.rep_ms),
-                   "--min-reps", str(args.min_reps), "--max-reps", str(args.max_reps)]
+                   "--min-reps", str(args.min_reps), "--max-reps", str(args.max_reps), "--passes", str(args.passes)]
             if args.kopt:
                 cmd += ["--kopt", args.kopt]
             if args.cpu_compile:
@@ -257,8 +269,8 @@ class Measurer:
                 return {"passed": False, "message": f"output {k}: {d['problem']}"}
         return {"passed": True, "worst_in_budget_units": worst}
 
-    def _time(self, fn: Any, inputs: list[Any]) -> dict[str, Any]:
-        """The harness's bench: inputs rotated over copies when they fit in L2."""
+    def _copies(self, inputs: list[Any]) -> list[list[Any]]:
+        """The inputs, and copies of them to rotate over when they fit in L2 (the harness's bench)."""
         torch = self.torch
         nbytes = sum(t.numel() * t.element_size() for t in self.flatten(inputs) if isinstance(t, torch.Tensor))
         copies = [inputs]
@@ -267,7 +279,12 @@ class Measurer:
             if 0 < nbytes <= l2:
                 n = max(2, min(8, (2 * l2) // max(nbytes, 1)))
                 copies += [self.clone_tree(inputs) for _ in range(int(n) - 1)]
-        a = self.args
+        return copies
+
+    def _take(self, fn: Any, copies: list[list[Any]]) -> dict[str, Any]:
+        """One timing of fn (the harness's bench), taken again when disturbed: its stats, and
+        its samples under "_times" (pooled by _time_side_by_side)."""
+        torch, a = self.torch, self.args
 
         def take() -> dict[str, Any]:
             with torch.no_grad():
@@ -275,14 +292,55 @@ class Measurer:
                                                a.min_reps, a.max_reps)
             st = self.stats(times)
             st.update(meta)
+            st["_times"] = times
             return st
 
-        st = self.retake_if_noisy(take, self.gpu)     # a disturbed timing: the steadier of two
-        st["input_copies"] = len(copies)
+        return self.retake_if_noisy(take, self.gpu)     # a disturbed timing: the steadier of two
+
+    def _time(self, fn: Any, inputs: list[Any]) -> dict[str, Any]:
+        """One implementation alone (the same-size copy)."""
+        st = self._take(fn, self._copies(inputs))
+        st.pop("_times", None)
         return st
 
+    def _time_side_by_side(self, timed: dict[str, Any], inputs: list[Any]) -> dict[str, dict[str, Any]]:
+        """Every implementation in `timed` (name -> callable) timed in args.passes passes, pass p
+        in the order rotated by p (pass_order), so no implementation is always timed first or
+        last: a GPU that slows as it heats (a large matmul meets its power
+        limit) would otherwise favour whichever ran first. Each implementation's figure pools
+        its samples over the passes; "passes" keeps each pass's median and its place in the
+        order. A timing that raises is that implementation's failure, the rest go on."""
+        names = list(timed)
+        copies = self._copies(inputs)
+        pooled: dict[str, list[float]] = {n: [] for n in names}
+        per_pass: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
+        failed: dict[str, str] = {}
+        for p in range(self.args.passes):
+            for place, n in enumerate(pass_order(names, p)):
+                if n in failed:
+                    continue
+                try:
+                    st = self._take(timed[n], copies)
+                except Exception as e:  # noqa: BLE001 - user code (kernels, inductor) may raise anything: recorded
+                    failed[n] = f"{n}: timing raised {type(e).__name__}: {str(e)[:1500]}"
+                    continue
+                pooled[n] += st.pop("_times")
+                per_pass[n].append({"median_ms": st["median_ms"], "rel_iqr": st.get("rel_iqr"), "place": place,
+                                    **({"retaken": st["retaken"]} if "retaken" in st else {})})
+        out: dict[str, dict[str, Any]] = {}
+        for n in names:
+            if n in failed:
+                out[n] = {"ok": False, "error": failed[n]}
+                continue
+            st = self.stats(pooled[n])
+            st["passes"] = per_pass[n]
+            st["input_copies"] = len(copies)
+            out[n] = st
+        return out
+
     def _stage(self, what: str, fn: Any, inputs: list[Any], truths: list[Any]) -> dict[str, Any]:
-        """Check one implementation against eager, then time it; a failure is recorded."""
+        """Check one implementation against the reference (timed later, side by side with
+        the others, when it passes); a failure is recorded."""
         torch = self.torch
         try:
             with torch.no_grad():
@@ -292,18 +350,17 @@ class Measurer:
             del out
             if not chk["passed"]:
                 return {"ok": False, "mismatch": chk["message"]}
-            res = {"ok": True, "check": chk}
-            res.update(self._time(fn, inputs))
-            return res
+            return {"ok": True, "check": chk}
         except Exception as e:  # noqa: BLE001 - user code (kernels, models, inductor) may raise anything: recorded
             return {"ok": False, "error": f"{what}: {type(e).__name__}: {str(e)[:1500]}"}
 
-    def _compile_stage(self, model: Any, inputs: list[Any], truths: list[Any]) -> dict[str, Any]:
+    def _compile_stage(self, model: Any, inputs: list[Any], truths: list[Any]) -> tuple[dict[str, Any], Any]:
+        """torch.compile of the eager model, checked: its record and the compiled callable."""
         if self.args.no_compile:
-            return {"ok": False, "skipped": "--no-compile"}
+            return {"ok": False, "skipped": "--no-compile"}, None
         if not self.gpu and not self.args.cpu_compile:
             return {"ok": False, "skipped": "torch.compile on the CPU measures inductor's C++ code, not a GPU "
-                                            "baseline (give --cpu-compile to run it anyway)"}
+                                            "baseline (give --cpu-compile to run it anyway)"}, None
         torch = self.torch
         try:
             compiled = torch.compile(model)
@@ -313,40 +370,46 @@ class Measurer:
             self.timer.sync()
             compile_s = time.monotonic() - t0
         except Exception as e:  # noqa: BLE001 - inductor failures are results to report, not crashes
-            return {"ok": False, "error": f"torch.compile: {type(e).__name__}: {str(e)[:1500]}"}
+            return {"ok": False, "error": f"torch.compile: {type(e).__name__}: {str(e)[:1500]}"}, None
         res = self._stage("torch.compile", compiled, inputs, truths)
         res["compile_s"] = round(compile_s, 3)
-        return res
+        return res, compiled
 
-    def _kopt_stage(self, op: OpSpec, run: int, init: list[Any], inputs: list[Any],
-                    truths: list[Any]) -> dict[str, Any] | None:
+    def _kopt_stage(self, op: OpSpec, run: int, init: list[Any], inputs: list[Any], truths: list[Any],
+                    tmp: Path) -> tuple[dict[str, Any] | None, Any]:
+        """kopt's best kernel of this run (its record in --kopt), written under tmp (which must
+        outlive the timing), built and checked: its record and the model, or (None, None)
+        when there is no record."""
         if not self.args.kopt:
-            return None
+            return None, None
         path = Path(self.args.kopt) / f"kopt-{op.name}-run{run}.json"
         if not path.exists():
-            return None
+            return None, None
         try:
             rec = read_record(path)
         except RecordError as e:
-            return {"ok": False, "error": str(e)}
+            return {"ok": False, "error": str(e)}, None
         src = rec.get("best_kernel")
         best = (rec.get("job") or {}).get("best") or {}
         info = {"job_id": rec.get("job_id"), "best_round": best.get("round"), "tunables": best.get("tunables")}
         if not rec.get("ok") or not isinstance(src, str):
-            return {"ok": False, "skipped": "the kopt job did not succeed", **info}
-        with tempfile.TemporaryDirectory(prefix="kopt-best-") as d:
-            f = Path(d) / f"kopt_best_{op.name}.py"
-            f.write_text(src)
-            try:
-                mod = self._import(f, f"kopt_best_{op.name}_{run}")
-                model = self._build(mod, "ModelNew", init, best.get("tunables") or {})
-            except Exception as e:  # noqa: BLE001 - the job's kernel is user code
-                return {"ok": False, "error": f"kopt kernel: {type(e).__name__}: {str(e)[:1500]}", **info}
-            res = self._stage("kopt kernel", model, inputs, truths)
-        return {**res, **info}
+            return {"ok": False, "skipped": "the kopt job did not succeed", **info}, None
+        f = tmp / f"kopt_best_{op.name}.py"
+        f.write_text(src)
+        try:
+            mod = self._import(f, f"kopt_best_{op.name}_{run}")
+            model = self._build(mod, "ModelNew", init, best.get("tunables") or {})
+        except Exception as e:  # noqa: BLE001 - the job's kernel is user code
+            return {"ok": False, "error": f"kopt kernel: {type(e).__name__}: {str(e)[:1500]}", **info}, None
+        res = self._stage("kopt kernel", model, inputs, truths)
+        return {**res, **info}, model
 
     # ---------------------------------------------------------------- one operator
     def measure(self, op: OpSpec, run: int) -> dict[str, Any]:
+        with tempfile.TemporaryDirectory(prefix="kopt-best-") as d:
+            return self._measure(op, run, Path(d))
+
+    def _measure(self, op: OpSpec, run: int, tmp: Path) -> dict[str, Any]:
         torch = self.torch
         ref = self._import(op.directory / "ref.py", f"suite_ref_{op.name}")
         ker = self._import(op.directory / "kernel.py", f"suite_kernel_{op.name}")
@@ -375,10 +438,19 @@ class Measurer:
         rec["baseline_class"] = cls = op.baseline_class()     # opspec: Model, or its Peer
         peer = model if cls == TRUTH_CLASS else self._build(ref, cls, init)
         rec["eager"] = self._stage("eager", peer, inputs, truths)
-        rec["compile"] = self._compile_stage(peer, inputs, truths)
-        kopt = self._kopt_stage(op, run, init, inputs, truths)
+        rec["compile"], compiled = self._compile_stage(peer, inputs, truths)
+        kopt, kopt_model = self._kopt_stage(op, run, init, inputs, truths, tmp)
         if kopt is not None:
             rec["kopt"] = kopt
+        # every implementation that passed its check, timed side by side (interleaved passes)
+        fns = {"initial": new, "eager": peer, "compile": compiled, "kopt": kopt_model}
+        timed = {k: f for k, f in fns.items() if f is not None and (rec.get(k) or {}).get("ok")}
+        for k, st in self._time_side_by_side(timed, inputs).items():
+            rec[k].update(st)
+            if not st.get("ok", True):
+                rec[k].pop("check", None)
+        rec["timing"]["passes"] = self.args.passes
+        del compiled, kopt_model
         peak = self.peak_tflops(op.dtype) if op.op_class == "matmul" and op.dtype in ("float16", "bfloat16") else None
         rec["peak_tflops"] = peak
         if scale is not None:
@@ -433,6 +505,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--rep-ms", type=float, default=None, help="default: the harness's (100 GPU, 500 CPU)")
     ap.add_argument("--min-reps", type=int, default=None, help="default: the harness's (10 GPU, 3 CPU)")
     ap.add_argument("--max-reps", type=int, default=None, help="default: the harness's (10000 GPU, 50 CPU)")
+    ap.add_argument("--passes", type=int, default=None,
+                    help=f"interleaved timing passes over the implementations (default 3 GPU, 1 CPU; 1..{MAX_PASSES})")
     ap.add_argument("--op-timeout", type=float, default=DEFAULT_OP_TIMEOUT_S)
     ap.add_argument("--cpu-compile", action="store_true", help="run torch.compile on the CPU too")
     ap.add_argument("--no-compile", action="store_true", help="skip torch.compile")
@@ -440,11 +514,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = ap.parse_args(argv)
     gpu = args.backend != "interp"
     for name, g, c in (("warmup_ms", 25.0, 0.0), ("rep_ms", 100.0, 500.0), ("min_reps", 10, 3),
-                       ("max_reps", 10000, 50)):
+                       ("max_reps", 10000, 50), ("passes", 3, 1)):
         if getattr(args, name) is None:
             setattr(args, name, g if gpu else c)
     if not 1 <= args.runs <= 100:
         ap.error("--runs: must be 1..100")
+    if not 1 <= args.passes <= MAX_PASSES:
+        ap.error(f"--passes: must be 1..{MAX_PASSES}")
     if args.min_reps < 1 or args.max_reps < args.min_reps:
         ap.error("--min-reps must be >= 1 and --max-reps >= --min-reps")
     return args

@@ -18,6 +18,7 @@ SUITE = os.path.join(ROOT, "bench", "suite")
 TESTDATA = os.path.join(SUITE, "testdata")
 sys.path.insert(0, SUITE)
 import exhaustive
+from baselines import pass_order
 import report
 from opspec import UNSEEN_DIR, OpSpecError, load_op
 from results import kopt_summary, load_records
@@ -104,7 +105,7 @@ def run_baselines(out, *args, timeout=240, ops_dir=None):
 
 
 def test_baselines_on_the_cpu(tmp_path):
-    p = run_baselines(tmp_path, "--ops", "gelu_tanh,moe_gating_topk", "--kopt", TESTDATA)
+    p = run_baselines(tmp_path, "--ops", "gelu_tanh,moe_gating_topk", "--kopt", TESTDATA, "--passes", "3")
     assert p.returncode == 0, p.stderr[-3000:]
     for name in ("gelu_tanh", "moe_gating_topk"):
         rec = json.loads((tmp_path / f"baselines-{name}-run1.json").read_text())
@@ -118,8 +119,26 @@ def test_baselines_on_the_cpu(tmp_path):
         assert rec["roofline"]["copy_same_ms"] > 0      # a copy of the operator's own bytes, timed
         assert rec["baseline_class"] == "Model"           # no Peer in their ref.py: eager is the truth
     # gelu_tanh has a recorded kopt run 1 in testdata: its best kernel is timed side by side
-    kopt = json.loads((tmp_path / "baselines-gelu_tanh-run1.json").read_text())["kopt"]
+    rec = json.loads((tmp_path / "baselines-gelu_tanh-run1.json").read_text())
+    kopt = rec["kopt"]
     assert kopt["ok"] and kopt["check"]["passed"] and kopt["median_ms"] > 0
+    # timed side by side in 3 interleaved passes: initial, eager and kopt each once per place,
+    # their figure pooling the passes' samples
+    assert rec["timing"]["passes"] == 3
+    for stage in ("initial", "eager", "kopt"):
+        passes = rec[stage]["passes"]
+        assert sorted(x["place"] for x in passes) == [0, 1, 2], (stage, passes)
+        assert rec[stage]["n"] >= 3 and all(x["median_ms"] > 0 for x in passes)
+        assert min(x["median_ms"] for x in passes) <= rec[stage]["median_ms"] <= max(x["median_ms"] for x in passes)
+
+
+def test_pass_order_puts_each_implementation_in_each_place():
+    names = ["initial", "eager", "compile", "kopt"]
+    orders = [pass_order(names, p) for p in range(4)]
+    assert orders[0] == names and orders[1] == ["eager", "compile", "kopt", "initial"]
+    for n in names:
+        assert sorted(o.index(n) for o in orders) == [0, 1, 2, 3]
+    assert pass_order([], 3) == [] and pass_order(["a"], 5) == ["a"]
 
 
 def test_baseline_class_from_the_syntax_tree(tmp_path):
