@@ -663,3 +663,18 @@ def test_persistent_tile_twins_only_where_the_device_counts_sms(recorded: dict[s
     assert npu["fits"] and npu["domain"]["configs"] == [c for c in configs if not c["PERSISTENT"] and not c["TMA"]]
     old = {f["name"]: f for f in structural_survey(fixture(name)[1], recorded[name], "capability 8.0")}["tile_grid"]
     assert old["domain"]["configs"] == [c for c in configs if not c["TMA"]]
+
+
+@pytest.mark.parametrize("tma", [0, 1])
+def test_tile_grid_names_do_not_depend_on_the_descriptor_trial(recorded: dict[str, list[dict[str, Any]]],
+                                                               tma: int) -> None:
+    """analyze tries the descriptor twin (to know whether TMA=1 fits); the names that trial
+    took are given back, so the rewrite writes GROUP_M, num_pid_m, ... as a module analysed
+    without it would (on the H200 a twin read GROUP_M_2)."""
+    name = "tile_grid_matmul1d"
+    src = fixture(name)[1]
+    p = {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2, "num_warps": 4, "num_stages": 2,
+         "PERSISTENT": 1, "TMA": tma}
+    out = apply(src, "tile_grid", p, recorded[name])
+    assert "GROUP_M" not in src and "GROUP_M: tl.constexpr" in out and "GROUP_M=2" in out, out
+    assert not re.search(r"\b(GROUP_M|num_pid_m|num_pid_n|num_tiles|num_sms)_2\b", out), out

@@ -258,11 +258,15 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
 
 def _tma_refusal(mod: Module, plan: TilePlan) -> str:
     """Why tma_loads would not fit the kernel this rewrite writes (its head configuration),
-    or "": the descriptor twins' precondition."""
+    or "": the descriptor twins' precondition. The trial rewrite's fresh names are given back,
+    so apply's names are those of a module analysed without it (GROUP_M, not GROUP_M_2)."""
+    names = set(mod.names)
     try:
         _descriptors(mod, plan.kernel.name, _rewrite(mod, plan, dict(plan.params)))
     except RewriteRefused as e:
         return str(e)
+    finally:
+        mod.names = names
     return ""
 
 
