@@ -678,3 +678,20 @@ def test_tile_grid_names_do_not_depend_on_the_descriptor_trial(recorded: dict[st
     out = apply(src, "tile_grid", p, recorded[name])
     assert "GROUP_M" not in src and "GROUP_M: tl.constexpr" in out and "GROUP_M=2" in out, out
     assert not re.search(r"\b(GROUP_M|num_pid_m|num_pid_n|num_tiles|num_sms)_2\b", out), out
+
+
+@pytest.mark.parametrize("tma", [0, 1])
+def test_batched_persistent_folds_the_batch(h, recorded, tma):
+    """Persistent and batched, tile_grid walks every batch's tiles in one loop over a 1-D grid
+    (the batch index the quotient of the tile by the tiles of one batch), and the kernel, with
+    tensor descriptors or without, compiles offline for cuda:90."""
+    name = "tile_grid_batched"
+    p = {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8, "num_warps": 4, "num_stages": 3,
+         "PERSISTENT": 1, "TMA": tma}
+    out = apply(fixture(name)[1], "tile_grid", p, recorded[name])
+    fn = next(f for f in ast.parse(out).body if isinstance(f, ast.FunctionDef) and f.name == "bmm_kernel")
+    assert "NUM_BATCH" in [a.arg for a in fn.args.args]
+    assert "num_tiles * NUM_BATCH" in out and "NUM_BATCH=nb" in out and "tl.program_id(2)" not in out, out
+    assert re.search(r"grid = lambda meta: \(min\(num_sms, .* \* nb\),\)", out), out
+    k = _compile(h, name, out)
+    assert k["kernel"] == "bmm_kernel" and k["ptx_stats"].get("mma", 0) > 0, k["ptx_stats"]

@@ -35,7 +35,12 @@ tile is computed by exactly one program, as before; the body is unchanged and it
 every tile size correct. Persistent: program p runs the body for tiles p, p + P, ... (P
 programs), so each tile of [0, num_tiles) once, and as the body neither returns nor changes
 a parameter, the tiles a program runs do not affect each other. A batch axis is untouched: program (p, 0, b) computes tile p's
-pair of batch b, as (pid_m, pid_n, b) did.
+pair of batch b, as (pid_m, pid_n, b) did. Persistent and batched, the batch folds into the
+loop: a ``NUM_BATCH`` parameter (the grid's batch extent, passed by the launch), tiles
+[0, num_tiles * NUM_BATCH), tile t computing tile ``t % num_tiles`` of batch ``t // num_tiles``
+(every ``tl.program_id(2)`` becomes that quotient), min(NUM_SMS, all tiles) programs: one
+wave over every batch, where keeping the batch axis launched a wave per batch (bmm's 8 x 128
+tiles at 2048^2: 1024 programs, each running one tile).
 
 The configurations, most likely first (a smaller candidate budget keeps the head): large tiles
 for Hopper-class parts, then the CUDA list of Triton's matrix-multiplication tutorial
@@ -142,7 +147,7 @@ PID_N = pid % num_pid_in_group // group_size_m
 GRID = "lambda meta: (triton.cdiv(M, meta[BM]) * triton.cdiv(N, meta[BN]),)"
 GRID_BATCHED = "lambda meta: (triton.cdiv(M, meta[BM]) * triton.cdiv(N, meta[BN]), 1, B)"
 GRID_PERSISTENT = "lambda meta: (min(S, triton.cdiv(M, meta[BM]) * triton.cdiv(N, meta[BN])),)"
-GRID_PERSISTENT_BATCHED = "lambda meta: (min(S, triton.cdiv(M, meta[BM]) * triton.cdiv(N, meta[BN])), 1, B)"
+GRID_PERSISTENT_BATCHED = "lambda meta: (min(S, triton.cdiv(M, meta[BM]) * triton.cdiv(N, meta[BN]) * B),)"
 BATCH_AXIS = 2
 
 
@@ -418,10 +423,15 @@ def _rewrite(mod: Module, plan: TilePlan, p: dict[str, Any]) -> str:
     tl, triton = mod.tl(), mod.triton()
     group = mod.fresh("GROUP_M")
     tile = mod.fresh("tile") if persistent else ""
+    num_tiles = mod.fresh("num_tiles") if persistent else ""
+    # persistent and batched: the batch folds into the tile loop (tile = batch * num_tiles +
+    # tile in batch), so one wave of programs walks every batch's tiles
+    fold = mod.fresh("NUM_BATCH") if persistent and plan.batch else ""
     temps = {t: t if t in plan.feeding else mod.fresh(t) for t in ("pid", "num_pid_m", "num_pid_n", "num_pid_in_group", "group_id",
                                        "first_pid_m", "group_size_m")}
     # tl.cast: the loop variable as tl.program_id's int32 (persistent_grid says why)
-    pid0 = f"{tl}.cast({tile}, {tl}.int32)" if persistent else f"{tl}.program_id(0)"
+    pid0 = (f"{tl}.cast({tile} % {num_tiles}, {tl}.int32)" if fold else f"{tl}.cast({tile}, {tl}.int32)"
+            if persistent else f"{tl}.program_id(0)")
     lines = from_template(SWIZZLE, {**temps, "tl": tl, "PID0": pid0, "M": plan.m_param, "N": plan.n_param,
                                     "BLOCK_M": plan.block_m, "BLOCK_N": plan.block_n, "GROUP_M": group,
                                     "PID_M": plan.pid_m, "PID_N": plan.pid_n})
@@ -432,19 +442,29 @@ def _rewrite(mod: Module, plan: TilePlan, p: dict[str, Any]) -> str:
              **({"B": plan.batch} if plan.batch else {})}
     body_edits = [mod.replace_stmt(first, lines), mod.delete_stmt(second),
                   *(mod.delete_stmt(defs.stmt[n]) for n in sorted(plan.feeding))]
+    if fold:
+        body_edits += [mod.replace(c, f"{tl}.cast({tile} // {num_tiles}, {tl}.int32)") for c in calls(k.node)
+                       if program_id_axis(mod, c) == BATCH_AXIS]
     if persistent:
         num_sms = mod.fresh("num_sms")
         grid = from_template(GRID_PERSISTENT_BATCHED if plan.batch else GRID_PERSISTENT,
                              {**sizes, "S": num_sms})[0]
-        body_edits = _persistent_edits(mod, plan, tile, body_edits) + [_sms_edit(mod, plan, num_sms)]
+        body_edits = (_persistent_edits(mod, plan, tile, num_tiles, fold, body_edits)
+                      + [_sms_edit(mod, plan, num_sms)])
     else:
         grid = from_template(GRID_BATCHED if plan.batch else GRID, sizes)[0]
+    new_params: list[tuple[str, bool, str | None]] = [(group, True, str(p["GROUP_M"]))]
+    keywords = f"{group}={p['GROUP_M']}"
+    if fold:
+        assert plan.batch is not None
+        new_params.append((fold, False, "1"))
+        keywords += f", {fold}={plan.batch}"
     edits = [*body_edits,
-             mod.add_kernel_params(k, [(group, True, str(p["GROUP_M"]))]),
+             mod.add_kernel_params(k, new_params),
              grid_edit(mod, site, grid),
              mod.set_launch_arg(site, plan.block_m, str(p["BLOCK_M"])),
              mod.set_launch_arg(site, plan.block_n, str(p["BLOCK_N"])),
-             mod.add_call_keyword(site.call, f"{group}={p['GROUP_M']}"),
+             mod.add_call_keyword(site.call, keywords),
              mod.set_launch_arg(site, "num_warps", str(p["num_warps"])),
              mod.set_launch_arg(site, "num_stages", str(p["num_stages"]))]
     if plan.block_k is not None:
@@ -452,9 +472,11 @@ def _rewrite(mod: Module, plan: TilePlan, p: dict[str, Any]) -> str:
     return apply_edits(mod.source, edits)
 
 
-def _persistent_edits(mod: Module, plan: TilePlan, tile: str, body_edits: list[Edit]) -> list[Edit]:
+def _persistent_edits(mod: Module, plan: TilePlan, tile: str, num_tiles: str, fold: str,
+                      body_edits: list[Edit]) -> list[Edit]:
     """The kernel's body, with body_edits applied, inside a loop over the tiles: program p
-    takes tiles p, p + P, ... of cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N) for P programs."""
+    takes tiles p, p + P, ... of cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N) for P programs (times
+    the batch parameter ``fold`` when the batch is folded into the loop)."""
     k, tl = plan.kernel, mod.tl()
     body = body_after_docstring(k)      # the docstring stays outside the loop
     mod.check_no_multiline_strings(k.node, k.name)
@@ -464,9 +486,9 @@ def _persistent_edits(mod: Module, plan: TilePlan, tile: str, body_edits: list[E
     end = mod.index.span(body[-1])[1]
     assert all(start <= e.start and e.end <= end for e in body_edits), "an edit outside the kernel's body"
     text = mod.edited_range(start, end, body_edits)
-    num_tiles = mod.fresh("num_tiles")
+    total = f"{num_tiles} * {fold}" if fold else num_tiles
     head = (f"{ind}{num_tiles} = {tl}.cdiv({plan.m_param}, {plan.block_m}) * {tl}.cdiv({plan.n_param}, "
-            f"{plan.block_n})\n{ind}for {tile} in range({tl}.program_id(0), {num_tiles}, {tl}.num_programs(0)):\n")
+            f"{plan.block_n})\n{ind}for {tile} in range({tl}.program_id(0), {total}, {tl}.num_programs(0)):\n")
     return [Edit(start, end, head + "\n".join(f"    {ln}" if ln.strip() else ln for ln in text.split("\n")))]
 
 
