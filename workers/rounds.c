@@ -17,6 +17,7 @@
 #include "rounds.h"
 #include "proposer.h"
 #include "round_commit.h"
+#include "round_decide.h"
 #include "rules.h"
 #include "search.h"
 #include "secret.h"
@@ -389,118 +390,16 @@ static int rounds_propose(struct rounds_state *s, struct ladder_diag *diags, int
   return s->proposer->propose(&in, out, why, whylen);
 }
 
-/* Checks the shortlisted candidates of a sweep on every correctness case, fastest first, and
- * decides the first correct one against the incumbent (ABBA). At most ROUNDS_MAX_COMPARES
- * decisions per round. On return *chosen (borrowed from sweep) is the candidate decided on,
- * *val and *cmp (owned) its validation and comparison, *accepted whether it won; reject says
- * why not. 0, or -EINTR. */
-#define ROUNDS_MAX_COMPARES 2
-#define ROUNDS_NOISY_COMPARE 0.25 /* a comparison's noise (A vs A) past this: nothing known */
-#define ROUNDS_CPU_CLOCK "cpu"     /* the harness's clock name on the interpreter */
-static int rounds_decide(struct rounds_state *s, int round, int level, const json_t *sweep,
-                         const json_t **chosen, json_t **val, json_t **cmp, int *accepted,
-                         char *reject, size_t rejlen)
-{
-  struct job_ctx *j = s->j;
-  json_t *short_ = search_shortlist(sweep, SEARCH_SHORTLIST, SEARCH_MIN_GAIN), *id;
-  unsigned compares = 0;
-  size_t i;
-  int rc = 0;
+/* round_decide's progress: a step of this round at this level. */
+struct rounds_step_arg {
+  struct rounds_state *s;
+  int round, level;
+};
 
-  *chosen = NULL;
-  *accepted = 0;
-  if (!json_array_size(short_)) {
-    const json_t *cnt = json_object_get(sweep, "counts"), *c;
-    const char *first_wrong = NULL;
-    json_array_foreach(json_object_get(sweep, "candidates"), i, c)
-      if (!first_wrong && !strcmp(json_string_value(json_object_get(c, "status")) ?: "", "wrong"))
-        first_wrong = json_string_value(json_object_get(c, "reason"));
-    if (first_wrong && json_integer_value(json_object_get(cnt, "ok")) == 0) {
-      snprintf(reject, rejlen, "incorrect: no candidate of the sweep was correct on the screen "
-               "case (%lld wrong); first: %.600s",
-               (long long)json_integer_value(json_object_get(cnt, "wrong")), first_wrong);
-      *val = json_pack("{s:b, s:{s:s, s:s}, s:s}", "passed", 0, "failure", "kind", "wrong-result",
-                       "message", first_wrong, "checked", "screen case of the sweep");
-      goto out;
-    }
-    snprintf(reject, rejlen,
-             "no candidate beat the incumbent in the sweep (%lld measured, %lld wrong, %lld "
-             "refused or failed to compile; incumbent %.4g ms on the screen case)",
-             (long long)json_integer_value(json_object_get(cnt, "ok")),
-             (long long)json_integer_value(json_object_get(cnt, "wrong")),
-             (long long)(json_integer_value(json_object_get(cnt, "refused")) +
-                         json_integer_value(json_object_get(cnt, "compile-failed")) +
-                         json_integer_value(json_object_get(cnt, "error")) +
-                         json_integer_value(json_object_get(cnt, "static-check"))),
-             json_number_value(json_object_get(json_object_get(sweep, "incumbent"), "time_ms")));
-    goto out;
-  }
-  json_array_foreach(short_, i, id) {
-    const json_t *c = search_candidate(sweep, json_string_value(id));
-    const char *src = json_string_value(json_object_get(c, "source"));
-    json_t *tun = json_object_get(c, "tunables"), *req;
-    if (!src)
-      continue;
-    json_decref(*val);
-    json_decref(*cmp);
-    *val = *cmp = NULL;
-    *chosen = c;
-    rounds_progress(s, round, level, "validate", NULL);
-    req = json_pack("{s:s, s:s, s:O}", "op", "validate", "candidate_source", src, "tunables",
-                    json_is_object(tun) ? tun : s->tunables);
-    rc = job_op(j, "validate", req, val);
-    json_decref(req);
-    if (rc == -EINTR)
-      goto out;
-    if (rc) {
-      snprintf(reject, rejlen, "candidate %s could not be validated: %s", json_string_value(id),
-               j->fail_msg);
-      j->fail_msg[0] = '\0';
-      *val = json_pack("{s:b, s:s}", "passed", 0, "error", reject);
-      rc = 0;
-      continue;
-    }
-    if (!json_is_true(json_object_get(*val, "passed"))) {
-      const char *m = json_string_value(json_object_get(json_object_get(*val, "failure"), "message"));
-      snprintf(reject, rejlen, "candidate %s incorrect: %s", json_string_value(id),
-               m ? m : "failed validation");
-      continue;
-    }
-    if (compares++ == ROUNDS_MAX_COMPARES)
-      break;
-    rounds_progress(s, round, level, "time", NULL);
-    req = json_pack("{s:s, s:s, s:O, s:s, s:O, s:b}", "op", "compare", "incumbent_source", s->src,
-                    "incumbent_tunables", s->tunables, "candidate_source", src,
-                    "candidate_tunables", json_is_object(tun) ? tun : s->tunables, "adaptive", 1);
-    rc = job_op(j, "compare", req, cmp);
-    json_decref(req);
-    if (rc == -EINTR)
-      goto out;
-    if (rc) {
-      snprintf(reject, rejlen, "candidate %s could not be timed: %s", json_string_value(id),
-               j->fail_msg);
-      j->fail_msg[0] = '\0';
-      rc = 0;
-      continue;
-    }
-    if (json_is_true(json_object_get(*cmp, "faster_beyond_noise"))) {
-      *accepted = 1;
-      break;
-    }
-    snprintf(reject, rejlen, "candidate %s not faster beyond noise: speedup %.4f, noise %.4f",
-             json_string_value(id), json_number_value(json_object_get(*cmp, "speedup")),
-             json_number_value(json_object_get(*cmp, "noise")));
-    /* Timed through a disturbance (the H200's moe_gating_topk: noise 1.09 where rounds before
-     * had 0.002): its configuration is not known, so a later round may propose it again. Not
-     * on the interpreter's CPU clock, where such noise is ordinary: the search would go back
-     * to the same configuration round after round. */
-    if (json_number_value(json_object_get(*cmp, "noise")) > ROUNDS_NOISY_COMPARE &&
-        strcmp(json_string_value(json_object_get(*cmp, "clock")) ?: ROUNDS_CPU_CLOCK, ROUNDS_CPU_CLOCK))
-      search_forget(&s->search, s->knobs, c);
-  }
-out:
-  json_decref(short_);
-  return rc;
+static void rounds_step(void *arg, const char *step)
+{
+  struct rounds_step_arg *a = arg;
+  rounds_progress(a->s, a->round, a->level, step, NULL);
 }
 
 static int rounds_cancelled(struct job_ctx *j)
@@ -757,8 +656,11 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
       search_remember_failed(&s->search, s->knobs, po.candidates, round, reject);
     } else {
       search_remember(&s->search, s->knobs, sweep, round);
-      rc = rounds_decide(s, round, level, sweep, &chosen, &val, &cmp, &accepted, reject,
-                         sizeof(reject));
+      struct rounds_step_arg step = { s, round, level };
+      struct round_decide_ctx dc = { .j = j, .inc_src = s->src, .inc_tunables = s->tunables,
+                                     .search = &s->search, .knobs = s->knobs,
+                                     .progress = rounds_step, .arg = &step };
+      rc = round_decide(&dc, sweep, &chosen, &val, &cmp, &accepted, reject, sizeof(reject));
       if (rc == -EINTR)
         goto out;
     }
