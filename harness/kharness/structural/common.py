@@ -698,6 +698,28 @@ def loop_refusal(k: Kernel) -> str | None:
     return None
 
 
+def check_callees(mod: Module, k: Kernel) -> None:
+    """Refuses kernel k when a @triton.jit function of the module that k calls (directly or
+    through others) reads tl.program_id or tl.num_programs: a rewrite that changes which
+    program runs which work rewrites k's own reads only, and the callee's would still see the
+    program of the old mapping."""
+    seen, todo = {k.name}, [k]
+    while todo:
+        cur = todo.pop()
+        for c in calls(cur.node):
+            callee = mod.kernels.get(c.func.id) if isinstance(c.func, ast.Name) else None
+            if callee is None or callee.name in seen:
+                continue
+            seen.add(callee.name)
+            for d in calls(callee.node):
+                f = mod.tl_func(d)
+                if f in ("program_id", "num_programs"):
+                    raise RewriteRefused(f"{k.name} line {c.lineno}: calls {callee.name}, which reads tl.{f} "
+                                         f"(line {d.lineno}); the rewrite changes which program does what and "
+                                         f"rewrites {k.name}'s own reads only")
+            todo.append(callee)
+
+
 def sms_device_arg(mod: Module, k: Kernel, site: LaunchSite) -> str | None:
     """The kernel parameter whose argument, a plain name of a recorded tensor, gives the device
     whose SM count sizes a persistent grid; None when there is none."""

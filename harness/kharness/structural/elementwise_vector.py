@@ -35,6 +35,7 @@ from .common import (
     calls,
     cdiv,
     check_block_uses,
+    check_callees,
     check_params,
     check_wrappers,
     from_template,
@@ -117,6 +118,7 @@ def _offsets(mod: Module, k: Kernel, defs: Defs) -> tuple[str, str, set[int]]:
 def analyze(mod: Module, k: Kernel) -> VectorPlan:
     name = k.name
     check_wrappers(mod, k, "block")
+    check_callees(mod, k)
     for n in ast.walk(k.node):
         if isinstance(n, (ast.For, ast.While)):
             raise RewriteRefused(f"{name} line {n.lineno}: has a loop; not an elementwise kernel")

@@ -32,6 +32,7 @@ from .common import (
     Plan,
     body_after_docstring,
     calls,
+    check_callees,
     check_params,
     check_wrappers,
     from_template,
@@ -62,6 +63,7 @@ class PersistentPlan(Plan):
 def analyze(mod: Module, k: Kernel) -> PersistentPlan:
     name = k.name
     check_wrappers(mod, k, "launch")
+    check_callees(mod, k)
     axes = [program_id_axis(mod, c) for c in calls(k.node) if program_id_axis(mod, c) is not None]
     if not axes:
         raise RewriteRefused(f"{name} never calls tl.program_id")

@@ -71,6 +71,7 @@ from .common import (
     body_after_docstring,
     call_arg,
     calls,
+    check_callees,
     check_params,
     check_wrappers,
     derived,
@@ -373,6 +374,7 @@ def default_rows(dom: list[int], block: int) -> int:
 def analyze(mod: Module, k: Kernel) -> RowsPlan:
     name = k.name
     check_wrappers(mod, k, "launch")
+    check_callees(mod, k)
     pids = [c for c in calls(k.node) if program_id_axis(mod, c) is not None]
     if not pids:
         raise RewriteRefused(f"{name} never calls tl.program_id")

@@ -42,6 +42,7 @@ from .common import (
     call_arg,
     calls,
     check_block_uses,
+    check_callees,
     check_params,
     check_wrappers,
     from_template,
@@ -354,6 +355,7 @@ def _terms(e: ast.expr) -> list[ast.expr]:
 def analyze(mod: Module, k: Kernel) -> ColPlan:
     name = k.name
     check_wrappers(mod, k, "launch")
+    check_callees(mod, k)
     pids = [c for c in calls(k.node) if program_id_axis(mod, c) is not None]
     if any(program_id_axis(mod, c) != 0 for c in pids) or len(pids) != 1:
         raise RewriteRefused(f"{name}: one program per column needs exactly one tl.program_id(0) "

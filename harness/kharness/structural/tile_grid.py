@@ -71,6 +71,7 @@ from .common import (
     call_arg,
     calls,
     cdiv,
+    check_callees,
     check_not_assigned,
     check_params,
     check_wrappers,
@@ -184,6 +185,7 @@ def analyze(mod: Module, k: Kernel) -> TilePlan:
     check_wrappers(mod, k, "tiles", [c for c in k.constexprs if "GROUP" in c.upper()])
     if not any(mod.tl_func(c) == "dot" for c in calls(k.node)):
         raise RewriteRefused(f"{name} does not call tl.dot")
+    check_callees(mod, k)
     axes = {program_id_axis(mod, c) for c in calls(k.node)} - {None}
     if not axes:
         raise RewriteRefused(f"{name} never calls tl.program_id")
