@@ -319,12 +319,29 @@ def _settings(records: list[dict[str, Any]]) -> list[str]:
     return [f"- kopt settings: `{c}`" for c in sorted(cfgs)] + [f"- device: {d}" for d in sorted(devs)]
 
 
+def _baseline_order(records: list[dict[str, Any]]) -> list[str]:
+    """How the baselines records timed their implementations: interleaved passes (each pass in
+    another order, baselines.py since 2026-12-04) or once each in a fixed order (before)."""
+    base = [r for r in records if r["kind"] == "baselines" and r.get("ok")]
+    passes: dict[int, int] = {}
+    for r in base:
+        n = int((r.get("timing") or {}).get("passes") or 0)
+        passes[n] = passes.get(n, 0) + 1
+    if not base:
+        return []
+    parts = [f"{c} in {n} interleaved passes (a pass per order, samples pooled)" for n, c in sorted(passes.items()) if n]
+    if passes.get(0):
+        parts.append(f"{passes[0]} once each in the order initial, eager, torch.compile, kopt (before interleaving; "
+                     "on a GPU at its power limit the last timed can read slower)")
+    return [f"- baselines' timing, of {len(base)} records: " + "; ".join(parts)]
+
+
 def markdown(rows: list[OpRow], failures: list[Failure], summ: dict[str, Any], records: list[dict[str, Any]],
              title: str, plots: list[str], sources: list[str]) -> str:
     L = [f"# {title}", "",
          (f"Generated {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')} by bench/suite/report.py from "
          f"{len(records)} records ({', '.join(sources)})."), ""]
-    L += _settings(records) + [""]
+    L += _settings(records) + _baseline_order(records) + [""]
     S = summ
     mb = S["memory_bound_roofline_geomean"]
     L += ["## Summary", "",

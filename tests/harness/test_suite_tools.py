@@ -261,6 +261,33 @@ def test_report_same_size_copy_bound(tmp_path: Path) -> None:
             assert ("; same size " in rows[o["name"]]) == bool(o["memory_bound"]), rows[o["name"]]
 
 
+def test_report_says_how_baselines_were_timed(tmp_path: Path) -> None:
+    """The report says how many baselines records were timed in interleaved passes and how
+    many once each in the fixed order (records before baselines.py interleaved)."""
+    src = tmp_path / "in"
+    src.mkdir()
+    n = {"fixed": 0, "passes": 0}
+    for name in sorted(os.listdir(TESTDATA)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(TESTDATA, name)) as f:
+            rec = json.load(f)
+        if rec.get("kind") == "baselines" and rec.get("ok"):
+            if n["fixed"] <= n["passes"]:
+                rec["timing"].pop("passes", None)
+                n["fixed"] += 1
+            else:
+                rec["timing"]["passes"] = 3
+                n["passes"] += 1
+        (src / name).write_text(json.dumps(rec))
+    assert n["fixed"] and n["passes"]
+    assert report.main([str(src), "--out", str(tmp_path / "out")]) == 0
+    md = (tmp_path / "out" / "report.md").read_text()
+    line = next(x for x in md.splitlines() if x.startswith("- baselines' timing"))
+    assert f"of {n['fixed'] + n['passes']} records" in line
+    assert f"{n['passes']} in 3 interleaved passes" in line and f"{n['fixed']} once each in the order" in line
+
+
 H200_UNSEEN = os.path.join(ROOT, "bench", "results", "h200-unseen-2026-12-02", "results")
 
 
