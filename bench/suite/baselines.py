@@ -68,15 +68,6 @@ def _reader(stream: Any, q: queue.Queue[str | None]) -> None:
     q.put(None)
 
 
-def pass_order(names: list[str], p: int) -> list[str]:
-    """The order of timing pass p: names rotated left by p, so that over n passes each name
-    is timed once in each place (first, ..., last)."""
-    if not names:
-        return []
-    k = p % len(names)
-    return names[k:] + names[:k]
-
-
 def failure_record(op: OpSpec, run: int, stage: str, reason: str) -> dict[str, Any]:
     return {"kind": "baselines", "format": FORMAT, "operator": op.name, "class": op.op_class, "run": run,
             "ok": False, "failure": {"stage": stage, "reason": reason}}
@@ -163,13 +154,13 @@ class Measurer:
         )
         from kharness.correctness import flatten_outputs
         from kharness.judge import Float64Mode, Tolerances, Truth, judge_output
-        from kharness.timing import Timer, retake_if_noisy, stats
+        from kharness.timing import Timer, pass_order, retake_if_noisy, stats
         self.torch, self.bk = torch, bk
         self.case_seed, self.clone_tree, self.seed_all, self.to_device = case_seed, clone_tree, seed_all, to_device
         self.judge, self.flatten, self.tol = judge_output, flatten_outputs, Tolerances()
         self.Tolerances = Tolerances
         self.Float64Mode, self.Truth, self.map_float = Float64Mode, Truth, map_float_tensors
-        self.stats, self.retake_if_noisy = stats, retake_if_noisy
+        self.stats, self.retake_if_noisy, self.pass_order = stats, retake_if_noisy, pass_order
         self.args = args
         self.device = bk.device_for(self.backend)
         self.timer = Timer(self.backend)
@@ -305,7 +296,7 @@ class Measurer:
 
     def _time_side_by_side(self, timed: dict[str, Any], inputs: list[Any]) -> dict[str, dict[str, Any]]:
         """Every implementation in `timed` (name -> callable) timed in args.passes passes, pass p
-        in the order rotated by p (pass_order), so no implementation is always timed first or
+        in the order rotated by p (kharness.timing.pass_order), so no implementation is always timed first or
         last: a GPU that slows as it heats (a large matmul meets its power
         limit) would otherwise favour whichever ran first. Each implementation's figure pools
         its samples over the passes; "passes" keeps each pass's median and its place in the
@@ -316,7 +307,7 @@ class Measurer:
         per_pass: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
         failed: dict[str, str] = {}
         for p in range(self.args.passes):
-            for place, n in enumerate(pass_order(names, p)):
+            for place, n in enumerate(self.pass_order(names, p)):
                 if n in failed:
                     continue
                 try:

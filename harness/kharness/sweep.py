@@ -356,8 +356,9 @@ def _steady_time(w: Any, model: Any, case: int, what: str, budget_ms: float) -> 
     return st["median_ms"], rel, st["n"], device and rel > NOISY_REL_IQR
 
 
-def _final_take(w: Any, c: Candidate, case: int) -> list[float]:
-    """One sustained timing of a finalist: the samples."""
+def _final_fn(w: Any, c: Candidate, case: int) -> Any:
+    """One sustained timing of a finalist (its samples), ready to take in every pass: the
+    inputs and their copies are made once."""
     import torch
 
     from .measure import bench_fn
@@ -371,14 +372,14 @@ def _final_take(w: Any, c: Candidate, case: int) -> list[float]:
                                      lo, hi)
             return times
 
-    return run_user(f"candidate {c.id} (finals) on case {case}", go, w._user_dirs())
+    return lambda: run_user(f"candidate {c.id} (finals) on case {case}", go, w._user_dirs())
 
 
 def _finals(w: Any, cands: list[Candidate], case: int, n: int, window: float) -> dict[str, Any]:
     """The fastest passing candidates (at most n, within `window` of the best quick time)
     timed again in FINAL_PASSES interleaved passes; each gets `final`. Returns the record:
-    ids, passes, and each finalist's ranking by quick and by final time."""
-    from .timing import stats
+    ids (in quick order), passes, and the finalists ranked by final time."""
+    from .timing import pass_order, stats
     from .usercode import UserCodeFailure
     from .worker import progress
     quick = sorted((c for c in cands if c.status == "ok" and c.time_ms), key=lambda c: c.time_ms or 0.0)
@@ -387,14 +388,16 @@ def _finals(w: Any, cands: list[Candidate], case: int, n: int, window: float) ->
     if len(fin) < 2:
         return {"ids": [c.id for c in fin], "passes": 0, "why": "fewer than two candidates to rank"}
     samples: dict[str, list[float]] = {c.id: [] for c in fin}
+    takes: dict[str, Any] = {}
     for p in range(FINAL_PASSES):
-        k = p % len(fin)
-        for place, c in enumerate(fin[k:] + fin[:k]):       # each pass in another order
+        for place, c in enumerate(pass_order(fin, p)):
             if c.status != "ok" or w.poisoned:
                 continue
             progress(f"sweep: finals, pass {p + 1} of {FINAL_PASSES}: candidate {c.id}")
             try:
-                t = _final_take(w, c, case)
+                if c.id not in takes:
+                    takes[c.id] = _final_fn(w, c, case)
+                t = takes[c.id]()
             except UserCodeFailure as e:
                 c.status, c.reason = "error", f"finals: {e.message}"
                 if e.kind == "device-fault":
@@ -405,11 +408,10 @@ def _finals(w: Any, cands: list[Candidate], case: int, n: int, window: float) ->
     for c in fin:
         if c.status == "ok" and samples[c.id]:
             c.final.update({"median_ms": stats(samples[c.id])["median_ms"], "n": len(samples[c.id])})
-    ranked = sorted((c for c in fin if c.final.get("median_ms")), key=lambda c: c.final["median_ms"])
+    by_final = [c.id for c in sorted((c for c in fin if c.final.get("median_ms")), key=lambda c: c.final["median_ms"])]
     return {"ids": [c.id for c in fin], "passes": FINAL_PASSES, "window": window,
-            "budget_ms": FINAL_BUDGET_MS.get(w.backend, 0.0),
-            "by_quick": [c.id for c in fin], "by_final": [c.id for c in ranked],
-            "reordered": [c.id for c in ranked] != [c.id for c in fin if c in ranked]}
+            "budget_ms": FINAL_BUDGET_MS.get(w.backend, 0.0), "by_final": by_final,
+            "reordered": by_final != [c.id for c in fin if c.id in by_final]}
 
 
 def sweep_op(w: Any, req: dict) -> dict:

@@ -6,8 +6,9 @@ import math
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
+T = TypeVar("T")
 TimedFn = Callable[[int], Any]      # one call; its argument is the repetition index
 
 L2_FLUSH_BYTES = 256 * 1024 * 1024
@@ -26,6 +27,16 @@ def quantile(sorted_vals: Sequence[float], q: float) -> float:
     lo, hi = math.floor(p), math.ceil(p)
     t = p - lo
     return (1 - t) * sorted_vals[lo] + t * sorted_vals[hi]
+
+
+def pass_order(items: Sequence[T], p: int) -> list[T]:
+    """The order of interleaved timing pass p: items rotated left by p, so that over
+    len(items) passes each item is timed once in each place (first, ..., last). The sweep's
+    finals and the suite's baselines both time this way."""
+    if not items:
+        return []
+    k = p % len(items)
+    return [*items[k:], *items[:k]]
 
 
 def stats(times_ms: Sequence[float]) -> dict[str, Any]:

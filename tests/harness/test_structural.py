@@ -127,10 +127,10 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
 
 # (fixture, rewrite, params, words the reason must contain)
 REFUSED = [
-    ("helper_reads_pid", "persistent_grid", {}, ["scale_shift_kernel line 17: calls block_start, which reads tl.program_id (line 12)"]),
-    ("helper_reads_pid", "rows_per_program", {}, ["scale_shift_kernel line 17: calls block_start, which reads tl.program_id (line 12)"]),
-    ("helper_reads_pid", "elementwise_vector", {}, ["scale_shift_kernel line 17: calls block_start, which reads tl.program_id (line 12)"]),
-    ("helper_reads_pid", "strided_reduction_tiles", {}, ["scale_shift_kernel line 17: calls block_start, which reads tl.program_id (line 12)"]),
+    ("helper_reads_pid", "persistent_grid", {}, ["scale_shift_kernel line 19: calls block_start, which reads tl.program_id (line 14)"]),
+    ("helper_reads_pid", "rows_per_program", {}, ["scale_shift_kernel line 19: calls block_start, which reads tl.program_id (line 14)"]),
+    ("helper_reads_pid", "elementwise_vector", {}, ["scale_shift_kernel line 19: calls block_start, which reads tl.program_id (line 14)"]),
+    ("helper_reads_pid", "strided_reduction_tiles", {}, ["scale_shift_kernel line 19: calls block_start, which reads tl.program_id (line 14)"]),
     ("row_single_block_unmasked", "row_single_block", {}, ["row_sum_kernel line 13", "tl.load at line 14 has no mask"]),
     ("row_single_block_rmsnorm", "row_single_block", {"max_row": 256}, ["n_cols = 300", "max_row=256"]),
     ("row_single_block_rmsnorm", "row_single_block", {"max_row": 300}, ["max_row must be a power of two"]),

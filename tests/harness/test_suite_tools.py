@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from kharness.timing import NOISY_REL_IQR, retake_if_noisy, steadier
+from kharness.timing import NOISY_REL_IQR, pass_order, retake_if_noisy, steadier
 
 SUITE = os.path.join(ROOT, "bench", "suite")
 TESTDATA = os.path.join(SUITE, "testdata")
 sys.path.insert(0, SUITE)
 import exhaustive
-from baselines import pass_order
 import report
 from opspec import UNSEEN_DIR, OpSpecError, load_op
 from results import kopt_summary, load_records
@@ -223,21 +222,32 @@ def test_report_on_recorded_results(tmp_path):
     assert "round wall time (median over every round of the successful jobs): round 1" in text
 
 
-def test_report_same_size_copy_bound(tmp_path: Path) -> None:
-    """Memory-bound operators are also set against a copy of their own bytes: per operator the
-    copy's time over kopt's and compile's, in the summary their geometric means over the
-    memory-bound operators whose baselines measured it."""
-    src = tmp_path / "in"
+def edited_testdata(dst: Path, edit) -> Path:
+    """The recorded results of TESTDATA copied into dst/in, each record passed through
+    edit(record) first (edited in place); returns the directory."""
+    src = dst / "in"
     src.mkdir()
-    copy_ms: dict[str, float] = {}
     for name in sorted(os.listdir(TESTDATA)):
         if not name.endswith(".json"):
             continue
         with open(os.path.join(TESTDATA, name)) as f:
             rec = json.load(f)
+        edit(rec)
+        (src / name).write_text(json.dumps(rec))
+    return src
+
+
+def test_report_same_size_copy_bound(tmp_path: Path) -> None:
+    """Memory-bound operators are also set against a copy of their own bytes: per operator the
+    copy's time over kopt's and compile's, in the summary their geometric means over the
+    memory-bound operators whose baselines measured it."""
+    copy_ms: dict[str, float] = {}
+
+    def same_size(rec: dict) -> None:
         if rec.get("kind") == "baselines" and rec.get("roofline"):
             rec["roofline"]["copy_same_ms"] = copy_ms.setdefault(rec["operator"], 0.001 * (1 + len(copy_ms)))
-        (src / name).write_text(json.dumps(rec))
+
+    src = edited_testdata(tmp_path, same_size)
     assert copy_ms
     assert report.main([str(src), "--out", str(tmp_path / "out")]) == 0
     summ = json.loads((tmp_path / "out" / "summary.json").read_text())
@@ -264,14 +274,9 @@ def test_report_same_size_copy_bound(tmp_path: Path) -> None:
 def test_report_says_how_baselines_were_timed(tmp_path: Path) -> None:
     """The report says how many baselines records were timed in interleaved passes and how
     many once each in the fixed order (records before baselines.py interleaved)."""
-    src = tmp_path / "in"
-    src.mkdir()
     n = {"fixed": 0, "passes": 0}
-    for name in sorted(os.listdir(TESTDATA)):
-        if not name.endswith(".json"):
-            continue
-        with open(os.path.join(TESTDATA, name)) as f:
-            rec = json.load(f)
+
+    def half_interleaved(rec: dict) -> None:
         if rec.get("kind") == "baselines" and rec.get("ok"):
             if n["fixed"] <= n["passes"]:
                 rec["timing"].pop("passes", None)
@@ -279,7 +284,8 @@ def test_report_says_how_baselines_were_timed(tmp_path: Path) -> None:
             else:
                 rec["timing"]["passes"] = 3
                 n["passes"] += 1
-        (src / name).write_text(json.dumps(rec))
+
+    src = edited_testdata(tmp_path, half_interleaved)
     assert n["fixed"] and n["passes"]
     assert report.main([str(src), "--out", str(tmp_path / "out")]) == 0
     md = (tmp_path / "out" / "report.md").read_text()
@@ -319,19 +325,16 @@ def test_report_compares_kopt_with_the_peer_only(monkeypatch: pytest.MonkeyPatch
 def test_report_notes_noisy_timings(tmp_path: Path) -> None:
     """A baselines timing whose interquartile range is over a quarter of its median is named in
     the operator's notes; a tight one is not."""
-    src = tmp_path / "in"
-    src.mkdir()
     noisy = None
-    for name in sorted(os.listdir(TESTDATA)):
-        if not name.endswith(".json"):
-            continue
-        with open(os.path.join(TESTDATA, name)) as f:
-            rec = json.load(f)
+
+    def one_noisy(rec: dict) -> None:
+        nonlocal noisy
         if rec.get("kind") == "baselines" and (rec.get("eager") or {}).get("ok"):
             c = rec["eager"]
             c["iqr_ms"] = c["median_ms"] * (0.5 if noisy is None else 0.01)
             noisy = noisy or (rec["operator"], rec["run"])
-        (src / name).write_text(json.dumps(rec))
+
+    src = edited_testdata(tmp_path, one_noisy)
     assert noisy
     assert report.main([str(src), "--out", str(tmp_path / "out")]) == 0
     md = (tmp_path / "out" / "report.md").read_text()

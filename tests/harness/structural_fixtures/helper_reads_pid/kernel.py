@@ -1,6 +1,8 @@
-"""y = x * scale + shift, the block's start computed by a @triton.jit helper that reads
-tl.program_id itself: a rewrite that changes which program runs which elements rewrites
-the kernel's own reads only, so it must refuse."""
+"""persistent_grid_scale's kernel (ref.py is its), the block's start computed by a
+@triton.jit helper that reads tl.program_id itself: a rewrite that changes which program runs
+which elements rewrites the kernel's own reads only, so it must refuse. The kernel also reads
+tl.program_id (the `pid >= 0` term, always true), so the rewrites get past "never calls
+tl.program_id" to the helper."""
 import torch
 import torch.nn as nn
 import triton
