@@ -296,11 +296,11 @@ class Measurer:
 
     def _time_side_by_side(self, timed: dict[str, Any], inputs: list[Any]) -> dict[str, dict[str, Any]]:
         """Every implementation in `timed` (name -> callable) timed in args.passes passes, pass p
-        in the order rotated by p (kharness.timing.pass_order), so no implementation is always timed first or
-        last: a GPU that slows as it heats (a large matmul meets its power
-        limit) would otherwise favour whichever ran first. Each implementation's figure pools
-        its samples over the passes; "passes" keeps each pass's median and its place in the
-        order. A timing that raises is that implementation's failure, the rest go on."""
+        in the order rotated by p (kharness.timing.pass_order), so no implementation is always
+        timed first or last: a GPU that slows as it heats (a large matmul meets its power limit)
+        would otherwise favour whichever ran first. Each implementation's figure pools its
+        samples over the passes; "passes" keeps each pass's median and its place in the order.
+        A timing that raises is that implementation's failure, the rest go on."""
         names = list(timed)
         copies = self._copies(inputs)
         pooled: dict[str, list[float]] = {n: [] for n in names}

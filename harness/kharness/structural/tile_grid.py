@@ -432,8 +432,8 @@ def _rewrite(mod: Module, plan: TilePlan, p: dict[str, Any]) -> str:
     temps = {t: t if t in plan.feeding else mod.fresh(t) for t in ("pid", "num_pid_m", "num_pid_n", "num_pid_in_group", "group_id",
                                        "first_pid_m", "group_size_m")}
     # tl.cast: the loop variable as tl.program_id's int32 (persistent_grid says why)
-    pid0 = (f"{tl}.cast({tile} % {num_tiles}, {tl}.int32)" if fold else f"{tl}.cast({tile}, {tl}.int32)"
-            if persistent else f"{tl}.program_id(0)")
+    tile_in_batch = f"{tile} % {num_tiles}" if fold else tile
+    pid0 = f"{tl}.cast({tile_in_batch}, {tl}.int32)" if persistent else f"{tl}.program_id(0)"
     lines = from_template(SWIZZLE, {**temps, "tl": tl, "PID0": pid0, "M": plan.m_param, "N": plan.n_param,
                                     "BLOCK_M": plan.block_m, "BLOCK_N": plan.block_n, "GROUP_M": group,
                                     "PID_M": plan.pid_m, "PID_N": plan.pid_n})
