@@ -69,9 +69,10 @@ static void rounds_skip_list(const struct rounds_state *s, const char **skip)
   skip[i] = NULL;
 }
 
-/* Rebuilds the search memory from a committed round (columns 11-14 of the resume query):
+/* Rebuilds the search memory from a committed round (columns 11-15 of the resume query):
  * the structure the round searched, the incumbent's knob values it started from, its sweep,
- * and the structure the incumbent had after it. A job taken over never measures a
+ * the structure the incumbent had after it and the candidate it chose (an accepted
+ * structural one's siblings: search_adopt_siblings). A job taken over never measures a
  * configuration twice either. */
 static void rounds_resume_search(struct rounds_state *s, PGresult *r, int i, int round)
 {
@@ -89,6 +90,8 @@ static void rounds_resume_search(struct rounds_state *s, PGresult *r, int i, int
   }
   if (!PQgetisnull(r, i, 14))
     snprintf(s->search.structure, sizeof(s->search.structure), "%s", PQgetvalue(r, i, 14));
+  if (!strcmp(PQgetvalue(r, i, 1), "t") && json_is_object(sweep) && !PQgetisnull(r, i, 15))
+    search_adopt_siblings(&s->search, sweep, PQgetvalue(r, i, 15), round);
   json_decref(base);
   json_decref(sweep);
 }
@@ -110,7 +113,7 @@ static int rounds_resume(struct rounds_state *s, int *next_round)
               " rd.evidence->>'signature', rd.evidence->'tunables', rd.timing->'speedup',"
               " rd.rewrite_family, coalesce(rd.hypothesis, ''), coalesce(rd.reject_reason, ''),"
               " rd.level_reached, rd.evidence->>'structure', rd.evidence->'base_config',"
-              " rd.evidence->'sweep', rd.evidence->>'structure_after'"
+              " rd.evidence->'sweep', rd.evidence->>'structure_after', rd.evidence->>'chosen'"
               " FROM rounds rd LEFT JOIN kernels k ON k.sha256 = rd.kernel_sha256"
               " WHERE rd.job_id = $1::uuid ORDER BY rd.round",
               1, p);
@@ -190,6 +193,9 @@ static void rounds_knobs(struct rounds_state *s)
     json_object_set_new(req, "source", json_string(s->src));
   if (req && job_op(j, "knobs", req, &res) == 0) {
     s->knobs = res;
+    unsigned n = search_remember_siblings(&s->search, s->knobs);
+    if (n)
+      log_info("round.siblings", "job=%s remembered=%u", j->id, n);
   } else {
     log_warn("round.knobs_unavailable", "job=%s err=\"%.300s\"", j->id, j->fail_msg);
     j->fail_msg[0] = '\0';
@@ -704,6 +710,7 @@ static int rounds_one(struct rounds_state *s, int round, double base_ms)
   if (accepted) {
     rounds_promote(s, round, chosen, cand_src, cand_tun, cand_sha,
                    json_number_value(json_object_get(cmp, "speedup")));
+    search_adopt_siblings(&s->search, sweep, json_string_value(json_object_get(chosen, "id")), round);
     json_object_set_new(json_object_get(rec, "evidence"), "structure_after",
                         json_string(s->search.structure));
     best = rounds_best(s, base_ms);

@@ -7,6 +7,7 @@
 void search_init(struct search *s, const char *kernel_sha256)
 {
   s->memory = json_array();
+  s->siblings = NULL;
   search_new_structure(s, kernel_sha256);
 }
 
@@ -14,6 +15,8 @@ void search_free(struct search *s)
 {
   json_decref(s->memory);
   s->memory = NULL;
+  json_decref(s->siblings);
+  s->siblings = NULL;
 }
 
 void search_new_structure(struct search *s, const char *kernel_sha256)
@@ -173,4 +176,96 @@ json_t *search_record(const json_t *sweep)
   json_array_foreach(json_object_get(rec, "candidates"), i, c)
     json_object_del(c, "source");
   return rec;
+}
+
+void search_adopt_siblings(struct search *s, const json_t *sweep, const char *chosen_id, int round)
+{
+  const json_t *chosen = search_candidate(sweep, chosen_id), *cs, *c;
+  const char *name;
+  size_t i;
+
+  json_decref(s->siblings);
+  s->siblings = NULL;
+  cs = json_object_get(chosen, "structural");
+  name = json_string_value(json_object_get(cs, "name"));
+  if (!name || !json_is_object(json_object_get(cs, "params")))
+    return;
+  s->siblings = json_pack("{s:s, s:O, s:i, s:[]}", "structure", s->structure, "chosen",
+                          json_object_get(cs, "params"), "round", round, "points");
+  if (!s->siblings)
+    return;
+  json_array_foreach(json_object_get(sweep, "candidates"), i, c) {
+    const json_t *st = json_object_get(c, "structural");
+    if (strcmp(json_string_value(json_object_get(st, "name")) ?: "", name) ||
+        !json_is_object(json_object_get(st, "params")) || json_is_true(json_object_get(c, "noisy")))
+      continue;
+    json_array_append_new(
+        json_object_get(s->siblings, "points"),
+        json_pack("{s:O, s:O?, s:s?, s:s?, s:O?}", "params", json_object_get(st, "params"),
+                  "time_ms", json_object_get(c, "time_ms"), "status",
+                  json_string_value(json_object_get(c, "status")), "reason",
+                  json_string_value(json_object_get(c, "reason")), "facts",
+                  json_object_get(json_object_get(c, "compile"), "facts")));
+  }
+}
+
+/* The point's configuration over the knobs in base (new reference), or NULL when it is not
+ * one of the structure: a knob it does not name, or a non-knob param unlike chosen's. */
+static json_t *search_sibling_config(const json_t *base, const json_t *chosen, const json_t *params)
+{
+  json_t *cfg = json_object(), *v;
+  const char *key;
+  json_object_foreach((json_t *)base, key, v) {
+    const json_t *pv = json_object_get(params, key);
+    if (!json_is_integer(pv))
+      goto refuse;
+    json_object_set(cfg, key, (json_t *)pv);
+  }
+  json_object_foreach((json_t *)params, key, v) {
+    if (!json_object_get(base, key) && !json_equal(v, json_object_get(chosen, key)))
+      goto refuse;
+  }
+  return cfg;
+refuse:
+  json_decref(cfg);
+  return NULL;
+}
+
+unsigned search_remember_siblings(struct search *s, const json_t *knobs)
+{
+  json_t *base = NULL, *p;
+  const json_t *chosen;
+  unsigned n = 0;
+  size_t i;
+
+  if (!s->siblings)
+    return 0;
+  if (strcmp(json_string_value(json_object_get(s->siblings, "structure")) ?: "", s->structure))
+    goto out; /* another structure since */
+  base = search_knob_values(knobs);
+  chosen = json_object_get(s->siblings, "chosen");
+  if (!json_object_size(base))
+    goto out;
+  json_array_foreach(json_object_get(s->siblings, "points"), i, p) {
+    json_t *cfg = search_sibling_config(base, chosen, json_object_get(p, "params"));
+    if (!cfg)
+      continue;
+    if (json_array_size(s->memory) >= SEARCH_MEMORY_MAX || search_measured(s, cfg)) {
+      json_decref(cfg);
+      continue;
+    }
+    json_array_append_new(
+        s->memory,
+        json_pack("{s:s, s:o, s:O?, s:s?, s:s?, s:O, s:O?}", "structure", s->structure, "config",
+                  cfg, "time_ms", json_object_get(p, "time_ms"), "status",
+                  json_string_value(json_object_get(p, "status")), "reason",
+                  json_string_value(json_object_get(p, "reason")), "round",
+                  json_object_get(s->siblings, "round"), "facts", json_object_get(p, "facts")));
+    n++;
+  }
+out:
+  json_decref(base);
+  json_decref(s->siblings);
+  s->siblings = NULL;
+  return n;
 }

@@ -22,6 +22,7 @@
 struct search {
   json_t *memory;                              /* owned: array of measured configurations */
   char structure[SEARCH_STRUCTURE_LEN + 1];    /* the incumbent's structure id */
+  json_t *siblings;                            /* owned: pending structural siblings, or NULL */
 };
 
 void search_init(struct search *s, const char *kernel_sha256);
@@ -58,6 +59,22 @@ void search_remember_failed(struct search *s, const json_t *knobs, const json_t 
  * own entry): its measurement is not to be trusted, so it may be proposed again. Returns how
  * many entries went. */
 unsigned search_forget(struct search *s, const json_t *knobs, const json_t *cand);
+/* Structural siblings. A structural rewrite sweeps several points of one rewrite (tile_grid:
+ * tiles, warps, stages, with and without descriptors); the accepted one starts a structure
+ * whose first sweep would otherwise know none of them, and centre on a pattern's region
+ * instead (the H200's linear_bias: round 1 measured four points of the descriptor kernel it
+ * chose, round 2 swept 32 tutorial-sized tiles, every one 1.6x slower or worse). Adopting
+ * keeps, pending the new structure's knobs, the sweep's points of the accepted rewrite
+ * (chosen_id's `structural` name) with their times, statuses and compile facts; it replaces
+ * what was pending. Nothing when chosen_id is not a structural candidate of sweep. */
+void search_adopt_siblings(struct search *s, const json_t *sweep, const char *chosen_id, int round);
+/* Remembers the pending siblings as configurations of the current structure, once its knobs
+ * are known, and drops them. A point counts when (1) the structure is still the one they were
+ * adopted for, (2) the rewrite's params name every knob of it (a rewrite sets what its params
+ * say: a value it derives, e.g. warps from a row length, would be unknown), and (3) its
+ * params that are not knobs equal the accepted point's (tile_grid's TMA, PERSISTENT: another
+ * kernel). The configuration is the point's values of the knobs. Returns how many. */
+unsigned search_remember_siblings(struct search *s, const json_t *knobs);
 /* 1 if cfg ({id: value}) of the current structure was measured already. */
 int search_measured(const struct search *s, const json_t *cfg);
 

@@ -258,6 +258,24 @@ def test_refusals(recorded, name, rewrite, params, words):
         assert w in str(e.value), str(e.value)
 
 
+@pytest.mark.parametrize("name,params", [
+    ("tile_grid_matmul", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2, "TMA": 1}),
+    ("tile_grid_batched", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2, "PERSISTENT": 1, "TMA": 1}),
+])
+def test_descriptor_loads_not_described_again(recorded, name, params):
+    """tile_grid's descriptor twin keeps each pointer load as the path for a non-unit stride
+    (``if stride == 1: desc.load(...) else: tl.load(...)``); tma_loads fitted those loads again
+    and a round swept eight points of a rewrite that changes nothing the compiled kernel runs
+    (the interpreter's tiles job, tests/integration/test_rounds.py). It no longer fits them."""
+    twin = apply(fixture(name)[1], "tile_grid", params, recorded[name])
+    assert "make_tensor_descriptor" in twin and "tl.load(" in twin, twin
+    fit = next(f for f in survey(twin, recorded[name]) if f.name == "tma_loads")
+    assert not fit.fits, fit
+    assert "loaded through a tensor descriptor already" in fit.why, fit.why
+    # the first-draft kernel still fits
+    assert next(f for f in survey(fixture(name)[1], recorded[name]) if f.name == "tma_loads").fits
+
+
 def test_survey_without_launches_and_bad_source():
     fits = survey(fixture("elementwise_vector_gelu")[1], [])
     assert not any(f.fits for f in fits)

@@ -47,6 +47,8 @@ LLM_STEPS = [
     {"content": GOOD2},      # ... then an answer: 2 attempts
 ]
 assert "a - b" in WRONG_KERNEL
+TILES_KERNEL = ROOT / "tests" / "harness" / "structural_fixtures" / "tile_grid_matmul" / "kernel.py"
+TILES_REF = TILES_KERNEL.with_name("ref.py")
 
 
 class Rt:
@@ -93,6 +95,10 @@ def rt(module_wkoptd, module_dbs, tmp_path_factory):
         # numerics on the interpreter, IR evidence from triton-ascend (docs/ASCEND.md)
         submit("ascend_ir", dict(rounds_spec(1, "always_deep", name="va-ascend-ir"), ir_target="ascend",
                                  max_candidates=4))
+        # a matmul whose round 1 takes tile_grid: round 2 knows the points round 1 measured
+        submit("tiles", dict(rounds_spec(3, name="matmul-tiles"),
+                             kernel={"source": TILES_KERNEL.read_text(), "filename": "kernel.py"},
+                             reference={"source": TILES_REF.read_text(), "filename": "ref.py"}))
         yield r
         dump_jobs(r, BIN_DIR.name)
     finally:
@@ -357,6 +363,40 @@ def test_last_resort_sweeps_launch_parameters(rt):
         if resort:     # a last-resort round: at the deepest level, its family one of the added
             assert resort[-1]["level"] == 4 and r["level_reached"] == 4, why
             assert r["rewrite_family"] in {f["family"] for f in resort[-1]["families"]}, why
+
+
+def test_structural_siblings_remembered(rt):
+    """Round 1 of a first-draft matmul takes tile_grid, sweeping several points of the
+    rewrite; the accepted one starts a new structure. The next round that sweeps that
+    structure's knobs knows the points of it round 1 measured (search_adopt_siblings): its
+    sweep is centred on the best of them and measures none again."""
+    j, recs = done(rt, "tiles")
+    why = "\n  " + summary(recs)
+    r1 = recs[0]
+    assert r1["rewrite_family"] == "tile_grid" and r1["accepted"], why
+    # the first later round that sweeps the knobs of the structure round 1 made
+    r2 = next((r for r in recs[1:] if r["evidence"].get("structure") == r1["evidence"]["structure_after"]
+               and any(c.get("changes") is not None and not c.get("structural")
+                       for c in (r["evidence"].get("sweep") or {}).get("candidates") or [])), None)
+    assert r2, "no later round swept a knob of round 1's structure" + why
+    cands1 = r1["evidence"]["sweep"]["candidates"]
+    chosen = next(c for c in cands1 if c["id"] == r1["evidence"]["chosen"])
+    assert chosen["structural"]["name"] == "tile_grid", chosen
+    knobs = r2["evidence"]["base_config"]
+    assert r1["evidence"]["structure_after"] == r2["evidence"]["structure"], (r1["evidence"], r2["evidence"])
+    params = chosen["structural"]["params"]
+    # tile_grid's params name every knob of the kernel it writes, with the values it has
+    assert knobs and all(params.get(k) == v for k, v in knobs.items()), (knobs, params)
+    same = [c["structural"]["params"] for c in cands1 if (c.get("structural") or {}).get("name") == "tile_grid"
+            and c["status"] == "ok" and all(v == params.get(k) for k, v in c["structural"]["params"].items()
+                                            if k not in knobs)]
+    siblings = [{k: p[k] for k in knobs} for p in same]
+    assert len(siblings) >= 2, (params, same)
+    sweep2 = [c for c in (r2["evidence"].get("sweep") or {}).get("candidates") or [] if c.get("changes") is not None
+              and not c.get("structural")]
+    assert "best measured so far" in (r2["hypothesis"] or ""), r2["hypothesis"]
+    for c in sweep2:
+        assert {**knobs, **c["changes"]} not in siblings, (c, siblings)
 
 
 # ----------------------------------------------------------------------------- policies

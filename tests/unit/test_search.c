@@ -154,6 +154,110 @@ static void test_profile_current(void **state)
   search_free(&s);
 }
 
+/* A structural sweep: three points of tile_grid with descriptors (TMA 1), one without, one
+ * noisy, another rewrite, a knob candidate of the old structure. */
+static const char *tiles_sweep_json =
+    "{\"incumbent\": {\"time_ms\": 9.0}, \"candidates\": ["
+    "  {\"id\": \"s0\", \"status\": \"ok\", \"time_ms\": 1.50, \"compile\": {\"facts\": {\"k\": {\"regs\": 90}}},"
+    "   \"structural\": {\"name\": \"tile_grid\", \"params\": {\"TMA\": 1, \"kernel\": \"k\", \"BLOCK_M\": 256,"
+    "    \"num_warps\": 8}}},"
+    "  {\"id\": \"s1\", \"status\": \"ok\", \"time_ms\": 1.40, \"structural\": {\"name\": \"tile_grid\","
+    "   \"params\": {\"TMA\": 1, \"kernel\": \"k\", \"BLOCK_M\": 128, \"num_warps\": 8}}},"
+    "  {\"id\": \"s2\", \"status\": \"compile-failed\", \"structural\": {\"name\": \"tile_grid\","
+    "   \"params\": {\"TMA\": 1, \"kernel\": \"k\", \"BLOCK_M\": 512, \"num_warps\": 8}}},"
+    "  {\"id\": \"s3\", \"status\": \"ok\", \"time_ms\": 1.20, \"structural\": {\"name\": \"tile_grid\","
+    "   \"params\": {\"TMA\": 0, \"kernel\": \"k\", \"BLOCK_M\": 64, \"num_warps\": 4}}},"
+    "  {\"id\": \"s4\", \"status\": \"ok\", \"time_ms\": 1.45, \"noisy\": true, \"structural\": {\"name\":"
+    "   \"tile_grid\", \"params\": {\"TMA\": 1, \"kernel\": \"k\", \"BLOCK_M\": 64, \"num_warps\": 4}}},"
+    "  {\"id\": \"s5\", \"status\": \"ok\", \"time_ms\": 1.30, \"structural\": {\"name\": \"tma_loads\","
+    "   \"params\": {\"kernel\": \"k\", \"num_warps\": 2}}},"
+    "  {\"id\": \"k0\", \"status\": \"ok\", \"time_ms\": 5.0, \"changes\": {\"BLOCK_M\": 64}}]}";
+
+static json_t *tiles(int block_m, int warps)
+{
+  return json_pack("{s:i, s:i}", "BLOCK_M", block_m, "num_warps", warps);
+}
+
+static json_t *tile_knobs(int block_m, int warps, int with_stages)
+{
+  json_t *k = json_pack("{s:[{s:s, s:i}, {s:s, s:i}]}", "knobs", "id", "BLOCK_M", "value", block_m,
+                        "id", "num_warps", "value", warps);
+  if (with_stages)
+    json_array_append_new(json_object_get(k, "knobs"), json_pack("{s:s, s:i}", "id", "num_stages", "value", 3));
+  return k;
+}
+
+/* The accepted structural point's siblings become configurations of the new structure once its
+ * knobs are known: those of the same rewrite whose other params (TMA) match, with their times,
+ * statuses and facts; not a noisy one, another rewrite's, nor a point of another variant. */
+static void test_siblings_remembered(void **state)
+{
+  (void)state;
+  struct search s;
+  json_t *sweep = json_loads(tiles_sweep_json, 0, NULL), *knobs = tile_knobs(256, 8, 0);
+  json_t *c256 = tiles(256, 8), *c128 = tiles(128, 8), *c512 = tiles(512, 8), *c64 = tiles(64, 4);
+  const json_t *m;
+  size_t i;
+  assert_non_null(sweep);
+  search_init(&s, "0123456789abcdef0123");
+  search_new_structure(&s, "fedcba9876543210fedc"); /* the accepted rewrite's */
+  search_adopt_siblings(&s, sweep, "s0", 1);
+  assert_non_null(s.siblings);
+  assert_int_equal(search_measured(&s, c256), 0); /* pending until the knobs are known */
+  assert_int_equal(search_remember_siblings(&s, knobs), 3);
+  assert_null(s.siblings);
+  assert_int_equal(search_measured(&s, c256), 1);
+  assert_int_equal(search_measured(&s, c128), 1);
+  assert_int_equal(search_measured(&s, c512), 1); /* failed: remembered, so never again */
+  assert_int_equal(search_measured(&s, c64), 0);  /* TMA 0 (another kernel) and the noisy one */
+  json_array_foreach(s.memory, i, m) {
+    assert_string_equal(json_string_value(json_object_get(m, "structure")), "fedcba9876543210");
+    assert_int_equal(json_integer_value(json_object_get(m, "round")), 1);
+    if (json_equal(json_object_get(m, "config"), c512))
+      assert_string_equal(json_string_value(json_object_get(m, "status")), "compile-failed");
+    if (json_equal(json_object_get(m, "config"), c256))
+      assert_non_null(json_object_get(json_object_get(m, "facts"), "k"));
+  }
+  assert_int_equal(search_remember_siblings(&s, knobs), 0); /* once */
+  search_free(&s);
+  json_decref(c256);
+  json_decref(c128);
+  json_decref(c512);
+  json_decref(c64);
+  json_decref(knobs);
+  json_decref(sweep);
+}
+
+/* Nothing is adopted where the configuration would be a guess: a knob the params do not name
+ * (num_stages: the rewrite did not set it), a structure changed since, a chosen candidate that
+ * is not structural or not in the sweep. */
+static void test_siblings_refused(void **state)
+{
+  (void)state;
+  struct search s;
+  json_t *sweep = json_loads(tiles_sweep_json, 0, NULL), *staged = tile_knobs(256, 8, 1);
+  json_t *knobs = tile_knobs(256, 8, 0);
+  assert_non_null(sweep);
+  search_init(&s, "0123456789abcdef0123");
+  search_adopt_siblings(&s, sweep, "s0", 1);
+  assert_int_equal(search_remember_siblings(&s, staged), 0);
+  assert_int_equal(json_array_size(s.memory), 0);
+  search_adopt_siblings(&s, sweep, "s0", 1);
+  search_new_structure(&s, "fedcba9876543210fedc"); /* another rewrite accepted since */
+  assert_int_equal(search_remember_siblings(&s, knobs), 0);
+  search_adopt_siblings(&s, sweep, "k0", 2);
+  assert_null(s.siblings);
+  search_adopt_siblings(&s, sweep, "nope", 2);
+  assert_null(s.siblings);
+  search_adopt_siblings(&s, sweep, NULL, 2);
+  assert_null(s.siblings);
+  assert_int_equal(json_array_size(s.memory), 0);
+  search_free(&s);
+  json_decref(staged);
+  json_decref(knobs);
+  json_decref(sweep);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -162,6 +266,8 @@ int main(void)
     cmocka_unit_test(test_forget),
     cmocka_unit_test(test_shortlist_fastest_beyond_gain),
     cmocka_unit_test(test_profile_current),
+    cmocka_unit_test(test_siblings_remembered),
+    cmocka_unit_test(test_siblings_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

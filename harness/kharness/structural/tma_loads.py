@@ -390,6 +390,7 @@ def analyze(mod: Module, k: Kernel) -> TmaPlan:
     defs = Defs(k, per_tile)
     loads: list[TileLoad] = []
     why_not: list[str] = []
+    described = _described(mod, k)
     for loop in (n for n in ast.walk(k.node) if isinstance(n, ast.For) and n is not tile_loop):
         vdefs = Defs(k, [*per_tile, *loop.body])
         for s in ast.walk(loop):
@@ -399,9 +400,15 @@ def analyze(mod: Module, k: Kernel) -> TmaPlan:
             if any(t.stmt is s for t in loads):
                 continue                 # a nested loop's load, seen from the outer loop
             try:
-                loads.append(_tile_load(mod, k, s, loop, defs, vdefs))
+                t = _tile_load(mod, k, s, loop, defs, vdefs)
             except RewriteRefused as e:
                 why_not.append(str(e))
+                continue
+            if t.tensor in described:
+                why_not.append(f"line {s.lineno}: {t.tensor} is loaded through a tensor descriptor already (line "
+                               f"{described[t.tensor]}); this load is the path for another layout")
+                continue
+            loads.append(t)
     if not loads:
         raise RewriteRefused(f"{name}: no tile load in a loop fits: " + ("; ".join(why_not) if why_not else
                                                                           "no `x = tl.load(...)` in a for loop"))
@@ -420,6 +427,21 @@ def analyze(mod: Module, k: Kernel) -> TmaPlan:
         params[opt] = cur
         domain[opt] = sorted({*values, cur})
     return TmaPlan(k, site, why, params, domain, loads, tile_loop)
+
+
+def _described(mod: Module, k: Kernel) -> dict[str, int]:
+    """The pointer parameters the kernel already reads through a descriptor (``D =
+    tl.make_tensor_descriptor(P + offsets, ...)``), with its line. P's pointer loads are then
+    the path this rewrite and tile_grid's TMA=1 leave for a non-unit stride (``if S == 1: ...
+    else: tl.load(...)``): describing them again changes nothing the compiled kernel runs (at
+    the unit stride that path is compiled away)."""
+    out: dict[str, int] = {}
+    for n in ast.walk(k.node):
+        if (isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and n.value.args
+                and mod.tl_func(n.value) == "make_tensor_descriptor"):
+            for name in names_in(n.value.args[0]) & set(k.params):
+                out.setdefault(name, n.lineno)
+    return out
 
 
 def survey(mod: Module) -> Fit:
