@@ -1,4 +1,5 @@
 #include <assert.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -209,20 +210,62 @@ void search_adopt_siblings(struct search *s, const json_t *sweep, const char *ch
   }
 }
 
-/* The point's configuration over the knobs in base (new reference), or NULL when it is not
- * one of the structure: a knob it does not name, or a non-knob param unlike chosen's. */
-static json_t *search_sibling_config(const json_t *base, const json_t *chosen, const json_t *params)
+/* Which param of the rewrite sets each knob of the new structure (new reference {knob id:
+ * param key}), or NULL when a knob has none or two knobs the same: the param named as the
+ * knob, else the one named as its role in capitals (tile_grid's BLOCK_M sets the knob whose
+ * role is block_m, which the kernel may call BM). */
+static json_t *search_sibling_naming(const json_t *knobs, const json_t *chosen)
 {
-  json_t *cfg = json_object(), *v;
-  const char *key;
-  json_object_foreach((json_t *)base, key, v) {
-    const json_t *pv = json_object_get(params, key);
+  json_t *naming = json_object(), *k;
+  size_t i;
+  json_array_foreach(json_object_get(knobs, "knobs"), i, k) {
+    const char *id = json_string_value(json_object_get(k, "id"));
+    const char *role = json_string_value(json_object_get(k, "role")) ?: "";
+    char up[SEARCH_ROLE_MAX];
+    const char *key = NULL, *other;
+    json_t *v;
+    if (!id || !json_is_integer(json_object_get(k, "value")))
+      continue; /* not a knob search_knob_values counts */
+    if (json_object_get(chosen, id)) {
+      key = id;
+    } else if (strlen(role) < sizeof(up)) {
+      size_t j;
+      for (j = 0; role[j]; j++)
+        up[j] = (char)toupper((unsigned char)role[j]);
+      up[j] = '\0';
+      key = json_object_get(chosen, up) ? up : NULL;
+    }
+    json_object_foreach(naming, other, v)
+      if (key && !strcmp(json_string_value(v), key))
+        key = NULL;
+    if (!key)
+      goto refuse;
+    json_object_set_new(naming, id, json_string(key));
+  }
+  if (json_object_size(naming))
+    return naming;
+refuse:
+  json_decref(naming);
+  return NULL;
+}
+
+/* The point's configuration over the knobs (new reference), or NULL when it is not one of the
+ * structure: a param naming sets is missing, or a param no knob takes differs from chosen's. */
+static json_t *search_sibling_config(const json_t *naming, const json_t *chosen, const json_t *params)
+{
+  json_t *cfg = json_object(), *v, *w;
+  const char *id, *key;
+  json_object_foreach((json_t *)naming, id, v) {
+    const json_t *pv = json_object_get(params, json_string_value(v));
     if (!json_is_integer(pv))
       goto refuse;
-    json_object_set(cfg, key, (json_t *)pv);
+    json_object_set(cfg, id, (json_t *)pv);
   }
   json_object_foreach((json_t *)params, key, v) {
-    if (!json_object_get(base, key) && !json_equal(v, json_object_get(chosen, key)))
+    int knob = 0;
+    json_object_foreach((json_t *)naming, id, w)
+      knob = knob || !strcmp(json_string_value(w), key);
+    if (!knob && !json_equal(v, json_object_get(chosen, key)))
       goto refuse;
   }
   return cfg;
@@ -233,7 +276,7 @@ refuse:
 
 unsigned search_remember_siblings(struct search *s, const json_t *knobs)
 {
-  json_t *base = NULL, *p;
+  json_t *base = NULL, *naming = NULL, *check = NULL, *p;
   const json_t *chosen;
   unsigned n = 0;
   size_t i;
@@ -242,12 +285,19 @@ unsigned search_remember_siblings(struct search *s, const json_t *knobs)
     return 0;
   if (strcmp(json_string_value(json_object_get(s->siblings, "structure")) ?: "", s->structure))
     goto out; /* another structure since */
-  base = search_knob_values(knobs);
   chosen = json_object_get(s->siblings, "chosen");
-  if (!json_object_size(base))
+  naming = search_sibling_naming(knobs, chosen);
+  if (!naming)
+    goto out;
+  /* The accepted point read through the naming must be the incumbent's knob values: else the
+   * naming is not what the rewrite wrote (or, on a job taken over, a later round changed them
+   * and the check cannot tell). */
+  base = search_knob_values(knobs);
+  check = search_sibling_config(naming, chosen, chosen);
+  if (!check || !json_equal(check, base))
     goto out;
   json_array_foreach(json_object_get(s->siblings, "points"), i, p) {
-    json_t *cfg = search_sibling_config(base, chosen, json_object_get(p, "params"));
+    json_t *cfg = search_sibling_config(naming, chosen, json_object_get(p, "params"));
     if (!cfg)
       continue;
     if (json_array_size(s->memory) >= SEARCH_MEMORY_MAX || search_measured(s, cfg)) {
@@ -265,6 +315,8 @@ unsigned search_remember_siblings(struct search *s, const json_t *knobs)
   }
 out:
   json_decref(base);
+  json_decref(naming);
+  json_decref(check);
   json_decref(s->siblings);
   s->siblings = NULL;
   return n;

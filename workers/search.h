@@ -18,6 +18,7 @@
 #define SEARCH_SHORTLIST 3        /* candidates checked in full per round */
 #define SEARCH_MIN_GAIN 0.01      /* screen time must beat the incumbent's by this fraction */
 #define SEARCH_REPROFILE_GAIN 1.25 /* incumbent this much faster than the profiled one: again */
+#define SEARCH_ROLE_MAX 32        /* bytes of a knob's role, as a structural param's name */
 
 struct search {
   json_t *memory;                              /* owned: array of measured configurations */
@@ -70,10 +71,12 @@ unsigned search_forget(struct search *s, const json_t *knobs, const json_t *cand
 void search_adopt_siblings(struct search *s, const json_t *sweep, const char *chosen_id, int round);
 /* Remembers the pending siblings as configurations of the current structure, once its knobs
  * are known, and drops them. A point counts when (1) the structure is still the one they were
- * adopted for, (2) the rewrite's params name every knob of it (a rewrite sets what its params
- * say: a value it derives, e.g. warps from a row length, would be unknown), and (3) its
- * params that are not knobs equal the accepted point's (tile_grid's TMA, PERSISTENT: another
- * kernel). The configuration is the point's values of the knobs. Returns how many. */
+ * adopted for, (2) the rewrite's params name every knob of it, by the knob's id or its role in
+ * capitals (a rewrite sets what its params say: a value it derives, e.g. warps from a row
+ * length, would be unknown), (3) the accepted point, read so, is the incumbent's knob values,
+ * and (4) the point's params that no knob takes equal the accepted point's (tile_grid's TMA,
+ * PERSISTENT: another kernel). The configuration is the point's values of the knobs. Returns
+ * how many. */
 unsigned search_remember_siblings(struct search *s, const json_t *knobs);
 /* 1 if cfg ({id: value}) of the current structure was measured already. */
 int search_measured(const struct search *s, const json_t *cfg);

@@ -276,6 +276,33 @@ def test_descriptor_loads_not_described_again(recorded, name, params):
     assert next(f for f in survey(fixture(name)[1], recorded[name]) if f.name == "tma_loads").fits
 
 
+@pytest.mark.parametrize("name,params", [
+    ("tile_grid_matmul", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2, "num_warps": 2}),
+    ("tile_grid_blockptr", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2, "num_warps": 2}),
+    ("tile_grid_batched", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2, "PERSISTENT": 1}),
+])
+def test_tile_grid_params_name_every_knob(h, name, params):
+    """The worker remembers the tile_grid points a round measured beside the one it took as
+    configurations of the kernel that one wrote (search_adopt_siblings, workers/search.h): each
+    knob of that kernel is set by the param named as the knob or as its role in capitals (the
+    block-pointer kernel calls its tiles BM, BN, BK), with the value the knob has."""
+    ref, ker = fixture(name)
+    r = h.request("load", reference_source=ref, kernel_source=ker, workdir=f"n_{name}", seed=0,
+                  correctness_cases=1, benchmark_cases=1)
+    assert r["ok"], r
+    rw = h.request("rewrite", structural={"name": "tile_grid", "params": params})
+    assert rw["ok"], rw
+    fit = next(f for f in survey(ker, r["result"]["kernels"]) if f.name == "tile_grid")
+    point = {**fit.params, **params}
+    kn = h.request("knobs", source=rw["result"]["source"])
+    assert kn["ok"], kn
+    knobs = kn["result"]["knobs"]
+    assert knobs
+    for k in knobs:
+        key = k["id"] if k["id"] in point else k["role"].upper()
+        assert key in point and point[key] == k["value"], (k, point)
+
+
 def test_survey_without_launches_and_bad_source():
     fits = survey(fixture("elementwise_vector_gelu")[1], [])
     assert not any(f.fits for f in fits)

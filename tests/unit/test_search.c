@@ -173,15 +173,16 @@ static const char *tiles_sweep_json =
     "   \"params\": {\"kernel\": \"k\", \"num_warps\": 2}}},"
     "  {\"id\": \"k0\", \"status\": \"ok\", \"time_ms\": 5.0, \"changes\": {\"BLOCK_M\": 64}}]}";
 
+/* The kernel calls its tile BM: the knob's role, block_m, is what tile_grid's BLOCK_M sets. */
 static json_t *tiles(int block_m, int warps)
 {
-  return json_pack("{s:i, s:i}", "BLOCK_M", block_m, "num_warps", warps);
+  return json_pack("{s:i, s:i}", "BM", block_m, "num_warps", warps);
 }
 
 static json_t *tile_knobs(int block_m, int warps, int with_stages)
 {
-  json_t *k = json_pack("{s:[{s:s, s:i}, {s:s, s:i}]}", "knobs", "id", "BLOCK_M", "value", block_m,
-                        "id", "num_warps", "value", warps);
+  json_t *k = json_pack("{s:[{s:s, s:s, s:i}, {s:s, s:s, s:i}]}", "knobs", "id", "BM", "role", "block_m",
+                        "value", block_m, "id", "num_warps", "role", "num_warps", "value", warps);
   if (with_stages)
     json_array_append_new(json_object_get(k, "knobs"), json_pack("{s:s, s:i}", "id", "num_stages", "value", 3));
   return k;
@@ -229,18 +230,22 @@ static void test_siblings_remembered(void **state)
 }
 
 /* Nothing is adopted where the configuration would be a guess: a knob the params do not name
- * (num_stages: the rewrite did not set it), a structure changed since, a chosen candidate that
- * is not structural or not in the sweep. */
+ * (num_stages: the rewrite did not set it), knob values unlike the accepted point's (the
+ * naming is wrong, or a later round changed them), a structure changed since, a chosen
+ * candidate that is not structural or not in the sweep. */
 static void test_siblings_refused(void **state)
 {
   (void)state;
   struct search s;
   json_t *sweep = json_loads(tiles_sweep_json, 0, NULL), *staged = tile_knobs(256, 8, 1);
-  json_t *knobs = tile_knobs(256, 8, 0);
+  json_t *knobs = tile_knobs(256, 8, 0), *moved = tile_knobs(128, 8, 0);
   assert_non_null(sweep);
   search_init(&s, "0123456789abcdef0123");
   search_adopt_siblings(&s, sweep, "s0", 1);
   assert_int_equal(search_remember_siblings(&s, staged), 0);
+  assert_int_equal(json_array_size(s.memory), 0);
+  search_adopt_siblings(&s, sweep, "s0", 1);
+  assert_int_equal(search_remember_siblings(&s, moved), 0);
   assert_int_equal(json_array_size(s.memory), 0);
   search_adopt_siblings(&s, sweep, "s0", 1);
   search_new_structure(&s, "fedcba9876543210fedc"); /* another rewrite accepted since */
@@ -254,6 +259,7 @@ static void test_siblings_refused(void **state)
   assert_int_equal(json_array_size(s.memory), 0);
   search_free(&s);
   json_decref(staged);
+  json_decref(moved);
   json_decref(knobs);
   json_decref(sweep);
 }
