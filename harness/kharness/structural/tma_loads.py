@@ -15,7 +15,9 @@ the extent of each axis, or bounds one axis only when the other is a whole
 ``tl.arange(0, B)`` (no start: its extent is B, as attention's head dimension). One of the two
 strides is 1: written so, or a parameter that was 1 on the recorded launch. The recorded
 launch passed P 16-byte aligned and the other stride (and any offset) a multiple of 16 bytes
-(what the hardware requires of a descriptor). The module imports torch and triton. The names
+(what the hardware requires of a descriptor). P's pointer parameter is not one the kernel
+already reads through a descriptor (such a load is the path tile_grid's TMA=1, or this rewrite,
+keeps for a non-unit stride). The module imports torch and triton. The names
 the starts read are parameters, the loop's own variables or names bound once at the top level
 of the kernel or of the loop.
 
