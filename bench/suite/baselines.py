@@ -42,6 +42,7 @@ from typing import Any
 SUITE = Path(__file__).resolve().parent
 ROOT = SUITE.parents[1]
 sys.path.insert(0, str(SUITE))
+import gpustate
 from opspec import TRUTH_CLASS, OpSpec, current_scale, ops_arg, scale_of
 from results import FORMAT, RecordError, read_record, write_record
 
@@ -299,8 +300,9 @@ class Measurer:
         in the order rotated by p (kharness.timing.pass_order), so no implementation is always
         timed first or last: a GPU that slows as it heats (a large matmul meets its power limit)
         would otherwise favour whichever ran first. Each implementation's figure pools its
-        samples over the passes; "passes" keeps each pass's median and its place in the order.
-        A timing that raises is that implementation's failure, the rest go on."""
+        samples over the passes; "passes" keeps each pass's median, its place in the order and,
+        on a GPU, its clock, power and temperature when it ended. A timing that raises is that
+        implementation's failure, the rest go on."""
         names = list(timed)
         copies = self._copies(inputs)
         pooled: dict[str, list[float]] = {n: [] for n in names}
@@ -317,7 +319,8 @@ class Measurer:
                     continue
                 pooled[n] += st.pop("_times")
                 per_pass[n].append({"median_ms": st["median_ms"], "rel_iqr": st.get("rel_iqr"), "place": place,
-                                    **({"retaken": st["retaken"]} if "retaken" in st else {})})
+                                    **({"retaken": st["retaken"]} if "retaken" in st else {}),
+                                    **self._gpu_state()})
         out: dict[str, dict[str, Any]] = {}
         for n in names:
             if n in failed:
@@ -328,6 +331,14 @@ class Measurer:
             st["input_copies"] = len(copies)
             out[n] = st
         return out
+
+    def _gpu_state(self) -> dict[str, Any]:
+        """{"gpu": clock, power, temperature} right after a timing, on a GPU where nvidia-smi
+        answers (gpustate.py); {} otherwise."""
+        if not self.gpu:
+            return {}
+        st = gpustate.sample(self.device.index or 0)
+        return {"gpu": st.to_json()} if st else {}
 
     def _stage(self, what: str, fn: Any, inputs: list[Any], truths: list[Any]) -> dict[str, Any]:
         """Check one implementation against the reference (timed later, side by side with

@@ -18,6 +18,7 @@ SUITE = os.path.join(ROOT, "bench", "suite")
 TESTDATA = os.path.join(SUITE, "testdata")
 sys.path.insert(0, SUITE)
 import exhaustive
+import gpustate
 import report
 from opspec import UNSEEN_DIR, OpSpecError, load_op
 from results import kopt_summary, load_records
@@ -129,6 +130,35 @@ def test_baselines_on_the_cpu(tmp_path):
         assert sorted(x["place"] for x in passes) == [0, 1, 2], (stage, passes)
         assert rec[stage]["n"] >= 3 and all(x["median_ms"] > 0 for x in passes)
         assert min(x["median_ms"] for x in passes) <= rec[stage]["median_ms"] <= max(x["median_ms"] for x in passes)
+        assert all("gpu" not in x for x in passes), passes    # the CPU: no GPU state to sample
+
+
+def test_gpu_state_parse() -> None:
+    """nvidia-smi's answer to gpustate.QUERY (csv, noheader, nounits), fields it cannot read
+    ([N/A]) as None, and anything else refused."""
+    st = gpustate.parse("1980, 654.32, 61")
+    assert st.to_json() == {"sm_mhz": 1980, "power_w": 654.32, "temp_c": 61}
+    assert gpustate.parse("345, [N/A], 30").to_json() == {"sm_mhz": 345, "power_w": None, "temp_c": 30}
+    for bad in ("1980, 654.32", "fast, 654, 61", ""):
+        with pytest.raises(ValueError):
+            gpustate.parse(bad)
+
+
+def test_gpu_state_without_nvidia_smi(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No nvidia-smi on PATH, or one that fails or prints nonsense: no state, no exception."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert gpustate.sample(0) is None
+    smi = tmp_path / "nvidia-smi"
+    smi.write_text("#!/bin/sh\necho 'No devices were found'\n")
+    smi.chmod(0o755)
+    assert gpustate.sample(0) is None
+    smi.write_text(f"#!/bin/sh\necho \"$@\" > {tmp_path}/args; echo '1755, 700.01, 58'\n")
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "3,GPU-5f1c")
+    st = gpustate.sample(1)
+    assert st is not None and st.sm_mhz == 1755 and st.power_w == pytest.approx(700.01)
+    assert (tmp_path / "args").read_text().split()[-2:] == ["-i", "GPU-5f1c"]
+    smi.write_text("#!/bin/sh\nexit 9\n")
+    assert gpustate.sample(0) is None
 
 
 def test_pass_order_puts_each_implementation_in_each_place():
