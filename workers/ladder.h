@@ -81,36 +81,20 @@ const char *ladder_pick(const struct ladder_diag *d, const char *const *skip, in
 /* The diagnosis as JSON (new reference). */
 json_t *ladder_diag_json(const struct ladder_diag *d, const struct ladder_tests *t);
 
-/* At L3, where the IR shows nothing wrong and asks for more work per program (a block size
- * to grow), on a kernel with no block knob whose programs each span a short row
- * (rows_per_program fits with a default ROWS of LADDER_ROWS_SHORT or more, in ladder.c):
- * rows_per_program first. knobs: the harness's knobs result ({"knobs", "structural"}).
- * Call it after ladder_l3 and before ladder_structural, whose rewrites go ahead of it. */
-void ladder_short_rows(struct ladder_diag *d, const json_t *knobs);
-
-/* Structural rewrites the harness found to fit the kernel's syntax (the `structural` list of
- * its knobs result: [{name, fits, why}]), justified where this level's evidence shows the
- * pathology each one removes: at L1 they are named (needing L3 evidence, so the ladder
- * climbs); at L2 a launch-bound kernel justifies a persistent grid; at L3 the IR must show a
- * loop re-reading global memory (a row kept in registers), narrow or uncoalesced loads (2-D
- * coalescing tiles) or tensor-core dots (a tile grid). Justified ones go first: a sweep
- * cannot find them. l2_class and ir may be NULL. */
-void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
-                       const json_t *ir);
-
-/* 1 for the families that ladder_structural justifies from a structural rewrite's fit and
- * the evidence (its table in ladder.c; coalesce_access when it came from
- * strided_reduction_tiles' survey). */
-int ladder_is_structural(const char *family);
-/* 1 when a structural family may go before the sweeps this round: at once, or, for one the
- * table marks after_sweep (l2_reuse), once history (the job's rounds, [{family, ...}],
- * borrowed) holds a round of a launch-parameter family. */
-int ladder_structural_ready(const char *family, const json_t *history);
-
 /* Moves a family already in d to the front: what the evidence most specifically asks for. */
 void ladder_first(struct ladder_diag *d, const char *family);
 
 /* Adds a justified family (deduplicated). Exposed for tests. */
 void ladder_add(struct ladder_diag *d, const char *family, int needs_level, const char *dir);
+
+/* Shared by the ladder's modules (ladder_structural.c). Appends a sentence to d->why (cut to
+ * its buffer, kept UTF-8: it quotes evidence and goes into the round record as JSON). */
+void ladder_why(struct ladder_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An integer member of an IR summary (keys may contain dots, e.g. "ld.global.32"); 0 when
+ * absent. */
+long ladder_ir_int(const json_t *o, const char *key);
+/* Global accesses of op ("ld" or "st") narrower than 128 bits in a PTX summary: 8-, 16-, 32-
+ * and 64-bit ones. */
+long ladder_narrow(const json_t *ptx, const char *op);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "ladder_structural.h"
 #include "log.h"
 #include "pindex.h"
 #include "utf8.h"

@@ -11,6 +11,7 @@
 #include "evidence.h"
 #include "hash.h"
 #include "ladder.h"
+#include "ladder_structural.h"
 #include "log.h"
 #include "pindex.h"
 #include "proposal.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ladder.h"
+#include "ladder_structural.h"
 
 uint64_t ctx_now_ms(void);
 int64_t ctx_wall_ms(void);

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "ladder_structural.h"
 #include "pindex.h"
 
 uint64_t ctx_now_ms(void);

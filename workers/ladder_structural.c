@@ -1,0 +1,224 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "ladder_structural.h"
+
+static int ladder_fits(const json_t *structural, const char *name, const char **why)
+{
+  const json_t *s;
+  size_t i;
+  json_array_foreach((json_t *)structural, i, s)
+    if (!strcmp(json_string_value(json_object_get(s, "name")) ?: "", name) &&
+        json_is_true(json_object_get(s, "fits"))) {
+      *why = json_string_value(json_object_get(s, "why")) ?: name;
+      return 1;
+    }
+  return 0;
+}
+
+/* Parameter `key` of a fitting rewrite's default parameters, or -1. */
+static long ladder_fit_param(const json_t *structural, const char *name, const char *key)
+{
+  const json_t *s;
+  size_t i;
+  json_array_foreach((json_t *)structural, i, s)
+    if (!strcmp(json_string_value(json_object_get(s, "name")) ?: "", name) &&
+        json_is_true(json_object_get(s, "fits"))) {
+      const json_t *v = json_object_get(json_object_get(s, "params"), key);
+      return json_is_integer(v) ? (long)json_integer_value(v) : -1;
+    }
+  return -1;
+}
+
+/* Whether the level asks for more work per program: a block size to grow (L3's "accesses
+ * are vectorized" verdict, where nothing in the IR is wrong). */
+static int ladder_wants_more_work(const struct ladder_diag *d)
+{
+  for (unsigned i = 0; i < d->nfamilies; i++)
+    if (!strcmp(d->family[i], "block_size") && !strcmp(d->direction[i], "up"))
+      return 1;
+  return 0;
+}
+
+/* The families ladder_structural justifies from a rewrite's fit. after_sweep: goes before
+ * the sweeps only once the job has had a round of a launch-parameter family (l2_reuse: its
+ * hints are tried once per kernel structure at the incumbent's launch, so they should meet
+ * the block and warps a sweep chose). */
+static const struct {
+  const char *family;
+  int after_sweep;
+} ladder_structural_tab[] = {
+  { "row_in_registers", 0 },   { "tile_grid", 0 },    { "persistent_grid", 0 },
+  { "rows_per_program", 0 },   { "coalesce_access", 0 }, { "tma_loads", 0 },
+  { "deinterleave_pairs", 0 }, { "fuse_kernels", 0 }, { "l2_reuse", 1 },
+};
+
+/* The family's entry in ladder_structural_tab, or -1. */
+static int ladder_structural_find(const char *family)
+{
+  for (unsigned i = 0; i < sizeof(ladder_structural_tab) / sizeof(ladder_structural_tab[0]); i++)
+    if (!strcmp(family, ladder_structural_tab[i].family))
+      return (int)i;
+  return -1;
+}
+
+int ladder_is_structural(const char *family)
+{
+  return ladder_structural_find(family) >= 0;
+}
+
+int ladder_structural_ready(const char *family, const json_t *history)
+{
+  const json_t *r;
+  size_t i;
+  int k = ladder_structural_find(family);
+  if (k < 0)
+    return 0;
+  if (!ladder_structural_tab[k].after_sweep)
+    return 1;
+  json_array_foreach(history, i, r) {
+    const char *f = json_string_value(json_object_get(r, "family"));
+    if (f && !ladder_is_structural(f))
+      return 1;
+  }
+  return 0;
+}
+
+static void ladder_structural_level(struct ladder_diag *d, const json_t *structural,
+                                    const char *l2_class, const json_t *ir)
+{
+  const json_t *ptx = json_object_get(ir, "ptx"), *tg = json_object_get(ir, "ttgir"), *loop;
+  const char *why = NULL;
+  long narrow = ladder_narrow(ptx, "ld");
+  long wide = ladder_ir_int(ptx, "ld.global.128"), loops_loading = 0;
+  long dots = ladder_ir_int(tg, "dots") + ladder_ir_int(ptx, "mma.sync") + ladder_ir_int(ptx, "wgmma");
+  size_t i;
+
+  if (!d->available || !json_is_array(structural))
+    return;
+  json_array_foreach(json_object_get(tg, "loops"), i, loop)
+    if (json_integer_value(json_object_get(loop, "loads")) > 0)
+      loops_loading++;
+  if (d->level == 1) {
+    if (ladder_fits(structural, "row_single_block", &why))
+      ladder_add(d, "row_in_registers", 3, "");
+    if (ladder_fits(structural, "strided_reduction_tiles", &why))
+      ladder_add(d, "coalesce_access", 3, "");
+    if (ladder_fits(structural, "tile_grid", &why))
+      ladder_add(d, "tile_grid", 3, "");
+    return;
+  }
+  if (d->level == 2 && l2_class && !strcmp(l2_class, "launch") &&
+      ladder_fits(structural, "persistent_grid", &why)) {
+    ladder_why(d, " Structural: %s; launch-bound, so a persistent grid.", why);
+    ladder_add(d, "persistent_grid", 2, "");
+    ladder_first(d, "persistent_grid");
+    return;
+  }
+  /* Latency-bound with occupancy to spare: each program does too little to hide its loads.
+   * Bigger blocks and more warps come first; when the kernel has no block knob (a block fixed
+   * by the problem, like RoPE's half head), what is left is giving a program more work:
+   * several rows side by side as one 2-D tile first (its accesses get as wide as the tile:
+   * measured on the H200, RoPE gained nothing from num_warps 1..16), then a persistent grid
+   * (which keeps one narrow row per iteration). After the launch parameters in the list. */
+  if (d->level == 2 && l2_class && !strcmp(l2_class, "latency")) {
+    int listed = 0;
+    if (ladder_fits(structural, "rows_per_program", &why)) {
+      ladder_why(d, " Structural: %s; latency-bound, so rows side by side in one program.", why);
+      ladder_add(d, "rows_per_program", 2, "");
+      listed = 1;
+    }
+    if (ladder_fits(structural, "persistent_grid", &why)) {
+      ladder_why(d, " Structural: %s; latency-bound, so a persistent grid after the launch "
+                 "parameters.", why);
+      ladder_add(d, "persistent_grid", 2, "");
+      listed = 1;
+    }
+    if (listed)
+      return;
+  }
+  if (d->level != 3)
+    return;
+  /* A tensor read again in a later pass (the loop form of softmax and norms, whose row may
+   * not fit in registers): cache hints keeping the earlier pass's lines in L2. Last in the
+   * list, behind every rewrite below (a row held in registers reads memory once and needs no
+   * hint); ladder_structural_ready holds it back until a launch sweep has run. */
+  if (loops_loading > 1 && ladder_fits(structural, "l2_reuse", &why)) {
+    ladder_why(d, " Structural: %s; %ld loops load global memory.", why, loops_loading);
+    ladder_add(d, "l2_reuse", 3, "");
+  }
+  /* Each justified rewrite moves to the front, so the last one here is tried first: a
+   * strided reduction's coalescing tiles before a row kept in registers (a column sum fits
+   * both syntactically; only the tiles fix its access pattern). */
+  if (loops_loading > 0 && ladder_fits(structural, "row_single_block", &why)) {
+    ladder_why(d, " Structural: %s; %ld loop(s) load global memory each pass.", why, loops_loading);
+    ladder_add(d, "row_in_registers", 3, "");
+    ladder_first(d, "row_in_registers");
+  }
+  /* A tile kernel's loads through pointer tensors, where the harness says the device has a
+   * tensor memory accelerator: tensor descriptors, after the tile configuration (placed first
+   * below, so tried first). */
+  if (dots > 0 && ladder_fits(structural, "tma_loads", &why)) {
+    ladder_why(d, " Structural: %s.", why);
+    ladder_add(d, "tma_loads", 3, "");
+    ladder_first(d, "tma_loads");
+  }
+  if (dots > 0 && ladder_fits(structural, "tile_grid", &why)) {
+    ladder_why(d, " Structural: %s; the IR has %ld tensor-core dots.", why, dots);
+    ladder_add(d, "tile_grid", 3, "");
+    ladder_first(d, "tile_grid");
+  }
+  if (narrow > 0 && wide <= 0 && ladder_fits(structural, "strided_reduction_tiles", &why)) {
+    ladder_why(d, " Structural: %s; global loads are narrow (%ld).", why, narrow);
+    ladder_add(d, "coalesce_access", 3, "");
+    ladder_first(d, "coalesce_access");
+  }
+  /* Accesses at stride 2 (elements 2i and 2i + 1) are one element wide per thread whatever
+   * the launch: one contiguous access split into even and odd lanes. On a latency-bound
+   * kernel that fits rows_per_program (justified at L2) the rows come first: that rewrite's
+   * precondition refuses the reshape this one writes, and this one applies to its 2-D tile. */
+  if (narrow > 0 &&
+      !(l2_class && !strcmp(l2_class, "latency") && ladder_fits(structural, "rows_per_program", &why)) &&
+      ladder_fits(structural, "deinterleave_pairs", &why)) {
+    ladder_why(d, " Structural: %s; global loads are narrow (%ld).", why, narrow);
+    ladder_add(d, "deinterleave_pairs", 3, "");
+    ladder_first(d, "deinterleave_pairs");
+  }
+}
+
+void ladder_short_rows(struct ladder_diag *d, const json_t *knobs)
+{
+  const json_t *structural = json_object_get(knobs, "structural"), *k;
+  const char *why = NULL;
+  size_t i;
+
+  if (!d->available || d->level != 3 || !ladder_wants_more_work(d) ||
+      ladder_fit_param(structural, "rows_per_program", "ROWS") < LADDER_ROWS_SHORT ||
+      !ladder_fits(structural, "rows_per_program", &why))
+    return;
+  json_array_foreach(json_object_get(knobs, "knobs"), i, k)
+    if (!strcmp(json_string_value(json_object_get(k, "kind")) ?: "", "block"))
+      return; /* a block that can grow: block_size gives the program more work */
+  ladder_why(d, " Structural: %s; more work per program and no block knob, so rows side by side.",
+             why);
+  ladder_add(d, "rows_per_program", 3, "");
+  ladder_first(d, "rows_per_program");
+}
+
+void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
+                       const json_t *ir)
+{
+  const char *why = NULL;
+
+  ladder_structural_level(d, structural, l2_class, ir);
+  /* Two kernels where the first hands the second one value per program through memory (row
+   * statistics, then the row normalised with them): one kernel keeps the value in a register,
+   * saving a launch and the second kernel's pass over the row in DRAM, and leaves one row
+   * kernel that the rewrites above can then take whole. Placed first at every level. */
+  if (d->available && json_is_array(structural) && ladder_fits(structural, "fuse_kernels", &why)) {
+    if (d->level > 1)
+      ladder_why(d, " Structural: %s.", why);
+    ladder_add(d, "fuse_kernels", 2, "");
+    ladder_first(d, "fuse_kernels");
+  }
+}
