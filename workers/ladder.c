@@ -37,6 +37,7 @@ static void ladder_reset(struct ladder_diag *d, int level)
   memset(d, 0, sizeof(*d));
   d->level = level;
   d->available = 1;
+  d->waves = -1;
 }
 
 void ladder_add(struct ladder_diag *d, const char *family, int needs_level, const char *dir)
@@ -328,6 +329,7 @@ void ladder_l2(const json_t *profile, struct ladder_diag *d)
     return;
   }
   s = json_object_get(k, "summary");
+  d->waves = ladder_num(s, "waves_per_sm", -1);
   ladder_why(d, "%s-bound (%s).", cls, why);
   if (!strcmp(cls, "launch")) {
     ladder_add(d, "fuse_kernels", 2, "");

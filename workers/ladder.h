@@ -29,6 +29,7 @@ struct ladder_diag {
   unsigned nfamilies;
   int available;                               /* 0 when the level's evidence is missing */
   char why[600];                               /* what the evidence said, in words */
+  double waves;                                /* L2: the hot kernel's waves per SM, -1 unknown */
 };
 
 struct ladder_tests {

@@ -3,6 +3,10 @@
 
 #include "ladder_structural.h"
 
+/* Fewer waves of programs than this on a latency-bound kernel: too few programs to keep the
+ * device's memory system busy (split_rows). */
+#define LADDER_SPLIT_WAVES 2.0
+
 static int ladder_fits(const json_t *structural, const char *name, const char **why)
 {
   const json_t *s;
@@ -51,6 +55,7 @@ static const struct {
   { "row_in_registers", 0 },   { "tile_grid", 0 },    { "persistent_grid", 0 },
   { "rows_per_program", 0 },   { "coalesce_access", 0 }, { "tma_loads", 0 },
   { "deinterleave_pairs", 0 }, { "fuse_kernels", 0 }, { "l2_reuse", 1 },
+  { "split_rows", 0 },
 };
 
 /* The family's entry in ladder_structural_tab, or -1. */
@@ -123,6 +128,16 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
    * (which keeps one narrow row per iteration). After the launch parameters in the list. */
   if (d->level == 2 && l2_class && !strcmp(l2_class, "latency")) {
     int listed = 0;
+    /* Too few programs to fill the device: the opposite of too little work each. A row split
+     * over several programs, ahead of the launch parameters (the H200's argmax, 256 rows of
+     * 128K: latency-bound at 1.9 waves whatever its block and warps). */
+    if (d->waves >= 0 && d->waves < LADDER_SPLIT_WAVES && ladder_fits(structural, "split_rows", &why)) {
+      ladder_why(d, " Structural: %s; latency-bound on %.2f waves of programs, so each row split over "
+                 "several.", why, d->waves);
+      ladder_add(d, "split_rows", 2, "");
+      ladder_first(d, "split_rows");
+      return;
+    }
     if (ladder_fits(structural, "rows_per_program", &why)) {
       ladder_why(d, " Structural: %s; latency-bound, so rows side by side in one program.", why);
       ladder_add(d, "rows_per_program", 2, "");

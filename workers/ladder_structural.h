@@ -23,10 +23,12 @@ void ladder_short_rows(struct ladder_diag *d, const json_t *knobs);
 /* Structural rewrites the harness found to fit the kernel's syntax (the `structural` list of
  * its knobs result: [{name, fits, why}]), justified where this level's evidence shows the
  * pathology each one removes: at L1 they are named (needing L3 evidence, so the ladder
- * climbs); at L2 a launch-bound kernel justifies a persistent grid; at L3 the IR must show a
- * loop re-reading global memory (a row kept in registers), narrow or uncoalesced loads (2-D
- * coalescing tiles) or tensor-core dots (a tile grid). Justified ones go first: a sweep
- * cannot find them. l2_class and ir may be NULL. */
+ * climbs); at L2 a launch-bound kernel justifies a persistent grid, a latency-bound one on
+ * fewer than two waves of programs a split of each row (split_rows, first), another one more
+ * rows side by side and a persistent grid; at L3 the IR must show a loop re-reading global
+ * memory (a row kept in registers), narrow or uncoalesced loads (2-D coalescing tiles) or
+ * tensor-core dots (a tile grid). Justified ones go first: a sweep cannot find them. l2_class
+ * and ir may be NULL. */
 void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
                        const json_t *ir);
 

@@ -55,6 +55,8 @@ static const struct rules_family rules_families[] = {
   { "fuse_kernels", { NULL }, { NULL }, "fuse_kernels", { NULL }, NULL },
   /* cache hints only: the survey's configs at the incumbent's launch */
   { "l2_reuse", { NULL }, { NULL }, "l2_reuse", { NULL }, NULL },
+  /* SPLIT from the rewrite's own domain */
+  { "split_rows", { NULL }, { NULL }, "split_rows", { NULL }, NULL },
 };
 
 /* Window half-widths, in steps of a knob's domain. */

@@ -26,7 +26,7 @@ FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "structural_fixtu
 FITS = {
     "row_single_block_rmsnorm": {"row_single_block", "persistent_grid", "l2_reuse", "rows_per_program"},
     "row_single_block_softmax": {"row_single_block", "persistent_grid", "l2_reuse", "rows_per_program"},
-    "row_single_block_unmasked": {"persistent_grid", "rows_per_program"},
+    "row_single_block_unmasked": {"persistent_grid", "rows_per_program", "split_rows"},
     "tile_grid_matmul": {"tile_grid", "tma_loads"},
     "tile_grid_matmul1d": {"tile_grid", "persistent_grid", "tma_loads"},
     "tile_grid_batched": {"tile_grid", "tma_loads"},
@@ -34,10 +34,10 @@ FITS = {
     "tile_grid_batchfirst": {"tma_loads"},
     "tile_grid_batchmix": {"tma_loads"},
     "strided_reduction_tiles_colsum": {"strided_reduction_tiles", "row_single_block", "persistent_grid",
-                                       "rows_per_program"},
+                                       "rows_per_program", "split_rows"},
     "strided_reduction_tiles_colmax": {"strided_reduction_tiles", "row_single_block", "persistent_grid",
                                        "rows_per_program"},
-    "strided_reduction_tiles_rowsum": {"row_single_block", "persistent_grid", "rows_per_program"},
+    "strided_reduction_tiles_rowsum": {"row_single_block", "persistent_grid", "rows_per_program", "split_rows"},
     "persistent_grid_scale": {"persistent_grid", "elementwise_vector", "rows_per_program"},
     # persistent_grid_scale's kernel with its block's start from a @triton.jit helper reading
     # tl.program_id: no rewrite that changes which program does what may fit
@@ -75,6 +75,10 @@ FITS = {
     "fuse_kernels_hazard": {"persistent_grid", "rows_per_program"},
     # bench/suite/ops/log_softmax (symlinks): an online pass, then x read again to write
     "l2_reuse_logsoftmax": {"l2_reuse", "row_single_block", "persistent_grid", "rows_per_program"},
+    # a row walked in blocks, each lane a running first maximum with its column (argmax), or
+    # a sum of squares and a maximum: each row can be split over several programs
+    "split_rows_argmax": {"split_rows", "row_single_block", "persistent_grid", "rows_per_program"},
+    "split_rows_rownorm": {"split_rows", "row_single_block", "persistent_grid", "rows_per_program"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -123,6 +127,15 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     ("fuse_kernels_softmax", "fuse_kernels", {"num_warps": 2}),
     ("l2_reuse_logsoftmax", "l2_reuse", {"keep": 0, "stream": 1, "stores": 1}),
     ("row_single_block_rmsnorm", "l2_reuse", {"keep": 1, "stream": 0, "stores": 1}),
+    # 3 rows of 1000 in blocks of 128 (8 blocks): 2 programs a row, and 32 (most hold no block:
+    # their lanes keep the initial -inf and column 0); ties everywhere (small integers)
+    ("split_rows_argmax", "split_rows", {"SPLIT": 2}),
+    ("split_rows_argmax", "split_rows", {"SPLIT": 32}),
+    ("split_rows_rownorm", "split_rows", {"SPLIT": 4}),
+    # unmasked blocks (the row a multiple of the block): each program still reads only blocks
+    # that start inside the row; a column sum (a strided reduction) split the same way
+    ("row_single_block_unmasked", "split_rows", {"SPLIT": 2}),
+    ("strided_reduction_tiles_colsum", "split_rows", {"SPLIT": 4}),
 ]
 
 # (fixture, rewrite, params, words the reason must contain)
@@ -248,6 +261,63 @@ def test_apply_is_correct(h, recorded, name, rewrite, params):
     res = load_and_validate(h, name, cand)
     assert res["passed"], res["failure"]
     assert res["who"] == "candidate" and res["cases_checked"] == 2
+
+
+# split_rows_argmax's kernel changed so that a split would change the result, or that the
+# rewrite cannot tell: (replaced text, replacement, words the reason must contain)
+SPLIT_REFUSED = [
+    # a lane count combined by a maximum: the count per lane depends on how the row is dealt
+    ("best_idx = tl.where(take, cols.to(tl.int64), best_idx)", "best_idx = best_idx + 1",
+     ["best_idx is used after the loop other than as its sum"]),
+    # the last maximum of each lane, not the first
+    ("take = x > best", "take = x >= best", ["not one strict comparison"]),
+    # kept beside the maximum: a value, not its column
+    ("best_idx = tl.where(take, cols.to(tl.int64), best_idx)", "best_idx = tl.where(take, x.to(tl.int64), best_idx)",
+     ["best_idx keeps something other than the column of its extremum best"]),
+    # a lane vector stored as it is
+    ("    tl.store(out_ptr + row, idx)", "    tl.store(out_ptr + row + tl.arange(0, BLOCK), best)",
+     ["tl.arange after the loop"]),
+    ("    m = tl.max(best, axis=0)", "    m = tl.max(best * 2.0, axis=0)", ["best is used after the loop"]),
+    # a name of the loop read after it
+    ("    tl.store(out_ptr + row, idx)", "    tl.store(out_ptr + row, idx + start)", ["reads start, bound in the loop"]),
+    ("for start in range(0, n_cols, BLOCK)", "for start in range(BLOCK, n_cols, BLOCK)", ["not 0"]),
+    # a sum that starts at 1 in every lane: each split program would add its start again
+    ([("best_idx = tl.zeros([BLOCK], dtype=tl.int64)", "best_idx = tl.full([BLOCK], 1, tl.int64)"),
+      ("best_idx = tl.where(take, cols.to(tl.int64), best_idx)", "best_idx += x.to(tl.int64)"),
+      ("idx = tl.min(tl.where(best == m, best_idx, n_cols), axis=0)", "idx = tl.sum(best_idx, axis=0)")],
+     None, ["the sum best_idx does not start at 0"]),
+]
+
+
+@pytest.mark.parametrize("old,new,words", SPLIT_REFUSED, ids=[f"split_rows-{i}" for i in range(len(SPLIT_REFUSED))])
+def test_split_rows_refusals(recorded, old, new, words):
+    src = fixture("split_rows_argmax")[1]
+    for a, b in ([(old, new)] if new is not None else old):
+        assert a in src, a
+        src = src.replace(a, b)
+    fit = next(f for f in survey(src, recorded["split_rows_argmax"]) if f.name == "split_rows")
+    assert not fit.fits
+    for w in words:
+        assert w in fit.why, fit.why
+
+
+def test_split_rows_keeps_one_knob_each(h, recorded):
+    """The split kernel's block and SPLIT are each bound once in forward, so the search has one
+    knob for each, read by both launches, the grid and the scratch's size: changing them
+    together keeps the result."""
+    ref, ker = fixture("split_rows_argmax")
+    r = h.request("load", reference_source=ref, kernel_source=ker, workdir="knobs_split_rows", seed=0,
+                  correctness_cases=2, benchmark_cases=1)
+    assert r["ok"], r
+    cand = apply(ker, "split_rows", {"SPLIT": 4}, recorded["split_rows_argmax"])
+    kn = h.request("knobs", source=cand)
+    assert kn["ok"], kn
+    ids = {k["id"]: k for k in kn["result"]["knobs"]}
+    assert ids["BLOCK"]["value"] == 128 and ids["SPLIT"]["value"] == 4, ids
+    rw = h.request("rewrite", source=cand, changes={"SPLIT": 16, "BLOCK": 64})
+    assert rw["ok"], rw
+    v = h.request("validate", candidate_source=rw["result"]["source"])
+    assert v["ok"] and v["result"]["passed"], v
 
 
 @pytest.mark.parametrize("name,rewrite,params,words", REFUSED, ids=[f"{r[1]}-{r[0]}" for r in REFUSED])

@@ -667,6 +667,47 @@ static void test_structural_latency_rows_before_persistent(void **state)
   json_decref(rows_only);
 }
 
+/* A latency-bound kernel on too few programs to fill the device (argmax's 256 rows on the
+ * H200: 1.9 waves) whose row loop splits: split_rows first, ahead of the launch parameters and
+ * of the rewrites that give each program more work; not on enough waves, nor where the
+ * profile does not say how many. The waves come from the profile (ncu's waves_per_sm). */
+static void test_structural_latency_split_rows(void **state)
+{
+  json_error_t e;
+  json_t *fits = json_loads("[{\"name\": \"split_rows\", \"fits\": true, \"why\": \"argmax_kernel: 256 program(s)\"},"
+                            " {\"name\": \"rows_per_program\", \"fits\": true, \"why\": \"r\"}]", 0, &e);
+  const double waves[] = { 1.94, 6.0, -1 };
+  json_t *p = ncu(12, 15, 115, 12);
+  struct ladder_diag d;
+  (void)state;
+  assert_non_null(fits);
+  json_object_set_new(json_object_get(json_array_get(json_object_get(p, "kernels"), 0), "summary"),
+                      "waves_per_sm", json_real(1.94));
+  ladder_l2(p, &d);
+  assert_true(d.waves > 1.93 && d.waves < 1.95);
+  ladder_structural(&d, fits, "latency", NULL);
+  assert_string_equal(d.family[0], "split_rows");
+  assert_non_null(strstr(d.why, "1.94 waves"));
+  assert_true(ladder_is_structural("split_rows"));
+  for (unsigned i = 0; i < sizeof(waves) / sizeof(waves[0]); i++) {
+    memset(&d, 0, sizeof(d));
+    d.level = 2;
+    d.available = 1;
+    d.waves = waves[i];
+    ladder_add(&d, "num_warps", 2, "up");
+    ladder_structural(&d, fits, "latency", NULL);
+    if (waves[i] >= 0 && waves[i] < 2) {
+      assert_string_equal(d.family[0], "split_rows");
+    } else {
+      for (unsigned f = 0; f < d.nfamilies; f++)
+        assert_string_not_equal(d.family[f], "split_rows");
+      assert_string_equal(d.family[1], "rows_per_program");
+    }
+  }
+  json_decref(p);
+  json_decref(fits);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -690,6 +731,7 @@ int main(void)
     cmocka_unit_test(test_structural_ready_after_a_sweep),
     cmocka_unit_test(test_structural_fuse_first),
     cmocka_unit_test(test_structural_latency_rows_before_persistent),
+    cmocka_unit_test(test_structural_latency_split_rows),
     cmocka_unit_test(test_short_rows_at_l3),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

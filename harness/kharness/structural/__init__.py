@@ -21,6 +21,7 @@ from . import (
     persistent_grid,
     row_single_block,
     rows_per_program,
+    split_rows,
     strided_reduction_tiles,
     tile_grid,
     tma_loads,
@@ -31,7 +32,7 @@ __all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
 
 REWRITES = {
     m.NAME: m for m in (row_single_block, tile_grid, strided_reduction_tiles, persistent_grid, elementwise_vector,
-                        rows_per_program, tma_loads, deinterleave_pairs, fuse_kernels, l2_reuse)
+                        rows_per_program, tma_loads, deinterleave_pairs, fuse_kernels, l2_reuse, split_rows)
 }
 
 
