@@ -75,7 +75,8 @@ FITS = {
     "fuse_kernels_hazard": {"persistent_grid", "rows_per_program"},
     # bench/suite/ops/log_softmax (symlinks): an online pass, then x read again to write
     "l2_reuse_logsoftmax": {"l2_reuse", "row_single_block", "persistent_grid", "rows_per_program"},
-    # a row walked in blocks, each lane a running first maximum with its column (argmax), or
+    # a row walked in blocks, each lane a running first maximum with its column (the kernel of
+    # bench/suite/ops/argmax through a symlink, its ref.py here: 3 rows, ties everywhere), or
     # a sum of squares and a maximum: each row can be split over several programs
     "split_rows_argmax": {"split_rows", "row_single_block", "persistent_grid", "rows_per_program"},
     "split_rows_rownorm": {"split_rows", "row_single_block", "persistent_grid", "rows_per_program"},
