@@ -302,6 +302,24 @@ def test_split_rows_refusals(recorded, old, new, words):
         assert w in fit.why, fit.why
 
 
+def test_split_rows_merge_lanes_capped(recorded):
+    """SPLIT times the recorded block is at most MAX_MERGE_LANES (one merge program holds that
+    many lanes of each carried vector): the domain shrinks with the block, and a block past
+    half the cap is refused."""
+    from kharness.structural import split_rows
+    recs = recorded["split_rows_argmax"]
+    ker = fixture("split_rows_argmax")[1]
+
+    def fit(block):
+        return next(f for f in survey(ker, _altered(recs, kwargs={"BLOCK": {"kind": "int", "value": block}}))
+                    if f.name == "split_rows")
+    assert fit(128).domain["SPLIT"] == [2, 4, 8, 16, 32] and fit(128).params["SPLIT"] == 8
+    assert fit(4096).domain["SPLIT"] == [2, 4] and fit(4096).params["SPLIT"] == 4
+    assert all(v * 4096 <= split_rows.MAX_MERGE_LANES for v in fit(4096).domain["SPLIT"])
+    big = fit(split_rows.MAX_MERGE_LANES)
+    assert not big.fits and "even SPLIT 2 gives the merge kernel more than" in big.why, big.why
+
+
 def test_split_rows_keeps_one_knob_each(h, recorded):
     """The split kernel's block and SPLIT are each bound once in forward, so the search has one
     knob for each, read by both launches, the grid and the scratch's size: changing them

@@ -20,7 +20,8 @@ name only as its combination over every lane: a sum in ``tl.sum(c)``, a maximum 
 ``tl.max(c)``, a minimum in ``tl.min(c)``, an extremum k in ``m = tl.max(k)`` (``tl.min`` for
 ``<``) and in ``k == m`` inside ``tl.min(tl.where(k == m, i, other))``, where its index i goes
 too (each reduction over axis 0 or all). The grid is a 1-D tuple; the launch is a statement of its
-own passing at least one tensor as a plain name (its device holds the scratch).
+own passing at least one tensor as a plain name (its device holds the scratch). SPLIT times
+the recorded B is at most MAX_MERGE_LANES (the merge kernel holds that many lanes).
 
 The rewrite: the kernel becomes two. ``K_split`` runs on a ``(G, SPLIT)`` grid: program
 (r, s) walks blocks s, s + SPLIT, s + 2 SPLIT, ... of row r (``range(tl.program_id(1) * B, N,
@@ -70,8 +71,10 @@ from .common import (
 )
 
 NAME = "split_rows"
-DEFAULTS = {"kernel": "", "SPLIT": 8}
+DEFAULT_SPLIT = 8
+DEFAULTS = {"kernel": "", "SPLIT": DEFAULT_SPLIT}
 DOMAIN = {"SPLIT": [2, 4, 8, 16, 32]}
+MAX_MERGE_LANES = 16384   # SPLIT * B: the merge kernel holds that many lanes of each carried vector
 COMBINE = {"sum": "sum", "maximum": "max", "minimum": "min"}     # a running update -> POST's reduction
 NO_POST = {"arange", "full", "zeros", "zeros_like", "full_like", "argmax", "argmin", "cumsum", "cumprod",
            "sort", "reshape", "view", "trans", "permute", "broadcast_to", "expand_dims", "join", "split",
@@ -343,9 +346,9 @@ def analyze(mod: Module, k: Kernel) -> SplitPlan:
         raise RewriteRefused(f"{name}: the loop carries {', '.join(sorted(others)) or 'nothing'}, not a vector "
                              f"of {block} lanes made by tl.full/tl.zeros before it")
     kinds = _kinds(mod, loop, set(carried), block)
-    for c, (kind, _) in kinds.items():
-        if kind == "sum" and not _zero(mod, carried[c][0].value):
-            raise RewriteRefused(f"line {carried[c][0].lineno}: the sum {c} does not start at 0 (each split "
+    for var, (kind, _) in kinds.items():
+        if kind == "sum" and not _zero(mod, carried[var][0].value):
+            raise RewriteRefused(f"line {carried[var][0].lineno}: the sum {var} does not start at 0 (each split "
                                  "program would add its start again)")
     _check_post(mod, post, kinds, loop_names)
     if mod.alias_for("torch") is None:
@@ -364,11 +367,17 @@ def analyze(mod: Module, k: Kernel) -> SplitPlan:
         raise RewriteRefused(f"line {site.call.lineno}: no tensor is passed to {name} as a plain name (its device "
                              "holds the scratch)")
     rows = mod.recorded_grid(name)[0]
+    width = mod.recorded_int(name, block)
+    splits = [v for v in DOMAIN["SPLIT"] if v * width <= MAX_MERGE_LANES]
+    if not splits:
+        raise RewriteRefused(f"{name}: at a block of {width}, even SPLIT {DOMAIN['SPLIT'][0]} gives the merge "
+                             f"kernel more than {MAX_MERGE_LANES} lanes to combine")
     why = (f"{name}: {rows} program(s) (line {site.call.lineno}) each walk a row in blocks of {block} (line "
            f"{loop.lineno}) keeping {', '.join(sorted(carried))} per lane, combined after the loop by maxima, "
            "minima and sums: each row can be split over several programs and their lanes combined")
-    return SplitPlan(k, site, why, {**DEFAULTS, "kernel": name}, DOMAIN, pre, loop, post, block, carried,
-                     device_arg)
+    default = max(v for v in splits if v <= DEFAULT_SPLIT) if min(splits) <= DEFAULT_SPLIT else splits[0]
+    return SplitPlan(k, site, why, {**DEFAULTS, "kernel": name, "SPLIT": default}, {"SPLIT": splits}, pre, loop,
+                     post, block, carried, device_arg)
 
 
 def survey(mod: Module) -> Fit:
