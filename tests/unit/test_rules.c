@@ -38,7 +38,9 @@ static const char *elementwise_knobs =
     "    \"domain\": {\"configs\": [{\"BLOCK_M\": 128}, {\"BLOCK_M\": 64}]}},"
     "   {\"name\": \"rows_per_program\", \"fits\": true, \"why\": \"a block of 64 element(s)\","
     "    \"params\": {\"kernel\": \"gelu\", \"ROWS\": 16, \"num_warps\": 4},"
-    "    \"domain\": {\"ROWS\": [2, 4, 8, 16, 32, 64], \"num_warps\": [1, 2, 4, 8, 16]}}]}";
+    "    \"domain\": {\"ROWS\": [2, 4, 8, 16, 32, 64], \"num_warps\": [1, 2, 4, 8, 16]}},"
+    "   {\"name\": \"split_rows\", \"fits\": true, \"why\": \"3 program(s) each walk a row\","
+    "    \"params\": {\"kernel\": \"gelu\", \"SPLIT\": 8}, \"domain\": {\"SPLIT\": [2, 4, 8, 16, 32]}}]}";
 
 static json_t *load(const char *text)
 {
@@ -282,6 +284,15 @@ static void test_structural(void **state)
     }
     assert_int_equal(rows_seen, 8 | 16 | 32); /* one step each way along ROWS */
     assert_int_equal(warps_seen, 2 | 4 | 8);  /* and along num_warps */
+  }
+  json_decref(out.candidates);
+  /* split_rows: its SPLIT points, the default first, then nearest it */
+  assert_int_equal(plan(k, "split_rows", "", NULL, NULL, 32, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 5);
+  {
+    const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
+    assert_string_equal(json_string_value(json_object_get(st, "name")), "split_rows");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "params"), "SPLIT")), 8);
   }
   json_decref(out.candidates);
   /* row_in_registers does not fit: nothing, with the harness's reason */
