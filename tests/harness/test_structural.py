@@ -282,6 +282,13 @@ SPLIT_REFUSED = [
     # a name of the loop read after it
     ("    tl.store(out_ptr + row, idx)", "    tl.store(out_ptr + row, idx + start)", ["reads start, bound in the loop"]),
     ("for start in range(0, n_cols, BLOCK)", "for start in range(BLOCK, n_cols, BLOCK)", ["not 0"]),
+    # a partial lane read in the loop for something else (stored as it goes), or before it
+    ("        best = tl.where(take, x, best)",
+     "        best = tl.where(take, x, best)\n        tl.store(out_ptr + row, tl.max(best, axis=0))",
+     ["reads best in the loop other than to update it"]),
+    ("    best_idx = tl.zeros([BLOCK], dtype=tl.int64)",
+     "    best_idx = tl.zeros([BLOCK], dtype=tl.int64)\n    start_max = tl.max(best, axis=0)",
+     ["reads best before the loop"]),
     # a sum that starts at 1 in every lane: each split program would add its start again
     ([("best_idx = tl.zeros([BLOCK], dtype=tl.int64)", "best_idx = tl.full([BLOCK], 1, tl.int64)"),
       ("best_idx = tl.where(take, cols.to(tl.int64), best_idx)", "best_idx += x.to(tl.int64)"),

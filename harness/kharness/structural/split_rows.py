@@ -207,8 +207,15 @@ def _kinds(mod: Module, loop: ast.For, carried: set[str], block: str) -> dict[st
             if c in ups:
                 raise RewriteRefused(f"line {s.lineno}: {c} is updated twice in the loop")
             ups[c] = _update(mod, s, c, carried)
+    conds = {cond for kind, _, cond in ups.values() if kind == "select" and cond}
+    for st in loop.body:      # a partial lane read for anything but its own update misleads
+        own = {t.id for t in _targets(st) if isinstance(t, ast.Name)}
+        for n in ast.walk(st):
+            if (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in carried
+                    and n.id not in own and not own & conds):
+                raise RewriteRefused(f"line {st.lineno}: reads {n.id} in the loop other than to update it")
     out = {c: (kind, "") for c, (kind, _, _) in ups.items() if kind != "select"}
-    for t in sorted({cond for kind, _, cond in ups.values() if kind == "select" and cond}):
+    for t in sorted(conds):
         binds = [s for s in loop.body if isinstance(s, ast.Assign) and len(s.targets) == 1
                  and isinstance(s.targets[0], ast.Name) and s.targets[0].id == t]
         cmp = binds[0].value if len(binds) == 1 else None
@@ -345,6 +352,10 @@ def analyze(mod: Module, k: Kernel) -> SplitPlan:
     if not carried or others:
         raise RewriteRefused(f"{name}: the loop carries {', '.join(sorted(others)) or 'nothing'}, not a vector "
                              f"of {block} lanes made by tl.full/tl.zeros before it")
+    for st in pre:            # K_merge makes the carried names wider: nothing before the loop reads them
+        late = {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} & set(carried)
+        if late:
+            raise RewriteRefused(f"line {st.lineno}: reads {', '.join(sorted(late))} before the loop")
     kinds = _kinds(mod, loop, set(carried), block)
     for var, (kind, _) in kinds.items():
         if kind == "sum" and not _zero(mod, carried[var][0].value):
