@@ -36,7 +36,7 @@ FITS = {
     "strided_reduction_tiles_colsum": {"strided_reduction_tiles", "row_single_block", "persistent_grid",
                                        "rows_per_program", "split_rows"},
     "strided_reduction_tiles_colmax": {"strided_reduction_tiles", "row_single_block", "persistent_grid",
-                                       "rows_per_program"},
+                                       "rows_per_program", "split_rows"},
     "strided_reduction_tiles_rowsum": {"row_single_block", "persistent_grid", "rows_per_program", "split_rows"},
     "persistent_grid_scale": {"persistent_grid", "elementwise_vector", "rows_per_program"},
     # persistent_grid_scale's kernel with its block's start from a @triton.jit helper reading
@@ -80,6 +80,8 @@ FITS = {
     # a sum of squares and a maximum: each row can be split over several programs
     "split_rows_argmax": {"split_rows", "row_single_block", "persistent_grid", "rows_per_program"},
     "split_rows_rownorm": {"split_rows", "row_single_block", "persistent_grid", "rows_per_program"},
+    # a scalar running sum (from 0.0) and maximum, read freely after the loop (a mean)
+    "split_rows_scalar": {"split_rows", "row_single_block", "persistent_grid", "rows_per_program"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -137,6 +139,9 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     # that start inside the row; a column sum (a strided reduction) split the same way
     ("row_single_block_unmasked", "split_rows", {"SPLIT": 2}),
     ("strided_reduction_tiles_colsum", "split_rows", {"SPLIT": 4}),
+    ("split_rows_scalar", "split_rows", {"SPLIT": 2}),
+    ("strided_reduction_tiles_colmax", "split_rows", {"SPLIT": 2}),
+    ("split_rows_scalar", "split_rows", {"SPLIT": 32}),
 ]
 
 # (fixture, rewrite, params, words the reason must contain)
@@ -307,6 +312,40 @@ def test_split_rows_refusals(recorded, old, new, words):
     assert not fit.fits
     for w in words:
         assert w in fit.why, fit.why
+
+
+@pytest.mark.parametrize("old,new,words", [
+    ("total = 0.0", "total = 1.0", ["the sum total does not start at 0"]),
+    # a running maximum kept with its block's position: a scalar first extremum
+    ("        top = tl.maximum(top, tl.max(tl.where(cols < n_cols, x, float(\"-inf\")), axis=0))",
+     "        blk_max = tl.max(x, axis=0)\n        up = blk_max > top\n        top = tl.where(up, blk_max, top)",
+     ["top: a scalar kept as a first extremum"]),
+    ("total = 0.0", "total = 0", ["the loop carries total, not a vector"]),
+])
+def test_split_rows_scalar_refusals(recorded, old, new, words):
+    src = fixture("split_rows_scalar")[1]
+    assert old in src
+    fit = next(f for f in survey(src.replace(old, new), recorded["split_rows_scalar"]) if f.name == "split_rows")
+    assert not fit.fits
+    for w in words:
+        assert w in fit.why, fit.why
+
+
+@pytest.mark.parametrize("name", ["split_rows_argmax", "split_rows_scalar"])
+def test_split_rows_compiles_for_cuda(h, name):
+    """Both kernels of the split compile offline for cuda:90 (a float64 scratch for scalars
+    included): what runs on the H200 is what the interpreter validated."""
+    ref, ker = fixture(name)
+    r = h.request("load", reference_source=ref, kernel_source=ker, workdir=f"cs_{name}", seed=0,
+                  correctness_cases=1, benchmark_cases=1)
+    assert r["ok"], r
+    cand = apply(ker, "split_rows", {"SPLIT": 8}, r["result"]["kernels"])
+    c = h.request("compile", target="cuda:90", candidate_source=cand)
+    assert c["ok"], c
+    assert sorted(k["kernel"] for k in c["result"]["kernels"]) == sorted(
+        [f"{k}_merge" for k in ("argmax_kernel", "row_stats_kernel") if k in ker] +
+        [f"{k}_split" for k in ("argmax_kernel", "row_stats_kernel") if k in ker])
+    assert all(k["ptx_stats"] for k in c["result"]["kernels"])
 
 
 def test_split_rows_merge_lanes_capped(recorded):

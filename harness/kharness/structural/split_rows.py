@@ -13,7 +13,9 @@ dtype=tl.T)`` (T a float or integer type), and the loop updates each once, at it
 by one of ``c = c + e`` (``c += e``: a sum), ``c = tl.maximum(c, e)``, ``c = tl.minimum(c, e)``,
 or as a first extremum: ``t = x > k`` (or ``<``), ``k = tl.where(t, x, k)`` and, for each
 index kept with it, ``i = tl.where(t, cols, i)`` (``cols`` the loop's ``v + tl.arange(0, B)``
-or its ``.to(...)``), where e and x read no carried name. PRE stores nothing; POST reads no
+or its ``.to(...)``), where e and x read no carried name. A carried name may also be a float
+scalar bound before the loop (``acc = 0.0``, ``m = -float("inf")``) updated as a running sum
+(from 0.0), maximum or minimum: after the merge it is whole, and POST may read it freely. PRE stores nothing; POST reads no
 name the loop binds except the carried ones, has no loop and no ``tl.arange``/``tl.full``/
 ``tl.zeros`` (nor another shape-making or position-reading function), and reads each carried
 name only as its combination over every lane: a sum in ``tl.sum(c)``, a maximum in
@@ -27,7 +29,9 @@ The rewrite: the kernel becomes two. ``K_split`` runs on a ``(G, SPLIT)`` grid: 
 (r, s) walks blocks s, s + SPLIT, s + 2 SPLIT, ... of row r (``range(tl.program_id(1) * B, N,
 SPLIT * B)``) and, in place of POST, stores its carried vectors to scratch slot r * SPLIT + s.
 ``K_merge`` runs on the original grid: PRE with each carried vector loaded as the row's SPLIT
-slots side by side (``SPLIT * B`` lanes), no loop, then POST. forward allocates the scratch
+slots side by side (``SPLIT * B`` lanes) and each scalar as the sum, maximum or minimum of
+its SPLIT slots (float64 scratch: exact for a float32 or float64 running value), no loop, then
+POST. forward allocates the scratch
 (one float or integer vector per carried name, ``G * SPLIT * B``) and launches both, B bound
 once to a local name both launches and the allocation read.
 
@@ -91,6 +95,7 @@ class SplitPlan(Plan):
     block: str                                   # the loop's step constexpr
     carried: dict[str, tuple[ast.Assign, str]] = field(default_factory=dict)  # name -> (init, torch dtype)
     device_arg: str = ""
+    scalars: dict[str, str] = field(default_factory=dict)   # carried scalars -> their running update
 
 
 def _tl_call(mod: Module, node: ast.AST | None, *funcs: str) -> bool:
@@ -118,11 +123,23 @@ def _init(mod: Module, stmt: ast.stmt, block: str) -> tuple[str, str] | None:
 
 
 def _zero(mod: Module, init: ast.expr) -> bool:
-    """The vector init makes holds zeros: ``tl.zeros`` or ``tl.full`` of 0."""
+    """The init holds zeros: ``tl.zeros``, ``tl.full`` of 0, or the scalar 0.0."""
     if mod.tl_func(init) == "zeros":
         return True
-    v = call_arg(init, 1, "value") if isinstance(init, ast.Call) else None
+    v = call_arg(init, 1, "value") if isinstance(init, ast.Call) else init
     return isinstance(v, ast.Constant) and not isinstance(v.value, bool) and v.value == 0
+
+
+def _float_scalar(init: ast.expr) -> bool:
+    """A float literal (``0.0``), ``float("-inf")`` or its negation: a scalar running value
+    whose partial results the scratch keeps in float64 (exact for a float32 or float64 one)."""
+    if isinstance(init, ast.UnaryOp) and isinstance(init.op, ast.USub):
+        init = init.operand
+    if isinstance(init, ast.Constant):
+        return isinstance(init.value, float)
+    return (isinstance(init, ast.Call) and isinstance(init.func, ast.Name) and init.func.id == "float"
+            and len(init.args) == 1 and isinstance(init.args[0], ast.Constant)
+            and str(init.args[0].value).lstrip("+-") in ("inf", "Infinity"))
 
 
 def _loop(mod: Module, k: Kernel, body: list[ast.stmt]) -> tuple[int, str]:
@@ -346,22 +363,28 @@ def analyze(mod: Module, k: Kernel) -> SplitPlan:
                 raise RewriteRefused(f"{name} line {s.lineno}: stores before the loop")
     loop_names = {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     inits = {r[0]: (s, r[1]) for s in pre if isinstance(s, ast.Assign) and (r := _init(mod, s, block)) is not None}
+    inits.update({s.targets[0].id: (s, "float64") for s in pre if isinstance(s, ast.Assign) and len(s.targets) == 1
+                  and isinstance(s.targets[0], ast.Name) and _float_scalar(s.value)})
     carried = {c: inits[c] for c in loop_names if c in inits}
     others = (loop_names & {t.id for s in pre for t in ast.walk(s) if isinstance(t, ast.Name)
                             and isinstance(t.ctx, ast.Store)}) - set(carried)
     if not carried or others:
         raise RewriteRefused(f"{name}: the loop carries {', '.join(sorted(others)) or 'nothing'}, not a vector "
-                             f"of {block} lanes made by tl.full/tl.zeros before it")
+                             f"of {block} lanes made by tl.full/tl.zeros, nor a float, bound before it")
     for st in pre:            # K_merge makes the carried names wider: nothing before the loop reads them
         late = {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} & set(carried)
         if late:
             raise RewriteRefused(f"line {st.lineno}: reads {', '.join(sorted(late))} before the loop")
     kinds = _kinds(mod, loop, set(carried), block)
+    scalars = {c: kinds[c][0] for c in carried if carried[c][1] == "float64" and c in kinds}
     for var, (kind, _) in kinds.items():
         if kind == "sum" and not _zero(mod, carried[var][0].value):
             raise RewriteRefused(f"line {carried[var][0].lineno}: the sum {var} does not start at 0 (each split "
                                  "program would add its start again)")
-    _check_post(mod, post, kinds, loop_names)
+        if var in scalars and kind not in COMBINE:
+            raise RewriteRefused(f"{var}: a scalar kept as a first extremum (only its vector form is split)")
+    # a scalar is whole again after K_merge: the code after the loop may read it as it likes
+    _check_post(mod, post, {c: kd for c, kd in kinds.items() if c not in scalars}, loop_names - set(scalars))
     if mod.alias_for("torch") is None:
         raise RewriteRefused("the module does not `import torch` (needed for the scratch)")
     site = mod.one_site(name)
@@ -388,7 +411,7 @@ def analyze(mod: Module, k: Kernel) -> SplitPlan:
            "minima and sums: each row can be split over several programs and their lanes combined")
     default = max(v for v in splits if v <= DEFAULT_SPLIT) if min(splits) <= DEFAULT_SPLIT else splits[0]
     return SplitPlan(k, site, why, {**DEFAULTS, "kernel": name, "SPLIT": default}, {"SPLIT": splits}, pre, loop,
-                     post, block, carried, device_arg)
+                     post, block, carried, device_arg, scalars)
 
 
 def survey(mod: Module) -> Fit:
@@ -420,16 +443,19 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     # K_split: every SPLIT-th block from its own, then its lanes to its scratch slot
     rng = f"range({tl}.program_id(1) * {b}, {mod.text(it.args[1])}, {split} * {b})"
     ind = mod.stmt_indent(plan.post[0])
-    stores = [f"{tl}.store({ws[c]} + ({row} * {split} + {tl}.program_id(1)) * {b} + {tl}.arange(0, {b}), {c})"
-              for c in sorted(plan.carried)]
+    slot = f"{row} * {split} + {tl}.program_id(1)"
+    stores = [f"{tl}.store({ws[c]} + {slot}, {c})" if c in plan.scalars else
+              f"{tl}.store({ws[c]} + ({slot}) * {b} + {tl}.arange(0, {b}), {c})" for c in sorted(plan.carried)]
     pa, _ = mod.index.span(plan.post[0])
     _, pb = mod.index.span(plan.post[-1])
     split_text = _kernel_text(mod, plan, split_name, ws, split,
                               [mod.replace(it, rng), Edit(pa, pb, f"\n{ind}".join(stores))])
     # K_merge: the row's SPLIT slots side by side as the lanes, no loop
     lanes = f"{split} * {b}"
-    loads = [mod.replace_stmt(init, [f"{c} = {tl}.load({ws[c]} + {row} * ({lanes}) + {tl}.arange(0, {lanes}))"])
-             for c, (init, _) in plan.carried.items()]
+    loads = [mod.replace_stmt(init, [
+        f"{c} = {tl}.{COMBINE[plan.scalars[c]]}({tl}.load({ws[c]} + {row} * {split} + {tl}.arange(0, {split})), axis=0)"
+        if c in plan.scalars else f"{c} = {tl}.load({ws[c]} + {row} * ({lanes}) + {tl}.arange(0, {lanes}))"])
+        for c, (init, _) in plan.carried.items()]
     merge_text = _kernel_text(mod, plan, merge_name, ws, split, [*loads, mod.delete_stmt(loop)])
     a, z = kernel_span(mod, k)
     # forward: B and SPLIT bound once to locals (one knob each for the search), the scratch,
@@ -439,8 +465,8 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     g0 = grid_elem_text(mod, site, 0)
     device = mod.text(site.bound[plan.device_arg])
     before = [f"{blk} = {mod.text(kws[b].value)}", f"{s} = {int(p['SPLIT'])}"]
-    before += [f"{bufs[c]} = {torch}.empty((({g0}) * {s} * {blk},), dtype={torch}.{plan.carried[c][1]}, "
-               f"device={device}.device)" for c in sorted(plan.carried)]
+    before += [f"{bufs[c]} = {torch}.empty((({g0}) * {s}{'' if c in plan.scalars else f' * {blk}'},), "
+               f"dtype={torch}.{plan.carried[c][1]}, device={device}.device)" for c in sorted(plan.carried)]
     args = [mod.text(x) for x in site.call.args]
     args += [f"{kw.arg}={blk if kw.arg == b else mod.text(kw.value)}" for kw in site.call.keywords]
     args += [f"{ws[c]}={bufs[c]}" for c in sorted(plan.carried)] + [f"{split}={s}"]
