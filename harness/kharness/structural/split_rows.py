@@ -31,8 +31,8 @@ SPLIT * B)``) and, in place of POST, stores its carried vectors to scratch slot 
 ``K_merge`` runs on the original grid: PRE with each carried vector loaded as the row's SPLIT
 slots side by side (``SPLIT * B`` lanes) and each scalar as the sum, maximum or minimum of
 its SPLIT slots (float64 scratch: exact for a float32 or float64 running value), no loop, then
-POST. forward allocates the scratch
-(one float or integer vector per carried name, ``G * SPLIT * B``) and launches both, B bound
+POST. forward allocates the scratch (per carried name ``G * SPLIT * B`` lanes of its type, or
+``G * SPLIT`` float64 values for a scalar) and launches both, B bound
 once to a local name both launches and the allocation read.
 
 Why it is correct: each lane of the original is a running sum, maximum, minimum or first
@@ -42,8 +42,9 @@ program j mod SPLIT, at the lane its offset in the block gives), each in increas
 each split lane holds the same combination over its own columns. POST combines the lanes by
 the same operation (a sum of sums, a maximum of maxima; for the first extremum, the smallest
 column among the lanes that hold the extremum, which is the first column holding it): the
-combination over every column, whichever way the columns were dealt to lanes. The masks
-still bound the columns (the loop's loads are unchanged)."""
+combination over every column, whichever way the columns were dealt to lanes. A scalar is
+the same combination over the blocks its program visits, and the merge combines the
+programs' values by that operation. The masks still bound the columns (the loop's loads are unchanged)."""
 from __future__ import annotations
 
 import ast
