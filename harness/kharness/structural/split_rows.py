@@ -1,50 +1,51 @@
-"""split_rows: a row reduction launched over few programs (one per row, the row walked in
-blocks) splits each row over SPLIT programs, and a second kernel combines their partial
-results: what a split reduction does when the rows are too few to fill the device (an argmax
-over a 128K vocabulary for a decode batch of 1-256 rows runs 1-256 programs).
+"""split_rows: a row reduction launched over few programs (one per row, the row walked in blocks)
+splits each row over SPLIT programs, and a second kernel combines their partial results: what a
+split reduction does when the rows are too few to fill the device (an argmax over a 128K
+vocabulary for a decode batch of 1-256 rows runs 1-256 programs).
 
 Precondition: the kernel uses only ``tl.program_id(0)`` and no ``tl.num_programs``, calls no
-@triton.jit function that reads them, never returns early and assigns no parameter. Its
-body (after the docstring) is PRE, one ``for v in range(0, N, B)`` (B a constexpr the launch
-passes by keyword; N read from names PRE or the parameters bind), then POST, with no other
-loop anywhere and no loop in the loop's body. The *carried* names are those the loop
-assigns that PRE binds first, each by ``c = tl.full([B], value, tl.T)`` or ``c = tl.zeros([B],
-dtype=tl.T)`` (T a float or integer type), and the loop updates each once, at its top level,
-by one of ``c = c + e`` (``c += e``: a sum), ``c = tl.maximum(c, e)``, ``c = tl.minimum(c, e)``,
-or as a first extremum: ``t = x > k`` (or ``<``), ``k = tl.where(t, x, k)`` and, for each
-index kept with it, ``i = tl.where(t, cols, i)`` (``cols`` the loop's ``v + tl.arange(0, B)``
-or its ``.to(...)``), where e and x read no carried name. A carried name may also be a float
-scalar bound before the loop (``acc = 0.0``, ``m = -float("inf")``) updated as a running sum
-(from 0.0), maximum or minimum: after the merge it is whole, and POST may read it freely. PRE stores nothing; POST reads no
-name the loop binds except the carried ones, has no loop and no ``tl.arange``/``tl.full``/
-``tl.zeros`` (nor another shape-making or position-reading function), and reads each carried
-name only as its combination over every lane: a sum in ``tl.sum(c)``, a maximum in
-``tl.max(c)``, a minimum in ``tl.min(c)``, an extremum k in ``m = tl.max(k)`` (``tl.min`` for
-``<``) and in ``k == m`` inside ``tl.min(tl.where(k == m, i, other))``, where its index i goes
-too (each reduction over axis 0 or all). The grid is a 1-D tuple; the launch is a statement of its
-own passing at least one tensor as a plain name (its device holds the scratch). SPLIT times
-the recorded B is at most MAX_MERGE_LANES (the merge kernel holds that many lanes).
+@triton.jit function that reads them, never returns early and assigns no parameter. Its body
+(after the docstring) is PRE, one ``for v in range(0, N, B)`` (B a constexpr the launch passes
+by keyword; N read from names PRE or the parameters bind), then POST, with no other loop
+anywhere and no loop in the loop's body. The *carried* names are those the loop assigns that
+PRE binds first, each by ``c = tl.full([B], value, tl.T)`` or ``c = tl.zeros([B], dtype=tl.T)``
+(T a float or integer type), and the loop updates each once, at its top level, by one of ``c =
+c + e`` (``c += e``: a sum), ``c = tl.maximum(c, e)``, ``c = tl.minimum(c, e)``, or as a first
+extremum: ``t = x > k`` (or ``<``), ``k = tl.where(t, x, k)`` and, for each index kept with it,
+``i = tl.where(t, cols, i)`` (``cols`` the loop's ``v + tl.arange(0, B)`` or its ``.to(...)``),
+where e and x read no carried name. A carried name may also be a float scalar bound before the
+loop (``acc = 0.0``, ``m = -float("inf")``) updated as a running sum (from 0.0), maximum or
+minimum: after the merge it is whole, and POST may read it freely. PRE stores nothing; POST
+reads no name the loop binds except the carried ones, has no loop and no
+``tl.arange``/``tl.full``/ ``tl.zeros`` (nor another shape-making or position-reading
+function), and reads each carried name only as its combination over every lane: a sum in
+``tl.sum(c)``, a maximum in ``tl.max(c)``, a minimum in ``tl.min(c)``, an extremum k in ``m =
+tl.max(k)`` (``tl.min`` for ``<``) and in ``k == m`` inside ``tl.min(tl.where(k == m, i,
+other))``, where its index i goes too (each reduction over axis 0 or all). The grid is a 1-D
+tuple; the launch is a statement of its own passing at least one tensor as a plain name (its
+device holds the scratch). SPLIT times the recorded B is at most MAX_MERGE_LANES (the merge
+kernel holds that many lanes).
 
-The rewrite: the kernel becomes two. ``K_split`` runs on a ``(G, SPLIT)`` grid: program
-(r, s) walks blocks s, s + SPLIT, s + 2 SPLIT, ... of row r (``range(tl.program_id(1) * B, N,
-SPLIT * B)``) and, in place of POST, stores its carried vectors to scratch slot r * SPLIT + s.
+The rewrite: the kernel becomes two. ``K_split`` runs on a ``(G, SPLIT)`` grid: program (r, s)
+walks blocks s, s + SPLIT, s + 2 SPLIT, ... of row r (``range(tl.program_id(1) * B, N, SPLIT *
+B)``) and, in place of POST, stores its carried vectors to scratch slot r * SPLIT + s.
 ``K_merge`` runs on the original grid: PRE with each carried vector loaded as the row's SPLIT
-slots side by side (``SPLIT * B`` lanes) and each scalar as the sum, maximum or minimum of
-its SPLIT slots (float64 scratch: exact for a float32 or float64 running value), no loop, then
+slots side by side (``SPLIT * B`` lanes) and each scalar as the sum, maximum or minimum of its
+SPLIT slots (float64 scratch: exact for a float32 or float64 running value), no loop, then
 POST. forward allocates the scratch (per carried name ``G * SPLIT * B`` lanes of its type, or
-``G * SPLIT`` float64 values for a scalar) and launches both, B bound
-once to a local name both launches and the allocation read.
+``G * SPLIT`` float64 values for a scalar) and launches both, B bound once to a local name both
+launches and the allocation read.
 
 Why it is correct: each lane of the original is a running sum, maximum, minimum or first
 extremum (with its column) of the columns it visits; the SPLIT programs' lanes visit disjoint
-sets of the row's columns whose union is every column (block j of the row is visited by
-program j mod SPLIT, at the lane its offset in the block gives), each in increasing order, so
-each split lane holds the same combination over its own columns. POST combines the lanes by
-the same operation (a sum of sums, a maximum of maxima; for the first extremum, the smallest
-column among the lanes that hold the extremum, which is the first column holding it): the
-combination over every column, whichever way the columns were dealt to lanes. A scalar is
-the same combination over the blocks its program visits, and the merge combines the
-programs' values by that operation. The masks still bound the columns (the loop's loads are unchanged)."""
+sets of the row's columns whose union is every column (block j of the row is visited by program
+j mod SPLIT, at the lane its offset in the block gives), each in increasing order, so each
+split lane holds the same combination over its own columns. POST combines the lanes by the same
+operation (a sum of sums, a maximum of maxima; for the first extremum, the smallest column
+among the lanes that hold the extremum, which is the first column holding it): the combination
+over every column, whichever way the columns were dealt to lanes. A scalar is the same
+combination over the blocks its program visits, and the merge combines the programs' values by
+that operation. The masks still bound the columns (the loop's loads are unchanged)."""
 from __future__ import annotations
 
 import ast
