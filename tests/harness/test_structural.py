@@ -331,8 +331,9 @@ def test_split_rows_scalar_refusals(recorded, old, new, words):
         assert w in fit.why, fit.why
 
 
-@pytest.mark.parametrize("name", ["split_rows_argmax", "split_rows_scalar"])
-def test_split_rows_compiles_for_cuda(h, name):
+@pytest.mark.parametrize("name,kernel", [("split_rows_argmax", "argmax_kernel"),
+                                         ("split_rows_scalar", "row_stats_kernel")])
+def test_split_rows_compiles_for_cuda(h, name, kernel):
     """Both kernels of the split compile offline for cuda:90 (a float64 scratch for scalars
     included): what runs on the H200 is what the interpreter validated."""
     ref, ker = fixture(name)
@@ -342,10 +343,24 @@ def test_split_rows_compiles_for_cuda(h, name):
     cand = apply(ker, "split_rows", {"SPLIT": 8}, r["result"]["kernels"])
     c = h.request("compile", target="cuda:90", candidate_source=cand)
     assert c["ok"], c
-    assert sorted(k["kernel"] for k in c["result"]["kernels"]) == sorted(
-        [f"{k}_merge" for k in ("argmax_kernel", "row_stats_kernel") if k in ker] +
-        [f"{k}_split" for k in ("argmax_kernel", "row_stats_kernel") if k in ker])
+    assert sorted(k["kernel"] for k in c["result"]["kernels"]) == [f"{kernel}_merge", f"{kernel}_split"]
     assert all(k["ptx_stats"] for k in c["result"]["kernels"])
+
+
+def test_split_rows_float64_vector_is_no_scalar(h, recorded):
+    """A float64 lane vector (``tl.zeros([BLOCK], dtype=tl.float64)``) is split as a vector: its
+    lanes go to the scratch side by side, not as one scalar per program."""
+    ref, ker = fixture("split_rows_rownorm")
+    old = "acc = tl.zeros([BLOCK], dtype=tl.float32)"
+    assert old in ker
+    ker = ker.replace(old, "acc = tl.zeros([BLOCK], dtype=tl.float64)")
+    cand = apply(ker, "split_rows", {"SPLIT": 4}, recorded["split_rows_rownorm"])
+    assert "tl.arange(0, SPLIT * BLOCK)" in cand.split("acc = tl.load(", 1)[1].splitlines()[0], cand
+    r = h.request("load", reference_source=ref, kernel_source=ker, workdir="f64_split_rows", seed=0,
+                  correctness_cases=2, benchmark_cases=1)
+    assert r["ok"], r
+    v = h.request("validate", candidate_source=cand)
+    assert v["ok"] and v["result"]["passed"], v
 
 
 def test_split_rows_merge_lanes_capped(recorded):

@@ -58,6 +58,7 @@ from .common import (
     Kernel,
     Module,
     Plan,
+    assigned_names,
     body_after_docstring,
     call_arg,
     calls,
@@ -85,13 +86,11 @@ COMBINE = {"sum": "sum", "maximum": "max", "minimum": "min"}     # a running upd
 NO_POST = {"arange", "full", "zeros", "zeros_like", "full_like", "argmax", "argmin", "cumsum", "cumprod",
            "sort", "reshape", "view", "trans", "permute", "broadcast_to", "expand_dims", "join", "split",
            "gather", "histogram", "associative_scan", "reduce", "flip", "interleave", "cat"}
-TORCH_DTYPES = {"float32": "float32", "float16": "float16", "bfloat16": "bfloat16", "float64": "float64",
-                "int32": "int32", "int64": "int64", "int16": "int16", "int8": "int8", "uint8": "uint8"}
+TORCH_DTYPES = {"float32", "float16", "bfloat16", "float64", "int32", "int64", "int16", "int8", "uint8"}  # same names
 
 
 @dataclass
 class SplitPlan(Plan):
-    pre: list[ast.stmt]
     loop: ast.For
     post: list[ast.stmt]
     block: str                                   # the loop's step constexpr
@@ -100,16 +99,12 @@ class SplitPlan(Plan):
     scalars: dict[str, str] = field(default_factory=dict)   # carried scalars -> their running update
 
 
-def _tl_call(mod: Module, node: ast.AST | None, *funcs: str) -> bool:
-    return isinstance(node, ast.Call) and mod.tl_func(node) in funcs
-
-
 def _init(mod: Module, stmt: ast.stmt, block: str) -> tuple[str, str] | None:
     """(name, torch dtype) of ``c = tl.full([B], v, tl.T)`` / ``c = tl.zeros([B], dtype=tl.T)``."""
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
         return None
     v = stmt.value
-    if not _tl_call(mod, v, "full", "zeros"):
+    if mod.tl_func(v) not in ("full", "zeros"):
         return None
     assert isinstance(v, ast.Call)
     shape = call_arg(v, 0, "shape")
@@ -121,7 +116,7 @@ def _init(mod: Module, stmt: ast.stmt, block: str) -> tuple[str, str] | None:
     t = q[len("triton.language."):] if q and q.startswith("triton.language.") else None
     if t not in TORCH_DTYPES:
         return None
-    return stmt.targets[0].id, TORCH_DTYPES[t]
+    return stmt.targets[0].id, t
 
 
 def _zero(mod: Module, init: ast.expr) -> bool:
@@ -258,38 +253,29 @@ def _kinds(mod: Module, loop: ast.For, carried: set[str], block: str) -> dict[st
     return out
 
 
-def _parents(stmts: list[ast.stmt]) -> dict[int, ast.AST]:
-    par: dict[int, ast.AST] = {}
-    for s in stmts:
-        for n in ast.walk(s):
-            for ch in ast.iter_child_nodes(n):
-                par[id(ch)] = n
-    return par
-
-
-def _reduced(mod: Module, node: ast.AST, par: dict[int, ast.AST], how: str) -> bool:
+def _reduced(mod: Module, node: ast.AST, how: str) -> bool:
     """node is the first argument of ``tl.<how>(node)`` over axis 0 or every axis."""
-    call = par.get(id(node))
+    call = mod.parents.get(node)
     if not (isinstance(call, ast.Call) and mod.tl_func(call) == how and call.args and call.args[0] is node):
         return False
     axis = call_arg(call, 1, "axis")
     return axis is None or (isinstance(axis, ast.Constant) and axis.value in (0, None))
 
 
-def _picked(mod: Module, n: ast.Name, kind: str, key: str, par: dict[int, ast.AST],
+def _picked(mod: Module, n: ast.Name, kind: str, key: str,
             extremes: dict[str, str]) -> bool:
     """n (an extremum or its index) inside ``tl.min(tl.where(key == m, index, other))``, m the
     name POST bound to the extremum's reduction."""
     where: ast.AST | None
     if kind == "index":
-        where = par.get(id(n))
+        where = mod.parents.get(n)
         if not (isinstance(where, ast.Call) and mod.tl_func(where) == "where" and len(where.args) == 3
                 and where.args[1] is n):
             return False
         cmp: ast.AST | None = where.args[0]
     else:
-        cmp = par.get(id(n))
-        where = par.get(id(cmp)) if cmp is not None else None
+        cmp = mod.parents.get(n)
+        where = mod.parents.get(cmp) if cmp is not None else None
     if not (isinstance(cmp, ast.Compare) and len(cmp.ops) == 1 and isinstance(cmp.ops[0], ast.Eq)):
         return False
     sides = [cmp.left, cmp.comparators[0]]
@@ -297,29 +283,27 @@ def _picked(mod: Module, n: ast.Name, kind: str, key: str, par: dict[int, ast.AS
             and any(isinstance(x, ast.Name) and extremes.get(x.id) == key for x in sides)):
         return False
     return (isinstance(where, ast.Call) and mod.tl_func(where) == "where" and len(where.args) == 3
-            and where.args[0] is cmp and _reduced(mod, where, par, "min"))
+            and where.args[0] is cmp and _reduced(mod, where, "min"))
 
 
-def _combined(mod: Module, n: ast.Name, kind: str, key: str, par: dict[int, ast.AST],
+def _combined(mod: Module, n: ast.Name, kind: str, key: str,
               extremes: dict[str, str]) -> bool:
     """n, a carried name read after the loop, is read as its combination over every lane."""
     if kind in COMBINE:
-        return _reduced(mod, n, par, COMBINE[kind])
-    if kind in ("first_max", "first_min") and _reduced(mod, n, par, "max" if kind == "first_max" else "min"):
+        return _reduced(mod, n, COMBINE[kind])
+    if kind in ("first_max", "first_min") and _reduced(mod, n, "max" if kind == "first_max" else "min"):
         return True
-    return _picked(mod, n, kind, key, par, extremes)
+    return _picked(mod, n, kind, key, extremes)
 
 
 def _check_post(mod: Module, post: list[ast.stmt], kinds: dict[str, tuple[str, str]], loop_names: set[str]) -> None:
     """POST reads no loop name but the carried ones, and each carried one only as its
     combination over every lane (the module docstring)."""
-    par = _parents(post)
     extremes: dict[str, str] = {}          # a name POST binds to an extremum's reduction -> the extremum
     for s in post:
         if any(isinstance(n, (ast.For, ast.While)) for n in ast.walk(s)):
             raise RewriteRefused(f"line {s.lineno}: a loop after the row loop")
-        stores = {t.id for t in ast.walk(s) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
-        bad = ((names_in(s) - stores) & loop_names) - set(kinds)
+        bad = ((names_in(s) - assigned_names([s])) & loop_names) - set(kinds)
         if bad:
             raise RewriteRefused(f"line {s.lineno}: reads {', '.join(sorted(bad))}, bound in the loop")
         for c in calls(s):
@@ -336,7 +320,7 @@ def _check_post(mod: Module, post: list[ast.stmt], kinds: dict[str, tuple[str, s
             if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in kinds):
                 continue
             kind, key = kinds[n.id]
-            ok = _combined(mod, n, kind, key, par, extremes)
+            ok = _combined(mod, n, kind, key, extremes)
             if not ok:
                 raise RewriteRefused(f"line {s.lineno}: {n.id} is used after the loop other than as its "
                                      f"{kind.replace('_', ' ')} over every lane")
@@ -363,13 +347,13 @@ def analyze(mod: Module, k: Kernel) -> SplitPlan:
             f = mod.tl_func(c) or ""
             if f == "store" or f.startswith("atomic"):
                 raise RewriteRefused(f"{name} line {s.lineno}: stores before the loop")
-    loop_names = {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    loop_names = assigned_names([loop])
     inits = {r[0]: (s, r[1]) for s in pre if isinstance(s, ast.Assign) and (r := _init(mod, s, block)) is not None}
-    inits.update({s.targets[0].id: (s, "float64") for s in pre if isinstance(s, ast.Assign) and len(s.targets) == 1
-                  and isinstance(s.targets[0], ast.Name) and _float_scalar(s.value)})
+    floats = {s.targets[0].id: s for s in pre if isinstance(s, ast.Assign) and len(s.targets) == 1
+              and isinstance(s.targets[0], ast.Name) and _float_scalar(s.value)}
+    inits.update({c: (st, "float64") for c, st in floats.items()})
     carried = {c: inits[c] for c in loop_names if c in inits}
-    others = (loop_names & {t.id for s in pre for t in ast.walk(s) if isinstance(t, ast.Name)
-                            and isinstance(t.ctx, ast.Store)}) - set(carried)
+    others = (loop_names & assigned_names(pre)) - set(carried)
     if not carried or others:
         raise RewriteRefused(f"{name}: the loop carries {', '.join(sorted(others)) or 'nothing'}, not a vector "
                              f"of {block} lanes made by tl.full/tl.zeros, nor a float, bound before it")
@@ -378,7 +362,7 @@ def analyze(mod: Module, k: Kernel) -> SplitPlan:
         if late:
             raise RewriteRefused(f"line {st.lineno}: reads {', '.join(sorted(late))} before the loop")
     kinds = _kinds(mod, loop, set(carried), block)
-    scalars = {c: kinds[c][0] for c in carried if carried[c][1] == "float64" and c in kinds}
+    scalars = {c: kinds[c][0] for c in carried if c in floats and c in kinds}
     for var, (kind, _) in kinds.items():
         if kind == "sum" and not _zero(mod, carried[var][0].value):
             raise RewriteRefused(f"line {carried[var][0].lineno}: the sum {var} does not start at 0 (each split "
@@ -411,8 +395,8 @@ def analyze(mod: Module, k: Kernel) -> SplitPlan:
     why = (f"{name}: {rows} program(s) (line {site.call.lineno}) each walk a row in blocks of {block} (line "
            f"{loop.lineno}) keeping {', '.join(sorted(carried))} per lane, combined after the loop by maxima, "
            "minima and sums: each row can be split over several programs and their lanes combined")
-    default = max(v for v in splits if v <= DEFAULT_SPLIT) if min(splits) <= DEFAULT_SPLIT else splits[0]
-    return SplitPlan(k, site, why, {**DEFAULTS, "kernel": name, "SPLIT": default}, {"SPLIT": splits}, pre, loop,
+    default = max(v for v in splits if v <= DEFAULT_SPLIT)     # the domain's least, 2, always is
+    return SplitPlan(k, site, why, {**DEFAULTS, "kernel": name, "SPLIT": default}, {"SPLIT": splits}, loop,
                      post, block, carried, device_arg, scalars)
 
 
