@@ -71,6 +71,19 @@ int search_measured(const struct search *s, const json_t *cfg)
   return 0;
 }
 
+/* Appends configuration cfg (stolen) of the current structure as sweep candidate cand measured
+ * it: time, status and reason (status "error" and why when why is given), compile facts. */
+static void search_add(struct search *s, json_t *cfg, const json_t *cand, int round, const char *why)
+{
+  json_array_append_new(
+      s->memory,
+      json_pack("{s:s, s:o, s:O?, s:s?, s:s?, s:i, s:O?}", "structure", s->structure, "config", cfg,
+                "time_ms", json_object_get(cand, "time_ms"), "status",
+                why ? "error" : json_string_value(json_object_get(cand, "status")), "reason",
+                why ? why : json_string_value(json_object_get(cand, "reason")), "round", round,
+                "facts", json_object_get(json_object_get(cand, "compile"), "facts")));
+}
+
 /* Appends each candidate's configuration (not a structural or a model's candidate, nor a
  * noisy one) with its status and reason, or with status and why when why is given. */
 static void search_remember_cands(struct search *s, const json_t *base, const json_t *cands,
@@ -79,7 +92,6 @@ static void search_remember_cands(struct search *s, const json_t *base, const js
   json_t *c;
   size_t i;
   json_array_foreach(cands, i, c) {
-    json_t *cfg, *facts = json_object_get(json_object_get(c, "compile"), "facts");
     if (json_array_size(s->memory) >= SEARCH_MEMORY_MAX)
       break;
     if (json_object_get(c, "structural") && !json_is_null(json_object_get(c, "structural")))
@@ -88,14 +100,7 @@ static void search_remember_cands(struct search *s, const json_t *base, const js
       continue; /* a model's module: its knobs are not the incumbent's */
     if (json_is_true(json_object_get(c, "noisy")))
       continue; /* timed twice through a disturbance: not known, so a later round may retry */
-    cfg = search_config(base, c);
-    json_array_append_new(
-        s->memory,
-        json_pack("{s:s, s:o, s:O?, s:s?, s:s?, s:i, s:O?}", "structure", s->structure, "config",
-                  cfg, "time_ms", json_object_get(c, "time_ms"), "status",
-                  why ? "error" : json_string_value(json_object_get(c, "status")), "reason",
-                  why ? why : json_string_value(json_object_get(c, "reason")), "round", round,
-                  "facts", facts));
+    search_add(s, search_config(base, c), c, round, why);
   }
 }
 
@@ -181,33 +186,15 @@ json_t *search_record(const json_t *sweep)
 
 void search_adopt_siblings(struct search *s, const json_t *sweep, const char *chosen_id, int round)
 {
-  const json_t *chosen = search_candidate(sweep, chosen_id), *cs, *c;
-  const char *name;
-  size_t i;
+  const json_t *cs = json_object_get(search_candidate(sweep, chosen_id), "structural");
+  const char *name = json_string_value(json_object_get(cs, "name"));
 
   json_decref(s->siblings);
   s->siblings = NULL;
-  cs = json_object_get(chosen, "structural");
-  name = json_string_value(json_object_get(cs, "name"));
-  if (!name || !json_is_object(json_object_get(cs, "params")))
-    return;
-  s->siblings = json_pack("{s:s, s:O, s:i, s:[]}", "structure", s->structure, "chosen",
-                          json_object_get(cs, "params"), "round", round, "points");
-  if (!s->siblings)
-    return;
-  json_array_foreach(json_object_get(sweep, "candidates"), i, c) {
-    const json_t *st = json_object_get(c, "structural");
-    if (strcmp(json_string_value(json_object_get(st, "name")) ?: "", name) ||
-        !json_is_object(json_object_get(st, "params")) || json_is_true(json_object_get(c, "noisy")))
-      continue;
-    json_array_append_new(
-        json_object_get(s->siblings, "points"),
-        json_pack("{s:O, s:O?, s:s?, s:s?, s:O?}", "params", json_object_get(st, "params"),
-                  "time_ms", json_object_get(c, "time_ms"), "status",
-                  json_string_value(json_object_get(c, "status")), "reason",
-                  json_string_value(json_object_get(c, "reason")), "facts",
-                  json_object_get(json_object_get(c, "compile"), "facts")));
-  }
+  if (name && json_is_object(json_object_get(cs, "params")))
+    s->siblings = json_pack("{s:s, s:s, s:O, s:i, s:O}", "structure", s->structure, "name", name,
+                            "chosen", json_object_get(cs, "params"), "round", round, "candidates",
+                            json_object_get(sweep, "candidates"));
 }
 
 /* Which param of the rewrite sets each knob of the new structure (new reference {knob id:
@@ -276,9 +263,11 @@ refuse:
 
 unsigned search_remember_siblings(struct search *s, const json_t *knobs)
 {
-  json_t *base = NULL, *naming = NULL, *check = NULL, *p;
+  json_t *base = NULL, *naming = NULL, *check = NULL, *c;
   const json_t *chosen;
+  const char *name;
   unsigned n = 0;
+  int round;
   size_t i;
 
   if (!s->siblings)
@@ -296,21 +285,23 @@ unsigned search_remember_siblings(struct search *s, const json_t *knobs)
   check = search_sibling_config(naming, chosen, chosen);
   if (!check || !json_equal(check, base))
     goto out;
-  json_array_foreach(json_object_get(s->siblings, "points"), i, p) {
-    json_t *cfg = search_sibling_config(naming, chosen, json_object_get(p, "params"));
+  name = json_string_value(json_object_get(s->siblings, "name"));
+  round = (int)json_integer_value(json_object_get(s->siblings, "round"));
+  json_array_foreach(json_object_get(s->siblings, "candidates"), i, c) {
+    const json_t *st = json_object_get(c, "structural");
+    json_t *cfg;
+    /* the accepted rewrite's points; a noisy one's time is not known */
+    if (strcmp(json_string_value(json_object_get(st, "name")) ?: "", name) ||
+        json_is_true(json_object_get(c, "noisy")))
+      continue;
+    cfg = search_sibling_config(naming, chosen, json_object_get(st, "params"));
     if (!cfg)
       continue;
     if (json_array_size(s->memory) >= SEARCH_MEMORY_MAX || search_measured(s, cfg)) {
       json_decref(cfg);
       continue;
     }
-    json_array_append_new(
-        s->memory,
-        json_pack("{s:s, s:o, s:O?, s:s?, s:s?, s:O, s:O?}", "structure", s->structure, "config",
-                  cfg, "time_ms", json_object_get(p, "time_ms"), "status",
-                  json_string_value(json_object_get(p, "status")), "reason",
-                  json_string_value(json_object_get(p, "reason")), "round",
-                  json_object_get(s->siblings, "round"), "facts", json_object_get(p, "facts")));
+    search_add(s, cfg, c, round, NULL);
     n++;
   }
 out:

@@ -65,9 +65,10 @@ unsigned search_forget(struct search *s, const json_t *knobs, const json_t *cand
  * whose first sweep would otherwise know none of them, and centre on a pattern's region
  * instead (the H200's linear_bias: round 1 measured four points of the descriptor kernel it
  * chose, round 2 swept 32 tutorial-sized tiles, every one 1.6x slower or worse). Adopting
- * keeps, pending the new structure's knobs, the sweep's points of the accepted rewrite
- * (chosen_id's `structural` name) with their times, statuses and compile facts; it replaces
- * what was pending. Nothing when chosen_id is not a structural candidate of sweep. */
+ * keeps, pending the new structure's knobs, the accepted point's rewrite and params and a
+ * reference to the sweep's candidates (their times, statuses and compile facts are read when
+ * the knobs come); it replaces what was pending. Nothing when chosen_id is not a structural
+ * candidate of sweep. */
 void search_adopt_siblings(struct search *s, const json_t *sweep, const char *chosen_id, int round);
 /* Remembers the pending siblings as configurations of the current structure, once its knobs
  * are known, and drops them. A point counts when (1) the structure is still the one they were
