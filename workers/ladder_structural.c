@@ -129,8 +129,9 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
   if (d->level == 2 && l2_class && !strcmp(l2_class, "latency")) {
     int listed = 0;
     /* Too few programs to fill the device: the opposite of too little work each. A row split
-     * over several programs, ahead of the launch parameters (the H200's argmax, 256 rows of
-     * 128K: latency-bound at 1.9 waves whatever its block and warps). */
+     * over several programs, ahead of the launch parameters (the H200's argmax, 256 programs
+     * on 132 SMs: latency-bound, memory 12%, SM 15%, occupancy 12% in its profiles, whatever
+     * its block and warps; its waves were not recorded). */
     if (d->waves >= 0 && d->waves < LADDER_SPLIT_WAVES && ladder_fits(structural, "split_rows", &why)) {
       ladder_why(d, " Structural: %s; latency-bound on %.2f waves of programs, so each row split over "
                  "several.", why, d->waves);

@@ -667,8 +667,8 @@ static void test_structural_latency_rows_before_persistent(void **state)
   json_decref(rows_only);
 }
 
-/* A latency-bound kernel on too few programs to fill the device (argmax's 256 rows on the
- * H200: 1.9 waves) whose row loop splits: split_rows first, ahead of the launch parameters and
+/* A latency-bound kernel on too few programs to fill the device (1.94 waves: a figure for the
+ * test, not a measurement) whose row loop splits: split_rows first, ahead of the launch parameters and
  * of the rewrites that give each program more work; not on enough waves, nor where the
  * profile does not say how many. The waves come from the profile (ncu's waves_per_sm). */
 static void test_structural_latency_split_rows(void **state)
