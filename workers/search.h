@@ -64,7 +64,7 @@ unsigned search_forget(struct search *s, const json_t *knobs, const json_t *cand
  * tiles, warps, stages, with and without descriptors); the accepted one starts a structure
  * whose first sweep would otherwise know none of them, and centre on a pattern's region
  * instead (the H200's linear_bias: round 1 measured four points of the descriptor kernel it
- * chose, round 2 swept 32 tutorial-sized tiles, every one 1.6x slower or worse). Adopting
+ * chose, round 2 swept 32 tutorial-sized tiles, the fastest 1.69x slower, in runs 13 and 14). Adopting
  * keeps, pending the new structure's knobs, the accepted point's rewrite and params and a
  * reference to the sweep's candidates (their times, statuses and compile facts are read when
  * the knobs come); it replaces what was pending. Nothing when chosen_id is not a structural
