@@ -494,6 +494,61 @@ def test_row_single_block_shapes(tmp_path, recorded):
     assert loads == {"softmax_kernel": 3, "softmax_kernel_row": 1}
 
 
+@pytest.mark.filterwarnings("ignore:Conversion of an array:DeprecationWarning")  # the interpreter's own loop
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")  # the kernel's own -inf - -inf in masked lanes
+def test_row_single_block_reuse_other(tmp_path, recorded):
+    """An online log-softmax loads its row with -inf in the masked lanes and again, in the
+    output pass, with 0 under a mask held in a name: the single-block copy loads the row once,
+    the later pass taking the earlier value where the mask keeps it and 0 elsewhere; the result
+    matches the reference on rows shorter than the block (masked lanes present) and exactly
+    one block long."""
+    import torch
+    launch_rec.install()
+    name = "l2_reuse_logsoftmax"
+    cand = apply(fixture(name)[1], "row_single_block", {"max_row": 4096}, recorded[name])
+    tree = ast.parse(cand)
+    row = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "log_softmax_kernel_row")
+    loads = [c for c in ast.walk(row) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+             and c.func.attr == "load"]
+    wheres = [ast.unparse(c) for c in ast.walk(row) if isinstance(c, ast.Call)
+              and isinstance(c.func, ast.Attribute) and c.func.attr == "where" and "_vals" in ast.unparse(c)]
+    assert len(loads) == 1, ast.unparse(row)
+    assert len(wheres) == 1 and wheres[0].startswith("tl.where(mask, "), wheres
+    mod = _import(tmp_path / "cand.py", cand, "kopt_struct_lsm_cand")
+    ref = _import(tmp_path / "ref.py", fixture(name)[0], "kopt_struct_lsm_ref")
+    for cols in (37, 3000, 4096):
+        x = torch.randn(3, cols)
+        with launch_rec.recording() as recs:
+            y = mod.ModelNew()(x)
+        assert [r["kernel"] for r in recs] == ["log_softmax_kernel_row"]
+        torch.testing.assert_close(y, ref.Model()(x))
+
+
+def test_row_single_block_reuse_keeps_other_loads():
+    """A later load of another address, or of the same address under another mask, is not
+    reused; names bound to the same expression compare equal to it written inline."""
+    from kharness.structural.common import Module
+    from kharness.structural.row_single_block import reuse_loads
+    src = (
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def k(x_ptr, y_ptr, n, B: tl.constexpr):\n"
+        "    cols = tl.arange(0, B)\n"
+        "    a = tl.load(x_ptr + cols, mask=cols < n, other=0.0)\n"
+        "    m2 = cols < n - 1\n"
+        "    b = tl.load(x_ptr + cols, mask=m2, other=1.0)\n"
+        "    c = tl.load(y_ptr + cols, mask=cols < n, other=1.0)\n"
+        "    m = cols < n\n"
+        "    d = tl.load(x_ptr + cols, mask=m, other=2.0)\n"
+        "    tl.store(y_ptr + cols, a + b + c + d, mask=m)\n"
+    )
+    mod = Module(src, [])
+    edits = reuse_loads(mod, mod.kernels["k"])
+    from kharness.srcedit import apply_edits
+    out = apply_edits(src, edits)
+    assert "d = tl.where(m, a, 2.0).to(a.dtype)" in out, out
+    assert out.count("tl.load(") == 3, out
+
+
 def test_row_single_block_distinct_configs(recorded):
     """The survey offers row_single_block's points as whole configurations, one per num_warps
     the recorded row is launched with (the rest would compile to a kernel already offered),

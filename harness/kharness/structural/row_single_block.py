@@ -9,9 +9,11 @@ kernel has one launch site, a statement of its own, passing N as a pure expressi
 recorded N is at most ``max_row``.
 
 The rewrite: a copy ``<kernel>_row`` in which each such loop becomes its single iteration
-(``v = 0`` followed by the body), and a load in a later pass of the same address, mask and
-``other`` as an earlier load — with no store between them — reuses the earlier value. The
-launch becomes::
+(``v = 0`` followed by the body), and a load in a later pass of the same address and mask as
+an earlier load — with no store between them — reuses the earlier value: as it is when the
+later load's ``other`` is the same (or absent), as ``tl.where(mask, earlier, other)`` in the
+earlier value's dtype when it differs (an online softmax reads its row with -inf in the
+masked lanes, its output pass with 0). The launch becomes::
 
     row_len = N
     if 0 < row_len <= max_row:
@@ -22,8 +24,10 @@ launch becomes::
 
 Why it is correct: with ``0 < N <= B`` the loop ``range(0, N, B)`` runs exactly once with
 v = 0, so the unrolled body computes what the loop computed; a load repeated with no store in
-between reads the same memory, so its value is the earlier one (masked lanes of the later
-load are undefined or the same ``other``). Other shapes, and rows longer than ``max_row``,
+between reads the same memory, so its value is the earlier one in the lanes its mask keeps
+(the same mask: the addresses and masks are compared as expressions with every local name
+replaced by what it was assigned), and its ``other`` in the rest — as ``tl.load`` gives
+``other`` in the pointer's element type, so does the ``.to(<earlier>.dtype)``. Other shapes, and rows longer than ``max_row``,
 take the original kernel."""
 from __future__ import annotations
 
@@ -279,33 +283,44 @@ class _Avail:
 
 
 LOAD_HINTS = {"cache_modifier", "eviction_policy"}   # do not change the value loaded
+CANON_MAX_NODES = 4096      # an expression larger than this once names are replaced is opaque
 
 
 def reuse_loads(frag: Module, k: Kernel) -> list[Edit]:
     """Edits making a load at the kernel's top level reuse an earlier load of the same
     address, mask and ``other``, with no store (nor unknown call) between them."""
-    env: dict[str, str] = {p: f"param:{p}" for p in k.params}
+    # a name's value as an expression of parameters, free names and opaque values, every
+    # local name replaced by what it was assigned: `mask = cols < n` and an inline
+    # `cols < n` compare equal
+    env: dict[str, ast.expr] = {p: ast.Constant(value=f"param:{p}") for p in k.params}
     version: dict[str, int] = {}
     avail: list[_Avail] = []
     holders: dict[int, str] = {}     # id(earlier load) -> name holding its value
     edits: list[Edit] = []
     fresh = [0]
 
-    def canon(node: ast.AST) -> str:
+    def canon_tree(node: ast.expr) -> ast.expr:
         class Sub(ast.NodeTransformer):
             def visit_Name(self, n: ast.Name) -> ast.AST:
-                return ast.Constant(value=env.get(n.id, f"free:{n.id}"))
+                return copy.deepcopy(env[n.id]) if n.id in env else ast.Constant(value=f"free:{n.id}")
 
             def visit_Call(self, n: ast.Call) -> ast.AST:
                 if _call_kind(frag, n) != "pure":
                     raise _Opaque()
                 self.generic_visit(n)
                 return n
-        return ast.dump(Sub().visit(copy.deepcopy(node)), annotate_fields=False)
+        tree = Sub().visit(copy.deepcopy(node))
+        if sum(1 for _ in ast.walk(tree)) > CANON_MAX_NODES:
+            raise _Opaque()
+        assert isinstance(tree, ast.expr)
+        return tree
 
-    def opaque() -> str:
+    def canon(node: ast.expr) -> str:
+        return ast.dump(canon_tree(node), annotate_fields=False)
+
+    def opaque() -> ast.expr:
         fresh[0] += 1
-        return f"opaque:{fresh[0]}"
+        return ast.Constant(value=f"opaque:{fresh[0]}")
 
     for i, stmt in enumerate(k.node.body):
         simple = isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr))
@@ -324,15 +339,15 @@ def reuse_loads(frag: Module, k: Kernel) -> list[Edit]:
                 if key is None:
                     continue
                 ptr, mask, other = key
-                hit = next((a for a in avail if a.ptr == ptr and a.mask == mask
-                            and (other is None or a.other == other)), None)
+                hit = next((a for a in avail if a.ptr == ptr and a.mask == mask), None)
                 whole = isinstance(stmt, ast.Assign) and stmt.value is ld
                 if hit is not None:
-                    if whole and hit.target == target and version.get(target or "") == hit.version:
+                    same = other is None or hit.other == other
+                    if same and whole and hit.target == target and version.get(target or "") == hit.version:
                         identity = True         # `v = <the load v already holds>`: drop it
                         edits.append(frag.delete_stmt(stmt))
                     else:
-                        edits.extend(_reuse(frag, hit, ld, holders, version))
+                        edits.extend(_reuse(frag, hit, ld, holders, version, same))
                     continue
                 fresh_avail.append(_Avail(ld, stmt, ptr, mask, other, target if whole else None, target, i))
             if not clobbers:
@@ -344,7 +359,7 @@ def reuse_loads(frag: Module, k: Kernel) -> list[Edit]:
         # names bound by this statement
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             try:
-                value = canon(stmt.value)
+                value = canon_tree(stmt.value)
             except _Opaque:
                 value = opaque()
             env[stmt.targets[0].id] = value
@@ -373,7 +388,7 @@ def _call_kind(frag: Module, c: ast.Call) -> str:
     return "unknown"
 
 
-def _load_key(ld: ast.Call, canon: Callable[[ast.AST], str]) -> tuple[str, str, str | None] | None:
+def _load_key(ld: ast.Call, canon: Callable[[ast.expr], str]) -> tuple[str, str, str | None] | None:
     kws = {kw.arg for kw in ld.keywords}
     if None in kws or kws - {"pointer", "mask", "other"} - LOAD_HINTS or len(ld.args) > 3:
         return None
@@ -388,13 +403,25 @@ def _load_key(ld: ast.Call, canon: Callable[[ast.AST], str]) -> tuple[str, str, 
         return None
 
 
-def _reuse(frag: Module, hit: _Avail, ld: ast.Call, holders: dict[int, str], version: dict[str, int]) -> list[Edit]:
-    if hit.target is not None and version.get(hit.target) == hit.version:
-        return [frag.replace(ld, hit.target)]
+def _reuse(frag: Module, hit: _Avail, ld: ast.Call, holders: dict[int, str], version: dict[str, int],
+           same_other: bool) -> list[Edit]:
+    """Edits replacing the later load ld by the value of the earlier one (hit); where ld's
+    ``other`` differs, its masked lanes get ld's own ``other`` (ld's mask and ``other`` are
+    evaluated where ld was, so they mean what they meant there)."""
     edits = []
-    name = holders.get(id(hit.load))
-    if name is None:
-        name = frag.fresh(f"{hit.stmt_target or 'row'}_vals")
-        holders[id(hit.load)] = name
-        edits += [frag.insert_before(hit.stmt, [f"{name} = {frag.text(hit.load)}"]), frag.replace(hit.load, name)]
-    return [*edits, frag.replace(ld, name)]
+    if hit.target is not None and version.get(hit.target) == hit.version:
+        name = hit.target
+    else:
+        held = holders.get(id(hit.load))
+        if held is None:
+            held = frag.fresh(f"{hit.stmt_target or 'row'}_vals")
+            holders[id(hit.load)] = held
+            edits += [frag.insert_before(hit.stmt, [f"{held} = {frag.text(hit.load)}"]),
+                      frag.replace(hit.load, held)]
+        name = held
+    if same_other:
+        return [*edits, frag.replace(ld, name)]
+    mask, other = call_arg(ld, 1, "mask"), call_arg(ld, 2, "other")
+    assert mask is not None and other is not None     # _load_key and same_other say so
+    where = f"{frag.tl()}.where({frag.text(mask)}, {name}, {frag.text(other)}).to({name}.dtype)"
+    return [*edits, frag.replace(ld, where)]
