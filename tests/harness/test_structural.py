@@ -697,6 +697,18 @@ def test_ir_properties_cuda90(h, recorded):
     assert _tl_loads(cand, "add_rmsnorm_kernel_row") == 3 == ttir.count("tt.load")
 
 
+def test_row_single_block_reuse_other_cuda90(h, recorded):
+    """The online log-softmax's single-block copy (its output pass's load, of another
+    ``other``, reused through tl.where) compiles offline for cuda:90 with one tt.load, where
+    the loop version has two."""
+    name = "l2_reuse_logsoftmax"
+    cand = apply(fixture(name)[1], "row_single_block", {}, recorded[name])
+    k = _compile(h, name, cand)
+    assert k["kernel"] == "log_softmax_kernel_row"
+    assert _tl_loads(fixture(name)[1], "log_softmax_kernel") == 2
+    assert read(k["files"]["ttir"]["path"]).count("tt.load") == 1
+
+
 def test_deinterleave_loads_move_only_past_no_store(recorded):
     """A pair of loads is merged only when no store (nor a call of the user's, which may
     store) sits between them: the merged load reads both halves at the first one's place."""
