@@ -55,7 +55,7 @@ static const struct {
   { "row_in_registers", 0 },   { "tile_grid", 0 },    { "persistent_grid", 0 },
   { "rows_per_program", 0 },   { "coalesce_access", 0 }, { "tma_loads", 0 },
   { "deinterleave_pairs", 0 }, { "fuse_kernels", 0 }, { "l2_reuse", 1 },
-  { "split_rows", 0 },
+  { "split_rows", 0 },         { "even_bounds", 0 },
 };
 
 /* The family's entry in ladder_structural_tab, or -1. */
@@ -170,6 +170,16 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
     ladder_why(d, " Structural: %s; %ld loop(s) load global memory each pass.", why, loops_loading);
     ladder_add(d, "row_in_registers", 3, "");
     ladder_first(d, "row_in_registers");
+  }
+  /* Bound checks in a loop whose block divides its length: constant once a flag says so. They
+   * cost arithmetic (a compare and a select per element, the loads' predicates), which shows
+   * where arithmetic bounds the loop (a tile loop of tensor-core dots, a compute-bound kernel),
+   * not on a memory-bound one. Behind the tile rewrites below (moved first after it). */
+  if ((dots > 0 || (l2_class && !strcmp(l2_class, "compute"))) &&
+      !(l2_class && !strcmp(l2_class, "memory")) && ladder_fits(structural, "even_bounds", &why)) {
+    ladder_why(d, " Structural: %s.", why);
+    ladder_add(d, "even_bounds", 3, "");
+    ladder_first(d, "even_bounds");
   }
   /* A tile kernel's loads through pointer tensors, where the harness says the device has a
    * tensor memory accelerator: tensor descriptors, after the tile configuration (placed first

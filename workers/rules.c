@@ -57,6 +57,8 @@ static const struct rules_family rules_families[] = {
   { "l2_reuse", { NULL }, { NULL }, "l2_reuse", { NULL }, NULL },
   /* SPLIT from the rewrite's own domain */
   { "split_rows", { NULL }, { NULL }, "split_rows", { NULL }, NULL },
+  /* num_warps and num_stages come from the rewrite's own domain */
+  { "even_bounds", { NULL }, { NULL }, "even_bounds", { NULL }, NULL },
 };
 
 /* Window half-widths, in steps of a knob's domain. */

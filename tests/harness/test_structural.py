@@ -37,7 +37,8 @@ FITS = {
                                        "rows_per_program", "split_rows"},
     "strided_reduction_tiles_colmax": {"strided_reduction_tiles", "row_single_block", "persistent_grid",
                                        "rows_per_program", "split_rows"},
-    "strided_reduction_tiles_rowsum": {"row_single_block", "persistent_grid", "rows_per_program", "split_rows"},
+    "strided_reduction_tiles_rowsum": {"row_single_block", "persistent_grid", "rows_per_program", "split_rows",
+                                       "even_bounds"},
     "persistent_grid_scale": {"persistent_grid", "elementwise_vector", "rows_per_program"},
     # persistent_grid_scale's kernel with its block's start from a @triton.jit helper reading
     # tl.program_id: no rewrite that changes which program does what may fit
@@ -50,7 +51,7 @@ FITS = {
     # bench/suite/ops/moe_gating_topk (symlinks): reductions along the row, vectors carried
     # through the top-k loop
     "rows_per_program_moe": {"rows_per_program", "persistent_grid"},
-    "tma_loads_linear": {"tma_loads", "tile_grid", "persistent_grid"},
+    "tma_loads_linear": {"tma_loads", "tile_grid", "persistent_grid", "even_bounds"},
     "tma_loads_unmasked": set(),
     # @triton.heuristics: a flag derived from the block does not stop a rewrite; one that sets
     # the block does (every rewrite here but l2_reuse, which adds cache hints only, would
@@ -82,6 +83,14 @@ FITS = {
     "split_rows_rownorm": {"split_rows", "row_single_block", "persistent_grid", "rows_per_program"},
     # a scalar running sum (from 0.0) and maximum, read freely after the loop (a mean)
     "split_rows_scalar": {"split_rows", "row_single_block", "persistent_grid", "rows_per_program"},
+    # loops whose block divides their bound in the recorded launch: the unseen attention (64
+    # keys in blocks of 32) and logsumexp (256 columns in blocks of 128, two loops) kernels and
+    # the suite's matmul (K = 64 in blocks of 32) through symlinks; logsumexp at 300 columns
+    # (every launch keeps its masks) is refused
+    "even_bounds_attention": {"even_bounds", "tma_loads"},
+    "even_bounds_lse": {"even_bounds", "row_single_block", "persistent_grid", "rows_per_program", "l2_reuse"},
+    "even_bounds_lse_uneven": {"row_single_block", "persistent_grid", "rows_per_program", "l2_reuse"},
+    "even_bounds_matmul": {"even_bounds", "tile_grid", "tma_loads"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -142,6 +151,7 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     ("split_rows_scalar", "split_rows", {"SPLIT": 2}),
     ("strided_reduction_tiles_colmax", "split_rows", {"SPLIT": 2}),
     ("split_rows_scalar", "split_rows", {"SPLIT": 32}),
+    ("even_bounds_attention", "even_bounds", {"num_warps": 8, "num_stages": 2}),
 ]
 
 # (fixture, rewrite, params, words the reason must contain)
@@ -199,6 +209,12 @@ REFUSED = [
     ("elementwise_vector_gelu", "l2_reuse", {}, ["gelu_kernel: no tensor is loaded in two or more loops"]),
     ("l2_reuse_logsoftmax", "l2_reuse", {"keep": 0, "stream": 0, "stores": 0}, ["all 0"]),
     ("l2_reuse_logsoftmax", "l2_reuse", {"keep": 2}, ["keep=2 is outside its domain"]),
+    ("even_bounds_lse_uneven", "even_bounds", {},
+     ["lse_kernel: in the recorded launch no block divides its bound (N = 300 and BLOCK = 128)"]),
+    ("elementwise_vector_gelu", "even_bounds", {}, ["gelu_kernel has no loop"]),
+    ("row_single_block_unmasked", "even_bounds", {},
+     ["row_sum_kernel line 13: no comparison of the loop's columns `off + tl.arange(0, BLOCK)` with n_cols"]),
+    ("even_bounds_lse", "even_bounds", {"num_stages": 7}, ["num_stages=7 is outside its domain"]),
 ]
 
 
@@ -312,6 +328,75 @@ def test_split_rows_refusals(recorded, old, new, words):
     assert not fit.fits
     for w in words:
         assert w in fit.why, fit.why
+
+
+# even_bounds_attention's kernel changed so that its loop no longer fits: (replaced text,
+# replacement, words the reason must contain)
+EVEN_REFUSED = [
+    ("for start in range(0, S, BLOCK_N)", "for start in range(BLOCK_N, S, BLOCK_N)",
+     ["attn_fwd line 22: the loop is not `for v in range(0, N, B)` with names N and B"]),
+    ("    base = bh * S * D\n", "    base = bh * S * D\n    S = S - 1\n",
+     ["its bound S is not a parameter (not a constexpr) the kernel leaves as passed"]),
+    ("        m_i = m_new\n", "        m_i = m_new\n        start = start + 1\n", ["start is assigned inside the loop"]),
+    # the column name bound again in the loop: what it holds at a check is not known
+    ("        s = tl.dot(q, tl.trans(k)) * scale\n", "        s = tl.dot(q, tl.trans(k)) * scale\n        rn = rn + 1\n",
+     ["no comparison of the loop's columns `start + tl.arange(0, BLOCK_N)` with S"]),
+    ("< S, other=0.0)\n        v =", "<= S, other=0.0)\n        v =", []),     # one check fewer: still fits
+]
+
+
+@pytest.mark.parametrize("old,new,words", EVEN_REFUSED, ids=[f"even_bounds-{i}" for i in range(len(EVEN_REFUSED))])
+def test_even_bounds_refusals(recorded, old, new, words):
+    src = fixture("even_bounds_attention")[1]
+    assert old in src, old
+    src = src.replace(old, new)
+    fit = next(f for f in survey(src, recorded["even_bounds_attention"]) if f.name == "even_bounds")
+    assert fit.fits == (not words), fit.why
+    for w in words:
+        assert w in fit.why, fit.why
+    if fit.fits:
+        assert "2 check(s) against S" in fit.why, fit.why
+
+
+def test_even_bounds_flag_false(h, recorded):
+    """even_bounds' candidates where the flag is false (the block does not divide the bound):
+    the masked kernel, correct at 300 columns in blocks of 128 and at 80 keys in blocks of 32."""
+    cand = apply(fixture("even_bounds_lse")[1], "even_bounds", {}, recorded["even_bounds_lse"])
+    assert cand.count("| EVEN_N)") == 2
+    res = load_and_validate(h, "even_bounds_lse_uneven", cand)
+    assert res["passed"], res["failure"]
+    cand = apply(fixture("even_bounds_attention")[1], "even_bounds", {}, recorded["even_bounds_attention"])
+    assert cand.count("| EVEN_S)") == 3
+    res = load_and_validate(h, "tma_loads_attention", cand)
+    assert res["passed"], res["failure"]
+
+
+def test_even_bounds_keeps_the_heuristics(h, recorded):
+    """A kernel with an @triton.heuristics of its own: the flag joins its dict (one decorator)."""
+    src = fixture("even_bounds_lse")[1]
+    src = src.replace("@triton.jit\n", '@triton.heuristics({"HALF": lambda args: args["BLOCK"] // 2})\n@triton.jit\n')
+    src = src.replace("BLOCK: tl.constexpr)", "BLOCK: tl.constexpr, HALF: tl.constexpr)")
+    cand = apply(src, "even_bounds", {}, recorded["even_bounds_lse"])
+    assert cand.count("@triton.heuristics(") == 1
+    assert '{"HALF": lambda args: args["BLOCK"] // 2, "EVEN_N": lambda args: args["N"] % args["BLOCK"] == 0}' in cand
+    assert "HALF: tl.constexpr, EVEN_N: tl.constexpr)" in cand
+    res = load_and_validate(h, "even_bounds_lse", cand)
+    assert res["passed"], res["failure"]
+
+
+def test_even_bounds_cuda90(h, recorded):
+    """What the flag is for, offline for cuda:90 at 64 keys in blocks of 32: the attention
+    loop's bound masks on K and V and the score tile's select are compiled away."""
+    name = "even_bounds_attention"
+    before = read(_compile(h, name, fixture(name)[1])["files"]["ttgir"]["path"])
+    cand = apply(fixture(name)[1], "even_bounds", {}, recorded[name])
+    after = read(_compile(h, name, cand)["files"]["ttgir"]["path"])
+    # K and V are pipelined as async copies: masked by the bound (with an `other`) before; after,
+    # only by the pipeline's own predicate for its prologue's iterations (no `other`)
+    copies = re.compile(r"ttg\.async_copy_global_to_local [^:{]*")
+    assert copies.findall(before) and all(" other " in c for c in copies.findall(before)), before
+    assert copies.findall(after) and not any(" other " in c for c in copies.findall(after)), after
+    assert after.count("arith.select") < before.count("arith.select")
 
 
 @pytest.mark.parametrize("old,new,words", [

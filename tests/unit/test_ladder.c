@@ -424,6 +424,44 @@ static void test_structural_tile_then_tma(void **state)
   json_decref(ir);
 }
 
+/* Bound checks a flag can make constant (even_bounds): at L3 behind the tile rewrites on a
+ * kernel with tensor-core dots (attention: tile_grid does not fit it, tma_loads does) or a
+ * compute-bound one; never on a memory-bound kernel, whose loads, not its masks, set its time. */
+static void test_structural_even_bounds(void **state)
+{
+  json_error_t e;
+  json_t *fits = json_loads("[{\"name\": \"tile_grid\", \"fits\": false, \"why\": \"not a matmul\"},"
+                            " {\"name\": \"tma_loads\", \"fits\": true, \"why\": \"attn: tile loads\"},"
+                            " {\"name\": \"even_bounds\", \"fits\": true, \"why\": \"attn: 3 check(s)\"}]",
+                            0, &e);
+  json_t *dots = json_loads("{\"ptx\": {\"wgmma\": 4}, \"ttgir\": {\"dots\": 2}}", 0, &e);
+  json_t *plain = json_loads("{\"ptx\": {\"ld.global.v4.32\": 1}, \"ttgir\": {\"dots\": 0}}", 0, &e);
+  struct ladder_diag d;
+  int listed;
+  (void)state;
+  assert_non_null(fits);
+  l3_structural(&d, dots, "compute", fits);
+  assert_string_equal(d.family[0], "tma_loads");
+  assert_string_equal(d.family[1], "even_bounds");
+  assert_non_null(strstr(d.why, "attn: 3 check(s)"));
+  assert_true(ladder_is_structural("even_bounds"));
+  l3_structural(&d, dots, "latency", fits);
+  assert_string_equal(d.family[1], "even_bounds");
+  l3_structural(&d, plain, "compute", fits);
+  assert_string_equal(d.family[0], "even_bounds");
+  l3_structural(&d, dots, "memory", fits);
+  listed = 0;
+  for (unsigned i = 0; i < d.nfamilies; i++)
+    listed |= !strcmp(d.family[i], "even_bounds");
+  assert_false(listed);
+  l3_structural(&d, plain, "latency", fits);
+  for (unsigned i = 0; i < d.nfamilies; i++)
+    assert_string_not_equal(d.family[i], "even_bounds");
+  json_decref(fits);
+  json_decref(dots);
+  json_decref(plain);
+}
+
 /* A row read again in a later loop: l2_reuse at L3, last (after the launch sweeps and behind
  * row_in_registers when the row also fits one block: held in registers it is read once); not
  * listed with one loop loading. */
@@ -726,6 +764,7 @@ int main(void)
     cmocka_unit_test(test_class_from_knob_kernels),
     cmocka_unit_test(test_structural_latency_persistent_last),
     cmocka_unit_test(test_structural_tile_then_tma),
+    cmocka_unit_test(test_structural_even_bounds),
     cmocka_unit_test(test_structural_deinterleave_after_rows),
     cmocka_unit_test(test_structural_l2_reuse_after_row),
     cmocka_unit_test(test_structural_ready_after_a_sweep),

@@ -40,7 +40,10 @@ static const char *elementwise_knobs =
     "    \"params\": {\"kernel\": \"gelu\", \"ROWS\": 16, \"num_warps\": 4},"
     "    \"domain\": {\"ROWS\": [2, 4, 8, 16, 32, 64], \"num_warps\": [1, 2, 4, 8, 16]}},"
     "   {\"name\": \"split_rows\", \"fits\": true, \"why\": \"3 program(s) each walk a row\","
-    "    \"params\": {\"kernel\": \"gelu\", \"SPLIT\": 8}, \"domain\": {\"SPLIT\": [2, 4, 8, 16, 32]}}]}";
+    "    \"params\": {\"kernel\": \"gelu\", \"SPLIT\": 8}, \"domain\": {\"SPLIT\": [2, 4, 8, 16, 32]}},"
+    "   {\"name\": \"even_bounds\", \"fits\": true, \"why\": \"gelu: 1 check(s) against n\","
+    "    \"params\": {\"kernel\": \"gelu\", \"num_warps\": 4, \"num_stages\": 3},"
+    "    \"domain\": {\"num_warps\": [4, 8], \"num_stages\": [2, 3, 4]}}]}";
 
 static json_t *load(const char *text)
 {
@@ -293,6 +296,16 @@ static void test_structural(void **state)
     const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
     assert_string_equal(json_string_value(json_object_get(st, "name")), "split_rows");
     assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "params"), "SPLIT")), 8);
+  }
+  json_decref(out.candidates);
+  /* even_bounds: the flag at the launch's warps and stages first, then its warps and stages
+   * around them (its domain, 2 x 3 points) */
+  assert_int_equal(plan(k, "even_bounds", "", NULL, NULL, 32, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 6);
+  {
+    const json_t *pa = json_object_get(json_object_get(json_array_get(out.candidates, 0), "structural"), "params");
+    assert_int_equal(json_integer_value(json_object_get(pa, "num_warps")), 4);
+    assert_int_equal(json_integer_value(json_object_get(pa, "num_stages")), 3);
   }
   json_decref(out.candidates);
   /* row_in_registers does not fit: nothing, with the harness's reason */

@@ -16,6 +16,7 @@ from ..srcedit import RewriteRefused, check_parses
 from . import (
     deinterleave_pairs,
     elementwise_vector,
+    even_bounds,
     fuse_kernels,
     l2_reuse,
     persistent_grid,
@@ -32,7 +33,8 @@ __all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
 
 REWRITES = {
     m.NAME: m for m in (row_single_block, tile_grid, strided_reduction_tiles, persistent_grid, elementwise_vector,
-                        rows_per_program, tma_loads, deinterleave_pairs, fuse_kernels, l2_reuse, split_rows)
+                        rows_per_program, tma_loads, deinterleave_pairs, fuse_kernels, l2_reuse, split_rows,
+                        even_bounds)
 }
 
 

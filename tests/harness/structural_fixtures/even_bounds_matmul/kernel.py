@@ -1,0 +1,1 @@
+../../../../bench/suite/ops/matmul/kernel.py
