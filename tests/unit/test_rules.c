@@ -289,13 +289,26 @@ static void test_structural(void **state)
     assert_int_equal(warps_seen, 2 | 4 | 8);  /* and along num_warps */
   }
   json_decref(out.candidates);
-  /* split_rows: its SPLIT points, the default first, then nearest it */
+  /* split_rows: its SPLIT points, the default first, then nearest it; beside them the loop as
+   * written with wider blocks and more warps (the fill), which it must beat */
   assert_int_equal(plan(k, "split_rows", "", NULL, NULL, 32, &out, why), 0);
-  assert_int_equal(json_array_size(out.candidates), 5);
+  assert_true(json_array_size(out.candidates) > 5);
   {
     const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
+    size_t i;
+    long wider = 0;
     assert_string_equal(json_string_value(json_object_get(st, "name")), "split_rows");
     assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "params"), "SPLIT")), 8);
+    for (i = 1; i < 5; i++)
+      assert_non_null(json_object_get(json_array_get(out.candidates, i), "structural"));
+    for (i = 5; i < json_array_size(out.candidates); i++) {
+      const json_t *c = json_array_get(out.candidates, i);
+      assert_null(json_object_get(c, "structural"));
+      assert_string_equal(json_string_value(json_object_get(c, "origin")), RULES_ORIGIN_AS_WRITTEN);
+      wider |= change(c, "BLOCK", 0) > 128;
+    }
+    assert_true(wider);
+    assert_non_null(strstr(out.summary, "Beside them, the kernel as written"));
   }
   json_decref(out.candidates);
   /* even_bounds: the flag at the launch's warps and stages first, then its warps and stages
