@@ -131,7 +131,8 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
     /* Too few programs to fill the device: the opposite of too little work each. A row split
      * over several programs, ahead of the launch parameters (the H200's argmax, 256 programs
      * on 132 SMs: latency-bound, memory 12%, SM 15%, occupancy 12% in its profiles, whatever
-     * its block and warps; its waves were not recorded). */
+     * its block and warps; 0.12 waves in ncu's count, call BO). There the split was correct but
+     * slower than a wider block of the loop, which the rules sweep beside it (rules.c). */
     if (d->waves >= 0 && d->waves < LADDER_SPLIT_WAVES && ladder_fits(structural, "split_rows", &why)) {
       ladder_why(d, " Structural: %s; latency-bound on %.2f waves of programs, so each row split over "
                  "several.", why, d->waves);
