@@ -158,6 +158,31 @@ def launch_warps(site: LaunchSite) -> int:
     return warps if warps in REWRITE_WARPS else OPTION_DEFAULTS["num_warps"]
 
 
+def option_domain(mod: Module, site: LaunchSite,
+                  options: dict[str, list[int]]) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    """Launch options a rewrite sweeps with its change (``{"num_warps": [4, 8], ...}``): each
+    one's default is the launch's literal (Triton's, knobs.OPTION_DEFAULTS, when it sets none),
+    its domain the given values plus that one. Refused when the launch computes one."""
+    params: dict[str, Any] = {}
+    domain: dict[str, list[Any]] = {}
+    for opt, values in options.items():
+        kw = site.options.get(opt)
+        cur = OPTION_DEFAULTS[opt] if kw is None else int_const(kw.value)
+        if cur is None:
+            raise RewriteRefused(f"line {site.call.lineno}: {opt}={mod.text(kw.value) if kw else ''} is computed at "
+                                 "the launch; this rewrite sets it")
+        params[opt] = cur
+        domain[opt] = sorted({*values, cur})
+    return params, domain
+
+
+def option_edits(mod: Module, plan: Plan, chosen: dict[str, Any], options: Iterable[str]) -> list[Edit]:
+    """The launch's options set to the chosen values: those that differ from the plan's
+    defaults, and those the launch already names."""
+    return [mod.set_launch_arg(plan.site, opt, str(int(chosen[opt]))) for opt in options
+            if chosen[opt] != plan.params[opt] or opt in plan.site.options]
+
+
 class Module:
     """A parsed kernel module together with the launches recorded on a real forward."""
 

@@ -30,7 +30,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..knobs import OPTION_DEFAULTS
 from ..srcedit import Edit, RewriteRefused, apply_edits
 from .common import (
     Fit,
@@ -40,6 +39,8 @@ from .common import (
     check_params,
     check_wrappers,
     int_const,
+    option_domain,
+    option_edits,
     pick,
     survey_one,
 )
@@ -207,16 +208,8 @@ def analyze(mod: Module, k: Kernel) -> EvenPlan:
         raise RewriteRefused(f"{name}: in the recorded launch no block divides its bound ({sizes}): every launch "
                              "at these sizes would keep the masks")
     site = mod.one_site(name)
-    params: dict[str, Any] = {**DEFAULTS, "kernel": name}
-    domain: dict[str, list[Any]] = {}
-    for opt, values in OPTION_DOMAIN.items():
-        kw = site.options.get(opt)
-        cur = OPTION_DEFAULTS[opt] if kw is None else int_const(kw.value)
-        if cur is None:
-            raise RewriteRefused(f"line {site.call.lineno}: {opt}={mod.text(kw.value) if kw else ''} is computed at "
-                                 "the launch; this rewrite sets it")
-        params[opt] = cur
-        domain[opt] = sorted({*values, cur})
+    options, domain = option_domain(mod, site, OPTION_DOMAIN)
+    params: dict[str, Any] = {**DEFAULTS, "kernel": name, **options}
     listed = "; ".join(f"{len(bd.checks)} check(s) against {bd.n} in blocks of {bd.block} (line "
                        f"{', '.join(str(c.lineno) for c in bd.checks)}){', which it divides' if bd.even else ''}"
                        for bd in bounds.values())
@@ -263,8 +256,7 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     plan = pick(mod, NAME, analyze, kernel if isinstance(kernel, str) and kernel else None)
     p = check_params(NAME, dict(params), plan.params, plan.domain)
     k = plan.kernel
-    edits: list[Edit] = [mod.set_launch_arg(plan.site, opt, str(int(p[opt]))) for opt in OPTION_DOMAIN
-                         if p[opt] != plan.params[opt] or opt in plan.site.options]
+    edits: list[Edit] = option_edits(mod, plan, p, OPTION_DOMAIN)
     flags, entries = [], []
     for bd in plan.bounds:
         flag = mod.fresh(f"EVEN_{bd.n.upper()}")

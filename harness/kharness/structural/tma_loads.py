@@ -47,7 +47,6 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..knobs import OPTION_DEFAULTS
 from ..srcedit import Edit, RewriteRefused, apply_edits
 from .common import (
     DTYPE_BYTES,
@@ -62,6 +61,8 @@ from .common import (
     check_params,
     int_const,
     names_in,
+    option_domain,
+    option_edits,
     pick,
     program_id_axis,
     survey_one,
@@ -418,17 +419,8 @@ def analyze(mod: Module, k: Kernel) -> TmaPlan:
     why = (f"{name}: the tile loads of {names} are pointer tensors whose masks bound their axes, with a "
            "contiguous axis: tensor descriptors (TMA) can load them")
     site = mod.one_site(name)
-    params: dict[str, Any] = {**DEFAULTS, "kernel": name}
-    domain: dict[str, list[Any]] = {}
-    for opt, values in OPTION_DOMAIN.items():
-        kw = site.options.get(opt)
-        cur = OPTION_DEFAULTS[opt] if kw is None else int_const(kw.value)
-        if cur is None:
-            raise RewriteRefused(f"line {site.call.lineno}: {opt}={mod.text(kw.value) if kw else ''} is computed at "
-                                 "the launch; this rewrite sets it")
-        params[opt] = cur
-        domain[opt] = sorted({*values, cur})
-    return TmaPlan(k, site, why, params, domain, loads, tile_loop)
+    options, domain = option_domain(mod, site, OPTION_DOMAIN)
+    return TmaPlan(k, site, why, {**DEFAULTS, "kernel": name, **options}, domain, loads, tile_loop)
 
 
 def _described(mod: Module, k: Kernel) -> dict[str, int]:
@@ -469,8 +461,7 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     p = check_params(NAME, dict(params), plan.params, plan.domain)
     tl = mod.tl()
     edits: list[Edit] = [_allocator(mod)]
-    edits += [mod.set_launch_arg(plan.site, opt, str(int(p[opt]))) for opt in OPTION_DOMAIN
-              if p[opt] != plan.params[opt] or opt in plan.site.options]
+    edits += option_edits(mod, plan, p, OPTION_DOMAIN)
     before: dict[int, tuple[ast.For, list[str]]] = {}     # loop -> the descriptors made before it
     for t in plan.loads:
         first, second = (t.cols, t.rows) if t.transposed else (t.rows, t.cols)
