@@ -62,6 +62,8 @@ static const struct rules_family rules_families[] = {
   { "split_rows", { NULL }, { NULL }, "split_rows", { "block", "num_warps" }, "up" },
   /* num_warps and num_stages come from the rewrite's own domain */
   { "even_bounds", { NULL }, { NULL }, "even_bounds", { NULL }, NULL },
+  /* num_warps and num_stages come from the rewrite's own domain */
+  { "fold_exp2", { NULL }, { NULL }, "fold_exp2", { NULL }, NULL },
 };
 
 /* Window half-widths, in steps of a knob's domain. */

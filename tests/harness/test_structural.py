@@ -59,7 +59,7 @@ FITS = {
     "row_single_block_heuristics": {"row_single_block", "persistent_grid", "l2_reuse"},
     "persistent_grid_heuristics": {"persistent_grid"},
     "row_single_block_heuristic_block": {"l2_reuse"},
-    "tma_loads_attention": {"tma_loads"},
+    "tma_loads_attention": {"tma_loads", "fold_exp2"},
     "tile_grid_blockptr": {"tile_grid"},
     "deinterleave_pairs_rope": {"deinterleave_pairs", "rows_per_program", "persistent_grid"},
     # the rows tile, named odd offsets, the mask by position
@@ -87,7 +87,7 @@ FITS = {
     # keys in blocks of 32) and logsumexp (256 columns in blocks of 128, two loops) kernels and
     # the suite's matmul (K = 64 in blocks of 32) through symlinks; logsumexp at 300 columns
     # (every launch keeps its masks) is refused
-    "even_bounds_attention": {"even_bounds", "tma_loads"},
+    "even_bounds_attention": {"even_bounds", "tma_loads", "fold_exp2"},
     "even_bounds_lse": {"even_bounds", "row_single_block", "persistent_grid", "rows_per_program", "l2_reuse"},
     "even_bounds_lse_uneven": {"row_single_block", "persistent_grid", "rows_per_program", "l2_reuse"},
     "even_bounds_matmul": {"even_bounds", "tile_grid", "tma_loads"},
@@ -152,6 +152,7 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     ("strided_reduction_tiles_colmax", "split_rows", {"SPLIT": 2}),
     ("split_rows_scalar", "split_rows", {"SPLIT": 32}),
     ("even_bounds_attention", "even_bounds", {"num_warps": 8, "num_stages": 2}),
+    ("tma_loads_attention", "fold_exp2", {"num_warps": 8, "num_stages": 4}),
 ]
 
 # (fixture, rewrite, params, words the reason must contain)
@@ -356,6 +357,60 @@ def test_even_bounds_refusals(recorded, old, new, words):
         assert w in fit.why, fit.why
     if fit.fits:
         assert "2 check(s) against S" in fit.why, fit.why
+
+
+# even_bounds_attention's kernel changed so that base-2 units would change the result, or
+# the rewrite cannot tell: (replaced text, replacement, words the reason must contain)
+FOLD_REFUSED = [
+    # the running maximum leaves the loop as a value (a logsumexp kept for the backward pass)
+    ("    acc = acc / l_i[:, None]\n", "    acc = acc / l_i[:, None] + tl.max(m_i, axis=0)\n",
+     ["m_i is used at line 34 other than through maxima"]),
+    # scores compared with their maximum: rounding the scaled values may make them equal
+    ("        p = tl.exp(s - m_new[:, None])", "        p = tl.where(s > m_new[:, None], 1.0, tl.exp(s - m_new[:, None]))",
+     ["s is used at line 29 other than through maxima"]),
+    # the scores scaled by a tensor (per-column): no scalar factor to fold into
+    ("tl.dot(q, tl.trans(k)) * scale", "tl.dot(q, tl.trans(k)) * k", ["no tl.exp(x - y) of scores"]),
+    # exp of the scores themselves, not of a difference
+    ("        p = tl.exp(s - m_new[:, None])", "        p = tl.exp(s) / tl.exp(m_new[:, None])",
+     ["is used at line 29 other than through maxima"]),
+]
+
+
+@pytest.mark.parametrize("old,new,words", FOLD_REFUSED, ids=[f"fold_exp2-{i}" for i in range(len(FOLD_REFUSED))])
+def test_fold_exp2_refusals(recorded, old, new, words):
+    src = fixture("even_bounds_attention")[1]
+    assert old in src, old
+    src = src.replace(old, new)
+    fit = next(f for f in survey(src, recorded["even_bounds_attention"]) if f.name == "fold_exp2")
+    assert not fit.fits, fit.why
+    for w in words:
+        assert w in fit.why, fit.why
+
+
+def test_fold_exp2_candidate_and_ir(h, recorded):
+    """fold_exp2 on the attention kernel: the factor takes log2(e), the two exponentials become
+    tl.exp2 of the same differences; offline for cuda:90 the TTIR's math.exp become math.exp2;
+    after even_bounds it still fits (the two compose), and the composition is correct."""
+    name = "even_bounds_attention"
+    src = fixture(name)[1]
+    cand = apply(src, "fold_exp2", {}, recorded[name])
+    assert "s = tl.dot(q, tl.trans(k)) * (scale * 1.4426950408889634)" in cand
+    assert "p = tl.exp2(s - m_new[:, None])" in cand and "alpha = tl.exp2(m_i - m_new)" in cand
+    assert "tl.exp(" not in cand
+    before = read(_compile(h, name, src)["files"]["ttir"]["path"])
+    after = read(_compile(h, name, cand)["files"]["ttir"]["path"])
+    assert before.count("math.exp ") == 2 and "math.exp2" not in before, before
+    assert after.count("math.exp2 ") == 2 and "math.exp " not in after, after
+    both = apply(apply(src, "even_bounds", {}, recorded[name]), "fold_exp2", {}, recorded[name])
+    assert "| EVEN_S)" in both and "tl.exp2(" in both
+    # the kernel bench/gpu/attn_exp2_variant.py measured by hand (call BS) is this one
+    hand = read(os.path.join(FIX, "..", "..", "..", "bench", "gpu", "attn_exp2_variant.py"))
+
+    def kernel_tree(text):
+        return ast.dump(next(f for f in ast.parse(text).body if isinstance(f, ast.FunctionDef) and f.name == "attn_fwd"))
+    assert kernel_tree(both) == kernel_tree(hand)
+    res = load_and_validate(h, name, both)
+    assert res["passed"], res["failure"]
 
 
 def test_even_bounds_flag_false(h, recorded):

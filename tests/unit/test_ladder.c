@@ -432,7 +432,8 @@ static void test_structural_even_bounds(void **state)
   json_error_t e;
   json_t *fits = json_loads("[{\"name\": \"tile_grid\", \"fits\": false, \"why\": \"not a matmul\"},"
                             " {\"name\": \"tma_loads\", \"fits\": true, \"why\": \"attn: tile loads\"},"
-                            " {\"name\": \"even_bounds\", \"fits\": true, \"why\": \"attn: 3 check(s)\"}]",
+                            " {\"name\": \"even_bounds\", \"fits\": true, \"why\": \"attn: 3 check(s)\"},"
+                            " {\"name\": \"fold_exp2\", \"fits\": true, \"why\": \"attn: s feeds exp\"}]",
                             0, &e);
   json_t *dots = json_loads("{\"ptx\": {\"wgmma\": 4}, \"ttgir\": {\"dots\": 2}}", 0, &e);
   json_t *plain = json_loads("{\"ptx\": {\"ld.global.v4.32\": 1}, \"ttgir\": {\"dots\": 0}}", 0, &e);
@@ -442,21 +443,28 @@ static void test_structural_even_bounds(void **state)
   assert_non_null(fits);
   l3_structural(&d, dots, "compute", fits);
   assert_string_equal(d.family[0], "tma_loads");
-  assert_string_equal(d.family[1], "even_bounds");
+  assert_string_equal(d.family[1], "fold_exp2");
+  assert_string_equal(d.family[2], "even_bounds");
   assert_non_null(strstr(d.why, "attn: 3 check(s)"));
+  assert_non_null(strstr(d.why, "attn: s feeds exp"));
   assert_true(ladder_is_structural("even_bounds"));
+  assert_true(ladder_is_structural("fold_exp2"));
   l3_structural(&d, dots, "latency", fits);
-  assert_string_equal(d.family[1], "even_bounds");
+  assert_string_equal(d.family[1], "fold_exp2");
+  assert_string_equal(d.family[2], "even_bounds");
   l3_structural(&d, plain, "compute", fits);
-  assert_string_equal(d.family[0], "even_bounds");
+  assert_string_equal(d.family[0], "fold_exp2");
+  assert_string_equal(d.family[1], "even_bounds");
   l3_structural(&d, dots, "memory", fits);
   listed = 0;
   for (unsigned i = 0; i < d.nfamilies; i++)
-    listed |= !strcmp(d.family[i], "even_bounds");
+    listed |= !strcmp(d.family[i], "even_bounds") || !strcmp(d.family[i], "fold_exp2");
   assert_false(listed);
   l3_structural(&d, plain, "latency", fits);
-  for (unsigned i = 0; i < d.nfamilies; i++)
+  for (unsigned i = 0; i < d.nfamilies; i++) {
     assert_string_not_equal(d.family[i], "even_bounds");
+    assert_string_not_equal(d.family[i], "fold_exp2");
+  }
   json_decref(fits);
   json_decref(dots);
   json_decref(plain);

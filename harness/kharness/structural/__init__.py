@@ -17,6 +17,7 @@ from . import (
     deinterleave_pairs,
     elementwise_vector,
     even_bounds,
+    fold_exp2,
     fuse_kernels,
     l2_reuse,
     persistent_grid,
@@ -34,7 +35,7 @@ __all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
 REWRITES = {
     m.NAME: m for m in (row_single_block, tile_grid, strided_reduction_tiles, persistent_grid, elementwise_vector,
                         rows_per_program, tma_loads, deinterleave_pairs, fuse_kernels, l2_reuse, split_rows,
-                        even_bounds)
+                        even_bounds, fold_exp2)
 }
 
 

@@ -1,0 +1,316 @@
+"""fold_exp2: an online softmax computes ``tl.exp(s - m)`` on scores ``s = dot * scale``; Triton
+lowers ``exp(x)`` to ``exp2(x * log2 e)``, a multiply per element on top of the scale's. Kept
+in base-2 units from the start (``s = dot * (scale * log2 e)``, the maximum and every value
+derived from them likewise), each exponential becomes ``tl.exp2(s - m)``: the two multiplies
+fold into one, computed once for the scalar factor. On the H100, the unseen attention kernel
+(with even_bounds) written so by hand took 0.80 of its first draft's time where even_bounds
+alone took 0.93 (bench/results/h200-split-reuse-2026-12-05, call BS).
+
+Precondition: in kernel K (launched from one place, not autotuned), a set D of names, each
+assigned only by *scaled* expressions, where a scaled expression is a *source* ``A * c`` (or
+``c * A``: c a scalar factor, a number, a constexpr or a parameter the recorded launch passed
+an int or float, or arithmetic of those; A reading no name of D), a name of D, a constant
+``float("-inf")``, ``float("inf")`` or 0 (``tl.full(shape, v, dtype)`` of one), ``tl.max`` or
+``tl.min`` of one, ``tl.maximum`` or ``tl.minimum`` of two, ``tl.where(cond, x, y)`` of two
+(cond reading no name of D), one indexed by ``None`` and ``:`` only; and each name of D read
+only inside such expressions, as what a name of D is assigned, or in ``tl.exp(x - y)`` with x
+and y scaled. At least one such ``tl.exp`` and one source.
+
+Why it is correct: with L = log2 e > 0, every scaled expression of the rewritten kernel is L
+times the original's (up to rounding): a source by construction, a maximum or minimum because
+multiplying by a positive number keeps order (and rounding is monotone, so the maximum of the
+rounded values is the rounded maximum), a selection, an index and a copy trivially, and the
+constants because L times 0 or an infinity is itself. No scaled value leaves these
+expressions except through ``tl.exp(x - y)``, and exp(x - y) = exp2(L x - L y)."""
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..srcedit import Edit, RewriteRefused, apply_edits
+from .common import (
+    Fit,
+    Kernel,
+    Module,
+    Plan,
+    call_arg,
+    check_params,
+    check_wrappers,
+    option_domain,
+    option_edits,
+    pick,
+    survey_one,
+)
+
+NAME = "fold_exp2"
+DEFAULTS: dict[str, Any] = {"kernel": ""}
+LOG2E = "1.4426950408889634"   # log2(e), the factor Triton's exp lowering multiplies by
+# the pipeline and warps move with the arithmetic per element (the launch's own are the
+# defaults and always in the domain)
+OPTION_DOMAIN = {"num_warps": [4, 8], "num_stages": [2, 3, 4]}
+SCALE_INVARIANT = (0.0, float("inf"), float("-inf"))
+REDUCE = ("max", "min")
+COMBINE = ("maximum", "minimum")
+
+
+@dataclass
+class FoldPlan(Plan):
+    sources: list[ast.BinOp] = field(default_factory=list)   # A * c, c the scalar factor (right side)
+    factors: list[ast.expr] = field(default_factory=list)
+    exps: list[ast.Call] = field(default_factory=list)
+
+
+def _const_value(mod: Module, e: ast.AST) -> float | None:
+    """The number of ``0``/``0.0``, ``float("inf")``, ``-float("inf")``, ``float("-inf")``."""
+    neg = isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub)
+    if neg:
+        assert isinstance(e, ast.UnaryOp)
+        e = e.operand
+    v: float | None = None
+    if isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool):
+        v = float(e.value)
+    elif (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "float" and len(e.args) == 1
+          and isinstance(e.args[0], ast.Constant) and isinstance(e.args[0].value, str)):
+        try:
+            v = float(e.args[0].value)
+        except ValueError:
+            return None
+    if v is None:
+        return None
+    return -v if neg else v
+
+
+class _Scan:
+    """The scaled-expression analysis of one kernel under a candidate set D of names."""
+
+    def __init__(self, mod: Module, k: Kernel, scalars: set[str]) -> None:
+        self.mod, self.k, self.scalars = mod, k, scalars
+        # strict: a source's A and a selection's condition may read no name of D (A would be
+        # scaled twice, the condition would compare scaled values); the search for D relaxes
+        # that first (_scaled_names)
+        self.strict = True
+
+    def invariant(self, e: ast.AST) -> bool:
+        """A constant that multiplying by L leaves as it is (0, +-inf), or tl.full of one."""
+        if self.mod.tl_func(e) == "full" and isinstance(e, ast.Call):
+            v = call_arg(e, 1, "value")
+            return v is not None and self.invariant(v)
+        c = _const_value(self.mod, e)
+        return c is not None and c in SCALE_INVARIANT
+
+    def scalar(self, e: ast.AST) -> bool:
+        """A scalar factor: numbers, scalar parameters and constexprs, arithmetic of those."""
+        if isinstance(e, ast.Constant):
+            return isinstance(e.value, (int, float)) and not isinstance(e.value, bool)
+        if isinstance(e, ast.Name):
+            return e.id in self.scalars
+        if isinstance(e, ast.UnaryOp):
+            return self.scalar(e.operand)
+        if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+            return self.scalar(e.left) and self.scalar(e.right)
+        return False
+
+    def source(self, e: ast.AST, dom: set[str]) -> tuple[ast.BinOp, ast.expr] | None:
+        """(the product, its scalar factor) when e is ``A * c`` or ``c * A``, A reading no D name."""
+        if not (isinstance(e, ast.BinOp) and isinstance(e.op, ast.Mult)):
+            return None
+        for a, c in ((e.left, e.right), (e.right, e.left)):
+            if self.scalar(c) and not self.scalar(a) and not (self.strict and _names(a) & dom):
+                return e, c
+        return None
+
+    def scaled(self, e: ast.AST, dom: set[str]) -> bool:
+        """e is a scaled expression (module docstring) under D = dom."""
+        if isinstance(e, ast.Name):
+            return e.id in dom
+        if isinstance(e, ast.Subscript) and _broadcast_index(e):
+            return self.scaled(e.value, dom)
+        if self.invariant(e) or self.source(e, dom) is not None:
+            return True
+        f = self.mod.tl_func(e)
+        if not isinstance(e, ast.Call) or f is None:
+            return False
+        if f in REDUCE:
+            return bool(e.args) and self.scaled(e.args[0], dom)
+        if f in COMBINE:
+            return len(e.args) == 2 and not e.keywords and all(self.scaled(a, dom) for a in e.args)
+        if f == "where":
+            return (len(e.args) == 3 and not e.keywords and not (self.strict and _names(e.args[0]) & dom)
+                    and self.scaled(e.args[1], dom) and self.scaled(e.args[2], dom))
+        return False
+
+    def sources_in(self, e: ast.AST, dom: set[str]) -> list[tuple[ast.BinOp, ast.expr]]:
+        """Every source inside scaled expression e, where ``scaled`` found them: each must get
+        the factor L, wherever it sits (a product inside a maximum as much as one assigned)."""
+        if isinstance(e, ast.Name) or self.invariant(e):
+            return []
+        if isinstance(e, ast.Subscript):
+            return self.sources_in(e.value, dom)
+        src = self.source(e, dom)
+        if src is not None:
+            return [src]
+        assert isinstance(e, ast.Call)
+        f = self.mod.tl_func(e)
+        parts = e.args[:1] if f in REDUCE else e.args[1:] if f == "where" else e.args
+        return [x for a in parts for x in self.sources_in(a, dom)]
+
+    def exp_of_difference(self, e: ast.AST | None, dom: set[str]) -> bool:
+        return (isinstance(e, ast.Call) and self.mod.tl_func(e) in ("exp", "math.exp") and len(e.args) == 1
+                and not e.keywords and isinstance(e.args[0], ast.BinOp) and isinstance(e.args[0].op, ast.Sub)
+                and self.scaled(e.args[0].left, dom) and self.scaled(e.args[0].right, dom))
+
+    def use_ok(self, n: ast.Name, dom: set[str]) -> bool:
+        """A read of a D name sits inside scaled expressions up to an assignment to a D name or
+        the difference of a tl.exp."""
+        node: ast.AST = n
+        while True:
+            up = self.mod.parents.get(node)
+            if isinstance(up, ast.Assign):
+                return (len(up.targets) == 1 and isinstance(up.targets[0], ast.Name) and up.targets[0].id in dom
+                        and self.scaled(up.value, dom))
+            if isinstance(up, ast.BinOp) and isinstance(up.op, ast.Sub):
+                return self.exp_of_difference(self.mod.parents.get(up), dom)
+            if up is None or not self.scaled(up, dom):
+                return False
+            node = up
+
+
+def _names(e: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(e) if isinstance(n, ast.Name)}
+
+
+def _broadcast_index(e: ast.Subscript) -> bool:
+    parts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+    return all((isinstance(p, ast.Constant) and p.value is None) or
+               (isinstance(p, ast.Slice) and p.lower is None and p.upper is None and p.step is None) for p in parts)
+
+
+def _assignments(k: Kernel) -> dict[str, list[ast.AST]]:
+    """Every store of each name in the kernel: the assigned value, or the storing node itself
+    where it is not a plain ``name = value`` (a loop target, an augmented assignment, ...)."""
+    out: dict[str, list[ast.AST]] = {}
+    for n in ast.walk(k.node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            out.setdefault(n.id, [])
+    for n in ast.walk(k.node):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            out[n.targets[0].id].append(n.value)
+        else:
+            for t in _stored(n):
+                out[t].append(n)
+    return out
+
+
+def _stored(n: ast.AST) -> Iterator[str]:
+    targets: list[ast.AST] = []
+    if isinstance(n, ast.Assign):
+        targets = list(n.targets) if not (len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)) else []
+    elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)):
+        targets = [n.target]
+    for t in targets:
+        yield from (x.id for x in ast.walk(t) if isinstance(x, ast.Name))
+
+
+def _scaled_names(scan: _Scan, k: Kernel, stores: dict[str, list[ast.AST]], dom: set[str]) -> set[str]:
+    """D: the greatest set of names whose stores are all scaled and whose reads all stay inside
+    scaled expressions. A source's A and a selection's condition must read no name of D,
+    conditions that removing names can only satisfy more: so the set is found with them
+    relaxed, then the names one of whose stores breaks them are dropped, and the search runs
+    again, until none does."""
+    while True:
+        scan.strict = False
+        while True:
+            keep = {n for n in dom if all(scan.scaled(v, dom) for v in stores[n])
+                    and all(scan.use_ok(x, dom) for x in ast.walk(k.node)
+                            if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load) and x.id == n)}
+            if keep == dom:
+                break
+            dom = keep
+        scan.strict = True
+        bad = {n for n in dom if not all(scan.scaled(v, dom) for v in stores[n])}
+        if not bad:
+            return dom
+        dom -= bad
+
+
+def _why_not(scan: _Scan, k: Kernel, stores: dict[str, list[ast.AST]], dom: set[str]) -> str:
+    """The reads that kept scores out of D: among the names whose stores alone would be scaled
+    (D0) and that feed a tl.exp's argument through stores of such names, each read that does
+    not stay inside scaled expressions of D0, first one per name."""
+    d0 = set(stores)
+    scan.strict = False
+    while True:
+        keep = {n for n in d0 if all(scan.scaled(v, d0) for v in stores[n])}
+        if keep == d0:
+            break
+        d0 = keep
+    scan.strict = True
+    feed = {n.id for c in ast.walk(k.node) if scan.mod.tl_func(c) in ("exp", "math.exp")
+            for n in ast.walk(c) if isinstance(n, ast.Name)} & d0
+    while True:
+        more = feed | {n for m in feed for v in stores[m] for n in _names(v)} & d0
+        if more == feed:
+            break
+        feed = more
+    out = []
+    for n in sorted(feed - dom):
+        bad = [x for x in ast.walk(k.node) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load)
+               and x.id == n and not scan.use_ok(x, d0)]
+        if bad:
+            first = min(bad, key=lambda x: (x.lineno, x.col_offset))
+            out.append(f"{n} is used at line {first.lineno} other than through maxima, minima, selections "
+                       "and the difference in a tl.exp")
+    return "; " + "; ".join(out) if out else ""
+
+
+def analyze(mod: Module, k: Kernel) -> FoldPlan:
+    name = k.name
+    check_wrappers(mod, k, "num_warps and num_stages")
+    rec = mod.recorded_values(name)
+    scalars = set(k.constexprs) | {p for p in k.params if rec.get(p, {}).get("kind") in ("int", "float")}
+    stores = _assignments(k)
+    scalars -= {s for s in scalars if stores.get(s)}       # a parameter the kernel reassigns is not the one passed
+    scan = _Scan(mod, k, scalars)
+    dom = _scaled_names(scan, k, stores, set(stores) - scalars)
+    exps = [c for c in ast.walk(k.node) if isinstance(c, ast.Call) and scan.exp_of_difference(c, dom)]
+    scaled_roots = [v for n in sorted(dom) for v in stores[n]]
+    for c in exps:
+        diff = c.args[0]
+        assert isinstance(diff, ast.BinOp)
+        scaled_roots += [diff.left, diff.right]
+    found: list[tuple[ast.BinOp, ast.expr]] = []
+    for r in scaled_roots:
+        found += [x for x in scan.sources_in(r, dom) if all(x[0] is not y[0] for y in found)]
+    if not exps or not found:
+        why = (f"{name}: no tl.exp(x - y) of scores kept only for it (x, y from a product with a scalar factor "
+               "through maxima, minima, selections and copies, read nowhere else)")
+        if dom and not exps:
+            why += f"; {', '.join(sorted(dom))} fit but feed no tl.exp of a difference"
+        raise RewriteRefused(why + _why_not(scan, k, stores, dom))
+    site = mod.one_site(name)
+    options, domain = option_domain(mod, site, OPTION_DOMAIN)
+    lines = ", ".join(str(c.lineno) for c in exps)
+    why = (f"{name}: {', '.join(sorted(dom))} feed only tl.exp of differences (line {lines}) from a product "
+           f"with a scalar factor (line {', '.join(str(s.lineno) for s, _ in found)}): base-2 units fold "
+           "exp's log2(e) into that factor")
+    return FoldPlan(k, site, why, {**DEFAULTS, "kernel": name, **options}, domain,
+                    [s for s, _ in found], [c for _, c in found], exps)
+
+
+def survey(mod: Module) -> Fit:
+    return survey_one(mod, NAME, analyze)
+
+
+def apply(mod: Module, params: dict[str, Any]) -> str:
+    kernel = params.get("kernel")
+    plan = pick(mod, NAME, analyze, kernel if isinstance(kernel, str) and kernel else None)
+    p = check_params(NAME, dict(params), plan.params, plan.domain)
+    tl = mod.tl()
+    edits: list[Edit] = option_edits(mod, plan, p, OPTION_DOMAIN)
+    edits += [mod.replace(c, f"({mod.text(c)} * {LOG2E})") for c in plan.factors]
+    for e in plan.exps:
+        assert isinstance(e.func, ast.Attribute)
+        edits.append(mod.replace(e.func, f"{tl}.exp2"))
+    return apply_edits(mod.source, edits)
