@@ -2,8 +2,7 @@
 draft (bench/suite/unseen/attention: 64 x 2048 x 2048, head dim 64, float16) against the same
 kernel rewritten by the harness's even_bounds (its K/V masks and the score select OR-ed with a
 flag that @triton.heuristics sets when the key block divides the sequence) and against that
-kernel with the softmax scale folded into exp2 by hand (attn_exp2_variant.py: what a rewrite
-folding it would give; none does yet), side by side in
+kernel rewritten again by fold_exp2 (the softmax scale folded into exp2), side by side in
 one process at the launch configurations in --configs (BLOCK_M x BLOCK_N x num_warps x
 num_stages), every variant checked against PyTorch's attention first.
 
@@ -13,8 +12,10 @@ ratio of each variant to the initial, and TFLOP/s (4 * BH * S * S * D per call).
 
     python3 bench/gpu/even_bounds_probe.py [--repeat 5] [--configs 128x64x4x3,128x64x8x3] [--out p.json]
 
-The candidate is made by kharness.structural.apply from the module's source, as a round makes
-it; the launch record it reads is the operator's sizes. Under TRITON_INTERPRET=1 (no GPU) it
+The candidates are made by kharness.structural.apply from the module's source, as a round
+makes them; the launch record they read is the operator's sizes. (Call BS measured a
+hand-written copy of the even_exp2 kernel, written before fold_exp2; at 42bd0a4 a test asserted
+the rewrite's output had the same syntax tree, and the copy was then removed.) Under TRITON_INTERPRET=1 (no GPU) it
 runs every variant once at 2 x 64 x 64, head dim 16, and checks it."""
 from __future__ import annotations
 
@@ -38,8 +39,6 @@ from kharness.structural import apply
 
 INTERP = os.environ.get("TRITON_INTERPRET") == "1"
 KERNEL = os.path.join(ROOT, "bench", "suite", "unseen", "attention", "kernel.py")
-# the same with the softmax scale folded into exp2 by hand (no rewrite makes it yet)
-EXP2_VARIANT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "attn_exp2_variant.py")
 MAX_REPEAT = 20
 DEFAULT_CONFIGS = "32x32x4x3,64x64x4x3,128x64x4x3,128x64x8x3,128x128x8x3"
 
@@ -86,11 +85,10 @@ def main() -> int:
     dev = "cpu" if INTERP else "cuda"
     with open(KERNEL, encoding="utf-8") as f:
         src = f.read()
-    with open(EXP2_VARIANT, encoding="utf-8") as f:
-        exp2_src = f.read()
+    even = apply(src, "even_bounds", {}, _record(s, 32))
     variants = {"initial": _module(src, "attn_initial"),
-                "even": _module(apply(src, "even_bounds", {}, _record(s, 32)), "attn_even"),
-                "even_exp2": _module(exp2_src, "attn_even_exp2")}
+                "even": _module(even, "attn_even"),
+                "even_exp2": _module(apply(even, "fold_exp2", {}, _record(s, 32)), "attn_even_exp2")}
     torch.manual_seed(0)
     q, k, v = (torch.randn(bh, s, d, dtype=torch.float16, device=dev) for _ in range(3))
     want = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float())

@@ -403,12 +403,6 @@ def test_fold_exp2_candidate_and_ir(h, recorded):
     assert after.count("math.exp2 ") == 2 and "math.exp " not in after, after
     both = apply(apply(src, "even_bounds", {}, recorded[name]), "fold_exp2", {}, recorded[name])
     assert "| EVEN_S)" in both and "tl.exp2(" in both
-    # the kernel bench/gpu/attn_exp2_variant.py measured by hand (call BS) is this one
-    hand = read(os.path.join(FIX, "..", "..", "..", "bench", "gpu", "attn_exp2_variant.py"))
-
-    def kernel_tree(text):
-        return ast.dump(next(f for f in ast.parse(text).body if isinstance(f, ast.FunctionDef) and f.name == "attn_fwd"))
-    assert kernel_tree(both) == kernel_tree(hand)
     res = load_and_validate(h, name, both)
     assert res["passed"], res["failure"]
 
