@@ -387,6 +387,25 @@ def test_fold_exp2_refusals(recorded, old, new, words):
         assert w in fit.why, fit.why
 
 
+def test_fold_exp2_scale_inside_the_exponent(h, recorded):
+    """The scale applied where the scores are used (`tl.exp(s * scale - m)`, the maximum of the
+    raw scores times the scale): the products inside the exponent and inside the maximum take
+    log2(e) too, and the candidate is correct."""
+    name = "even_bounds_attention"
+    src = fixture(name)[1]
+    for old, new in (("        s = tl.dot(q, tl.trans(k)) * scale\n", "        s = tl.dot(q, tl.trans(k))\n"),
+                     ("tl.maximum(m_i, tl.max(s, axis=1))", "tl.maximum(m_i, tl.max(s, axis=1) * scale)"),
+                     ("tl.exp(s - m_new[:, None])", "tl.exp(s * scale - m_new[:, None])")):
+        assert old in src, old
+        src = src.replace(old, new)
+    cand = apply(src, "fold_exp2", {}, recorded[name])
+    assert "tl.max(s, axis=1) * (scale * 1.4426950408889634)" in cand
+    assert "tl.exp2(s * (scale * 1.4426950408889634) - m_new[:, None])" in cand
+    assert "alpha = tl.exp2(m_i - m_new)" in cand
+    res = load_and_validate(h, name, cand)
+    assert res["passed"], res["failure"]
+
+
 def test_fold_exp2_candidate_and_ir(h, recorded):
     """fold_exp2 on the attention kernel: the factor takes log2(e), the two exponentials become
     tl.exp2 of the same differences; offline for cuda:90 the TTIR's math.exp become math.exp2;
