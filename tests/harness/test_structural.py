@@ -406,6 +406,16 @@ def test_fold_exp2_scale_inside_the_exponent(h, recorded):
     assert res["passed"], res["failure"]
 
 
+def test_fold_exp2_compound_factor(h, recorded):
+    """A factor written as arithmetic keeps its parentheses when it takes log2(e)."""
+    name = "even_bounds_attention"
+    src = fixture(name)[1].replace("tl.dot(q, tl.trans(k)) * scale", "tl.dot(q, tl.trans(k)) * (scale - 0.0)")
+    cand = apply(src, "fold_exp2", {}, recorded[name])
+    assert "tl.dot(q, tl.trans(k)) * ((scale - 0.0) * 1.4426950408889634)" in cand, cand
+    res = load_and_validate(h, name, cand)
+    assert res["passed"], res["failure"]
+
+
 def test_fold_exp2_candidate_and_ir(h, recorded):
     """fold_exp2 on the attention kernel: the factor takes log2(e), the two exponentials become
     tl.exp2 of the same differences; offline for cuda:90 the TTIR's math.exp become math.exp2;
@@ -437,6 +447,21 @@ def test_even_bounds_flag_false(h, recorded):
     assert cand.count("| EVEN_S)") == 3
     res = load_and_validate(h, "tma_loads_attention", cand)
     assert res["passed"], res["failure"]
+
+
+def test_even_bounds_check_under_an_operator(h, recorded):
+    """A bound check under ``~`` (out-of-range lanes): the flag goes inside the inversion's
+    parentheses (``~(c < N) | F`` would be ``(~(c < N)) | F``), correct with the flag true and
+    false."""
+    src = fixture("even_bounds_lse")[1]
+    old = "        acc += tl.exp(v - m)\n"
+    assert old in src
+    src = src.replace(old, '        v = tl.where(~(c < N), float("-inf"), v)\n' + old)
+    cand = apply(src, "even_bounds", {}, recorded["even_bounds_lse"])
+    assert "tl.where(~((c < N) | EVEN_N), " in cand, cand
+    for name in ("even_bounds_lse", "even_bounds_lse_uneven"):
+        res = load_and_validate(h, name, cand)
+        assert res["passed"], (name, res["failure"])
 
 
 def test_even_bounds_keeps_the_heuristics(h, recorded):

@@ -222,8 +222,10 @@ def survey(mod: Module) -> Fit:
 
 
 def _check_text(mod: Module, c: ast.Compare, flag: str) -> str:
-    """The check OR-ed with its flag, parenthesised so that ``|`` binds to the whole comparison
-    (inside parentheses of its own, one pair is enough)."""
+    """The check OR-ed with its flag, parenthesised so that ``|`` binds to the whole comparison.
+    Written right inside a pair of parentheses (``f(c < N)``, ``~(c < N)``), that pair encloses
+    the result: the check's text is balanced, so the two characters around it match each other,
+    and ``~((c < N) | F)`` inverts the whole. Anywhere else the result gets its own pair."""
     a, b = mod.index.span(c)
     inner = f"({mod.text(c)}) | {flag}"
     if mod.source[a - 1:a] == "(" and mod.source[b:b + 1] == ")":

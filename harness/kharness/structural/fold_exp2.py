@@ -303,13 +303,25 @@ def survey(mod: Module) -> Fit:
     return survey_one(mod, NAME, analyze)
 
 
+def _factor_text(mod: Module, c: ast.expr) -> str:
+    """The factor times log2(e). A compound factor keeps parentheses of its own, (a - b) * L
+    and not a - b * L; written inside a pair already, that pair is the result's."""
+    text = mod.text(c)
+    if isinstance(c, (ast.Name, ast.Constant)):
+        return f"({text} * {LOG2E})"
+    a, b = mod.index.span(c)
+    if mod.source[a - 1:a] == "(" and mod.source[b:b + 1] == ")":
+        return f"({text}) * {LOG2E}"
+    return f"(({text}) * {LOG2E})"
+
+
 def apply(mod: Module, params: dict[str, Any]) -> str:
     kernel = params.get("kernel")
     plan = pick(mod, NAME, analyze, kernel if isinstance(kernel, str) and kernel else None)
     p = check_params(NAME, dict(params), plan.params, plan.domain)
     tl = mod.tl()
     edits: list[Edit] = option_edits(mod, plan, p, OPTION_DOMAIN)
-    edits += [mod.replace(c, f"({mod.text(c)} * {LOG2E})") for c in plan.factors]
+    edits += [mod.replace(c, _factor_text(mod, c)) for c in plan.factors]
     for e in plan.exps:
         assert isinstance(e.func, ast.Attribute)
         edits.append(mod.replace(e.func, f"{tl}.exp2"))
