@@ -57,8 +57,8 @@ COMBINE = ("maximum", "minimum")
 
 @dataclass
 class FoldPlan(Plan):
-    sources: list[ast.BinOp] = field(default_factory=list)   # A * c, c the scalar factor (right side)
-    factors: list[ast.expr] = field(default_factory=list)
+    sources: list[ast.BinOp] = field(default_factory=list)   # the products A * c (or c * A)
+    factors: list[ast.expr] = field(default_factory=list)    # their scalar factors c
     exps: list[ast.Call] = field(default_factory=list)
 
 
@@ -322,7 +322,5 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     tl = mod.tl()
     edits: list[Edit] = option_edits(mod, plan, p, OPTION_DOMAIN)
     edits += [mod.replace(c, _factor_text(mod, c)) for c in plan.factors]
-    for e in plan.exps:
-        assert isinstance(e.func, ast.Attribute)
-        edits.append(mod.replace(e.func, f"{tl}.exp2"))
+    edits += [mod.replace(e.func, f"{tl}.exp2") for e in plan.exps]     # tl.exp, tl.math.exp or an imported exp
     return apply_edits(mod.source, edits)
