@@ -43,6 +43,9 @@ static const char *elementwise_knobs =
     "    \"params\": {\"kernel\": \"gelu\", \"SPLIT\": 8}, \"domain\": {\"SPLIT\": [2, 4, 8, 16, 32]}},"
     "   {\"name\": \"even_bounds\", \"fits\": true, \"why\": \"gelu: 1 check(s) against n\","
     "    \"params\": {\"kernel\": \"gelu\", \"num_warps\": 4, \"num_stages\": 3},"
+    "    \"domain\": {\"num_warps\": [4, 8], \"num_stages\": [2, 3, 4]}},"
+    "   {\"name\": \"fold_exp2\", \"fits\": true, \"why\": \"gelu: s feeds exp\","
+    "    \"params\": {\"kernel\": \"gelu\", \"num_warps\": 8, \"num_stages\": 3},"
     "    \"domain\": {\"num_warps\": [4, 8], \"num_stages\": [2, 3, 4]}}]}";
 
 static json_t *load(const char *text)
@@ -319,6 +322,16 @@ static void test_structural(void **state)
     const json_t *pa = json_object_get(json_object_get(json_array_get(out.candidates, 0), "structural"), "params");
     assert_int_equal(json_integer_value(json_object_get(pa, "num_warps")), 4);
     assert_int_equal(json_integer_value(json_object_get(pa, "num_stages")), 3);
+  }
+  json_decref(out.candidates);
+  /* fold_exp2: the same shape of plan, the launch's 8 warps first, the rewrite named so the
+   * harness finds it */
+  assert_int_equal(plan(k, "fold_exp2", "", NULL, NULL, 32, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 6);
+  {
+    const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
+    assert_string_equal(json_string_value(json_object_get(st, "name")), "fold_exp2");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "params"), "num_warps")), 8);
   }
   json_decref(out.candidates);
   /* row_in_registers does not fit: nothing, with the harness's reason */
