@@ -91,6 +91,10 @@ FITS = {
     "even_bounds_lse": {"even_bounds", "row_single_block", "persistent_grid", "rows_per_program", "l2_reuse"},
     "even_bounds_lse_uneven": {"row_single_block", "persistent_grid", "rows_per_program", "l2_reuse"},
     "even_bounds_matmul": {"even_bounds", "tile_grid", "tma_loads"},
+    # bench/suite/ops/causal_softmax (symlinks): scaled scores in three loops, two of them
+    # exponentiated against the row maximum
+    "fold_exp2_causal_softmax": {"fold_exp2", "even_bounds", "l2_reuse", "persistent_grid", "row_single_block",
+                                 "rows_per_program"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every

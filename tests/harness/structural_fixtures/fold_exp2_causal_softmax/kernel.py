@@ -1,0 +1,1 @@
+../../../../bench/suite/ops/causal_softmax/kernel.py
