@@ -587,27 +587,34 @@ def body_after_docstring(k: Kernel) -> list[ast.stmt]:
     return body
 
 
-def derived(k: Kernel, depends: Callable[[ast.AST, set[str]], bool]) -> set[str]:
-    """Every name bound anywhere in the kernel to a value for which ``depends(expr, so_far)``
-    holds, directly or through other such names: a fixed point over all bindings (assignments,
-    augmented ones with their target as a source, annotated ones, loop targets),
-    flow-insensitive, so a name bound twice counts when either binding does. Defs covers only
-    names bound once at the top level; here loop and branch bodies count too."""
-    binds: list[tuple[list[ast.AST], list[ast.AST]]] = []
+def bindings(k: Kernel) -> list[tuple[ast.AST, list[ast.AST], list[ast.AST]]]:
+    """Every binding in the kernel, anywhere: (the binding statement, its targets, the values
+    it reads) for assignments, augmented ones (their target is read too), annotated ones with
+    a value, and loop targets (bound from the iterable)."""
+    out: list[tuple[ast.AST, list[ast.AST], list[ast.AST]]] = []
     for n in ast.walk(k.node):
         if isinstance(n, ast.Assign):
-            binds.append((list(n.targets), [n.value]))
+            out.append((n, list(n.targets), [n.value]))
         elif isinstance(n, ast.AugAssign):
-            binds.append(([n.target], [n.value, n.target]))
+            out.append((n, [n.target], [n.value, n.target]))
         elif isinstance(n, ast.AnnAssign) and n.value is not None:
-            binds.append(([n.target], [n.value]))
+            out.append((n, [n.target], [n.value]))
         elif isinstance(n, ast.For):
-            binds.append(([n.target], [n.iter]))
+            out.append((n, [n.target], [n.iter]))
+    return out
+
+
+def derived(k: Kernel, depends: Callable[[ast.AST, set[str]], bool]) -> set[str]:
+    """Every name bound anywhere in the kernel to a value for which ``depends(expr, so_far)``
+    holds, directly or through other such names: a fixed point over all bindings,
+    flow-insensitive, so a name bound twice counts when either binding does. Defs covers only
+    names bound once at the top level; here loop and branch bodies count too."""
+    binds = bindings(k)
     out: set[str] = set()
     changed = True
     while changed:
         changed = False
-        for targets, srcs in binds:
+        for _, targets, srcs in binds:
             if any(depends(src, out) for src in srcs):
                 new = {x.id for t in targets for x in ast.walk(t)
                        if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store)} - out

@@ -38,12 +38,13 @@ from .common import (
     Plan,
     check_params,
     check_wrappers,
-    int_const,
     option_domain,
     option_edits,
     pick,
     survey_one,
 )
+from .patterns import grouped, is_arange, is_columns, strip_broadcast
+from .row_single_block import row_loop
 
 NAME = "even_bounds"
 DEFAULTS: dict[str, Any] = {"kernel": ""}
@@ -66,47 +67,6 @@ class Bound:
 @dataclass
 class EvenPlan(Plan):
     bounds: list[Bound] = field(default_factory=list)
-
-
-def _range_args(mod: Module, loop: ast.For) -> tuple[ast.expr, ast.expr, ast.expr] | None:
-    """(start, stop, step) of ``range(a, b, c)`` or ``tl.range(a, b, c, ...)``; None otherwise."""
-    it = loop.iter
-    if not isinstance(it, ast.Call) or len(it.args) != 3:
-        return None
-    plain = isinstance(it.func, ast.Name) and it.func.id == "range" and not it.keywords
-    if not (plain or mod.tl_func(it) == "range"):
-        return None
-    return it.args[0], it.args[1], it.args[2]
-
-
-def _arange_of(mod: Module, e: ast.AST, block: str, aranges: dict[str, str]) -> bool:
-    """e is ``tl.arange(0, block)`` or a name the kernel binds once to it."""
-    if isinstance(e, ast.Name):
-        return aranges.get(e.id) == block
-    return (isinstance(e, ast.Call) and mod.tl_func(e) == "arange" and len(e.args) == 2 and not e.keywords
-            and int_const(e.args[0]) == 0 and isinstance(e.args[1], ast.Name) and e.args[1].id == block)
-
-
-def _columns_expr(mod: Module, e: ast.AST, var: str, block: str, aranges: dict[str, str]) -> bool:
-    """e is ``var + A`` or ``A + var``, A the block's arange."""
-    if not (isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add)):
-        return False
-    for v, a in ((e.left, e.right), (e.right, e.left)):
-        if isinstance(v, ast.Name) and v.id == var and _arange_of(mod, a, block, aranges):
-            return True
-    return False
-
-
-def _strip_index(e: ast.expr) -> ast.expr:
-    """``C[:, None]`` / ``C[None, :]`` / ``C[None]`` -> C (indexes of None and bare ``:`` only)."""
-    while isinstance(e, ast.Subscript):
-        parts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
-        if not all((isinstance(p, ast.Constant) and p.value is None) or
-                   (isinstance(p, ast.Slice) and p.lower is None and p.upper is None and p.step is None)
-                   for p in parts):
-            break
-        e = e.value
-    return e
 
 
 def _binds(k: Kernel) -> tuple[Counter[str], dict[str, ast.Assign]]:
@@ -133,7 +93,7 @@ def _loop_columns(mod: Module, loop: ast.For, var: str, block: str,
     out: dict[str, int] = {}
     for i, s in enumerate(loop.body):
         if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
-                and stored[s.targets[0].id] == 1 and _columns_expr(mod, s.value, var, block, aranges)):
+                and stored[s.targets[0].id] == 1 and is_columns(mod, s.value, var, block, aranges)):
             out[s.targets[0].id] = i
     return out
 
@@ -143,17 +103,13 @@ def _loop_checks(mod: Module, k: Kernel, loop: ast.For, stores: Counter[str],
     """(N, B, the loop's bound checks) when the loop is ``for v in range(0, N, B)`` as the
     module docstring says; refused, naming the line and the condition, otherwise."""
     at = f"{k.name} line {loop.lineno}"
-    args = _range_args(mod, loop)
-    if args is None or not isinstance(loop.target, ast.Name):
-        raise RewriteRefused(f"{at}: the loop is not `for v in range(start, stop, step)`")
-    start, stop, step = args
-    if not (int_const(start) == 0 and isinstance(stop, ast.Name) and isinstance(step, ast.Name)):
-        raise RewriteRefused(f"{at}: the loop is not `for v in range(0, N, B)` with names N and B")
-    n, b, var = stop.id, step.id, loop.target.id
-    if n not in k.params or n in k.constexprs or stores[n] != 1:
+    nb = row_loop(mod, k, loop, options=True)
+    if nb is None or not isinstance(loop.target, ast.Name):
+        raise RewriteRefused(f"{at}: the loop is not `for v in range(0, N, B)` with names N and B (N a parameter, "
+                             "B a constexpr)")
+    (n, b), var = nb, loop.target.id
+    if n in k.constexprs or stores[n] != 1:
         raise RewriteRefused(f"{at}: its bound {n} is not a parameter (not a constexpr) the kernel leaves as passed")
-    if b not in k.constexprs:
-        raise RewriteRefused(f"{at}: its step {b} is not a constexpr")
     if any(isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store) and x.id == var and x is not loop.target
            for x in ast.walk(loop)):
         raise RewriteRefused(f"{at}: {var} is assigned inside the loop")
@@ -171,8 +127,8 @@ def _loop_checks(mod: Module, k: Kernel, loop: ast.For, stores: Counter[str],
                 continue
             if not (isinstance(bound, ast.Name) and bound.id == n):
                 continue
-            col = _strip_index(col)
-            if (isinstance(col, ast.Name) and cols.get(col.id, i) < i) or _columns_expr(mod, col, var, b, aranges):
+            col = strip_broadcast(col)
+            if (isinstance(col, ast.Name) and cols.get(col.id, i) < i) or is_columns(mod, col, var, b, aranges):
                 checks.append(c)
     if not checks:
         raise RewriteRefused(f"{at}: no comparison of the loop's columns `{var} + tl.arange(0, {b})` with {n} "
@@ -184,9 +140,9 @@ def analyze(mod: Module, k: Kernel) -> EvenPlan:
     name = k.name
     check_wrappers(mod, k, "num_warps and num_stages")
     stores, once = _binds(k)
-    aranges = {v: a.value.args[1].id for v, a in once.items()
-               if mod.tl_func(a.value) == "arange" and isinstance(a.value, ast.Call) and len(a.value.args) == 2
-               and isinstance(a.value.args[1], ast.Name) and _arange_of(mod, a.value, a.value.args[1].id, {})}
+    aranges = {v: a.value.args[1].id for v, a in once.items()       # names bound once to tl.arange(0, B) -> B
+               if isinstance(a.value, ast.Call) and len(a.value.args) == 2 and isinstance(a.value.args[1], ast.Name)
+               and is_arange(mod, a.value, a.value.args[1].id)}
     bounds: dict[tuple[str, str], Bound] = {}
     why_not: list[str] = []
     for loop in (x for x in ast.walk(k.node) if isinstance(x, ast.For)):
@@ -221,18 +177,6 @@ def survey(mod: Module) -> Fit:
     return survey_one(mod, NAME, analyze)
 
 
-def _check_text(mod: Module, c: ast.Compare, flag: str) -> str:
-    """The check OR-ed with its flag, parenthesised so that ``|`` binds to the whole comparison.
-    Written right inside a pair of parentheses (``f(c < N)``, ``~(c < N)``), that pair encloses
-    the result: the check's text is balanced, so the two characters around it match each other,
-    and ``~((c < N) | F)`` inverts the whole. Anywhere else the result gets its own pair."""
-    a, b = mod.index.span(c)
-    inner = f"({mod.text(c)}) | {flag}"
-    if mod.source[a - 1:a] == "(" and mod.source[b:b + 1] == ")":
-        return inner
-    return f"({inner})"
-
-
 def _heuristics_edit(mod: Module, k: Kernel, entries: list[str]) -> Edit:
     """The flags' heuristics: added to the kernel's @triton.heuristics dict, or a new decorator
     written just above @triton.jit."""
@@ -264,7 +208,8 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
         flag = mod.fresh(f"EVEN_{bd.n.upper()}")
         flags.append(flag)
         entries.append(f'"{flag}": lambda args: args["{bd.n}"] % args["{bd.block}"] == 0')
-        edits += [mod.replace(c, _check_text(mod, c, flag)) for c in bd.checks]
+        # parenthesised so that | binds to the whole comparison: ((c < N) | F), ~((c < N) | F)
+        edits += [mod.replace(c, grouped(mod, c, f"({mod.text(c)}) | {flag}")) for c in bd.checks]
     defaults = "False" if k.defaults else None
     edits += [mod.add_kernel_params(k, [(f, True, defaults) for f in flags]), _heuristics_edit(mod, k, entries)]
     return apply_edits(mod.source, edits)

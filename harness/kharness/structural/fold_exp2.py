@@ -25,7 +25,7 @@ expressions except through ``tl.exp(x - y)``, and exp(x - y) = exp2(L x - L y)."
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,14 +35,17 @@ from .common import (
     Kernel,
     Module,
     Plan,
+    bindings,
     call_arg,
     check_params,
     check_wrappers,
+    names_in,
     option_domain,
     option_edits,
     pick,
     survey_one,
 )
+from .patterns import grouped, strip_broadcast
 
 NAME = "fold_exp2"
 DEFAULTS: dict[str, Any] = {"kernel": ""}
@@ -57,8 +60,7 @@ COMBINE = ("maximum", "minimum")
 
 @dataclass
 class FoldPlan(Plan):
-    sources: list[ast.BinOp] = field(default_factory=list)   # the products A * c (or c * A)
-    factors: list[ast.expr] = field(default_factory=list)    # their scalar factors c
+    factors: list[ast.expr] = field(default_factory=list)    # the scalar factor c of each product A * c
     exps: list[ast.Call] = field(default_factory=list)
 
 
@@ -117,7 +119,7 @@ class _Scan:
         if not (isinstance(e, ast.BinOp) and isinstance(e.op, ast.Mult)):
             return None
         for a, c in ((e.left, e.right), (e.right, e.left)):
-            if self.scalar(c) and not self.scalar(a) and not (self.strict and _names(a) & dom):
+            if self.scalar(c) and not self.scalar(a) and not (self.strict and names_in(a) & dom):
                 return e, c
         return None
 
@@ -125,8 +127,8 @@ class _Scan:
         """e is a scaled expression (module docstring) under D = dom."""
         if isinstance(e, ast.Name):
             return e.id in dom
-        if isinstance(e, ast.Subscript) and _broadcast_index(e):
-            return self.scaled(e.value, dom)
+        if isinstance(e, ast.Subscript) and strip_broadcast(e) is not e:
+            return self.scaled(strip_broadcast(e), dom)
         if self.invariant(e) or self.source(e, dom) is not None:
             return True
         f = self.mod.tl_func(e)
@@ -137,7 +139,7 @@ class _Scan:
         if f in COMBINE:
             return len(e.args) == 2 and not e.keywords and all(self.scaled(a, dom) for a in e.args)
         if f == "where":
-            return (len(e.args) == 3 and not e.keywords and not (self.strict and _names(e.args[0]) & dom)
+            return (len(e.args) == 3 and not e.keywords and not (self.strict and names_in(e.args[0]) & dom)
                     and self.scaled(e.args[1], dom) and self.scaled(e.args[2], dom))
         return False
 
@@ -177,43 +179,35 @@ class _Scan:
             node = up
 
 
-def _names(e: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(e) if isinstance(n, ast.Name)}
+def _stores(mod: Module, k: Kernel) -> dict[str, list[ast.AST]]:
+    """Every store of each name in the kernel: the value of a plain ``name = value``, else the
+    storing node itself (a loop target, an augmented assignment, a walrus...), which is never
+    a scaled expression."""
+    stores: dict[str, list[ast.AST]] = {}
+    covered: set[int] = set()
+    for node, targets, srcs in bindings(k):
+        plain = isinstance(node, (ast.Assign, ast.AnnAssign)) and len(targets) == 1 and isinstance(targets[0], ast.Name)
+        for x in (x for t in targets for x in ast.walk(t)):
+            if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):
+                covered.add(id(x))
+                stores.setdefault(x.id, []).append(srcs[0] if plain else node)
+    for x in ast.walk(k.node):          # stores no binding statement makes
+        if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store) and id(x) not in covered:
+            stores.setdefault(x.id, []).append(mod.parents[x])
+    return stores
 
 
-def _broadcast_index(e: ast.Subscript) -> bool:
-    parts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
-    return all((isinstance(p, ast.Constant) and p.value is None) or
-               (isinstance(p, ast.Slice) and p.lower is None and p.upper is None and p.step is None) for p in parts)
+def _shrink(dom: set[str], ok: Callable[[str, set[str]], bool]) -> set[str]:
+    """The greatest subset of dom whose every name n has ok(n, subset)."""
+    while True:
+        keep = {n for n in dom if ok(n, dom)}
+        if keep == dom:
+            return dom
+        dom = keep
 
 
-def _assignments(k: Kernel) -> dict[str, list[ast.AST]]:
-    """Every store of each name in the kernel: the assigned value, or the storing node itself
-    where it is not a plain ``name = value`` (a loop target, an augmented assignment, ...)."""
-    out: dict[str, list[ast.AST]] = {}
-    for n in ast.walk(k.node):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            out.setdefault(n.id, [])
-    for n in ast.walk(k.node):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-            out[n.targets[0].id].append(n.value)
-        else:
-            for t in _stored(n):
-                out[t].append(n)
-    return out
-
-
-def _stored(n: ast.AST) -> Iterator[str]:
-    targets: list[ast.AST] = []
-    if isinstance(n, ast.Assign):
-        targets = list(n.targets) if not (len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)) else []
-    elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)):
-        targets = [n.target]
-    for t in targets:
-        yield from (x.id for x in ast.walk(t) if isinstance(x, ast.Name))
-
-
-def _scaled_names(scan: _Scan, k: Kernel, stores: dict[str, list[ast.AST]], dom: set[str]) -> set[str]:
+def _scalednames_in(scan: _Scan, stores: dict[str, list[ast.AST]], reads: dict[str, list[ast.Name]],
+                  dom: set[str]) -> set[str]:
     """D: the greatest set of names whose stores are all scaled and whose reads all stay inside
     scaled expressions. A source's A and a selection's condition must read no name of D,
     conditions that removing names can only satisfy more: so the set is found with them
@@ -221,13 +215,8 @@ def _scaled_names(scan: _Scan, k: Kernel, stores: dict[str, list[ast.AST]], dom:
     again, until none does."""
     while True:
         scan.strict = False
-        while True:
-            keep = {n for n in dom if all(scan.scaled(v, dom) for v in stores[n])
-                    and all(scan.use_ok(x, dom) for x in ast.walk(k.node)
-                            if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load) and x.id == n)}
-            if keep == dom:
-                break
-            dom = keep
+        dom = _shrink(dom, lambda n, d: all(scan.scaled(v, d) for v in stores[n])
+                      and all(scan.use_ok(x, d) for x in reads.get(n, [])))
         scan.strict = True
         bad = {n for n in dom if not all(scan.scaled(v, dom) for v in stores[n])}
         if not bad:
@@ -235,29 +224,24 @@ def _scaled_names(scan: _Scan, k: Kernel, stores: dict[str, list[ast.AST]], dom:
         dom -= bad
 
 
-def _why_not(scan: _Scan, k: Kernel, stores: dict[str, list[ast.AST]], dom: set[str]) -> str:
+def _why_not(scan: _Scan, k: Kernel, stores: dict[str, list[ast.AST]], reads: dict[str, list[ast.Name]],
+             dom: set[str]) -> str:
     """The reads that kept scores out of D: among the names whose stores alone would be scaled
     (D0) and that feed a tl.exp's argument through stores of such names, each read that does
     not stay inside scaled expressions of D0, first one per name."""
-    d0 = set(stores)
     scan.strict = False
-    while True:
-        keep = {n for n in d0 if all(scan.scaled(v, d0) for v in stores[n])}
-        if keep == d0:
-            break
-        d0 = keep
+    d0 = _shrink(set(stores), lambda n, d: all(scan.scaled(v, d) for v in stores[n]))
     scan.strict = True
     feed = {n.id for c in ast.walk(k.node) if scan.mod.tl_func(c) in ("exp", "math.exp")
             for n in ast.walk(c) if isinstance(n, ast.Name)} & d0
     while True:
-        more = feed | {n for m in feed for v in stores[m] for n in _names(v)} & d0
+        more = feed | {n for m in feed for v in stores[m] for n in names_in(v)} & d0
         if more == feed:
             break
         feed = more
     out = []
     for n in sorted(feed - dom):
-        bad = [x for x in ast.walk(k.node) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load)
-               and x.id == n and not scan.use_ok(x, d0)]
+        bad = [x for x in reads.get(n, []) if not scan.use_ok(x, d0)]
         if bad:
             first = min(bad, key=lambda x: (x.lineno, x.col_offset))
             out.append(f"{n} is used at line {first.lineno} other than through maxima, minima, selections "
@@ -270,10 +254,14 @@ def analyze(mod: Module, k: Kernel) -> FoldPlan:
     check_wrappers(mod, k, "num_warps and num_stages")
     rec = mod.recorded_values(name)
     scalars = set(k.constexprs) | {p for p in k.params if rec.get(p, {}).get("kind") in ("int", "float")}
-    stores = _assignments(k)
+    stores = _stores(mod, k)
     scalars -= {s for s in scalars if stores.get(s)}       # a parameter the kernel reassigns is not the one passed
+    reads: dict[str, list[ast.Name]] = {}
+    for x in ast.walk(k.node):
+        if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load):
+            reads.setdefault(x.id, []).append(x)
     scan = _Scan(mod, k, scalars)
-    dom = _scaled_names(scan, k, stores, set(stores) - scalars)
+    dom = _scalednames_in(scan, stores, reads, set(stores) - scalars)
     exps = [c for c in ast.walk(k.node) if isinstance(c, ast.Call) and scan.exp_of_difference(c, dom)]
     scaled_roots = [v for n in sorted(dom) for v in stores[n]]
     for c in exps:
@@ -288,15 +276,14 @@ def analyze(mod: Module, k: Kernel) -> FoldPlan:
                "through maxima, minima, selections and copies, read nowhere else)")
         if dom and not exps:
             why += f"; {', '.join(sorted(dom))} fit but feed no tl.exp of a difference"
-        raise RewriteRefused(why + _why_not(scan, k, stores, dom))
+        raise RewriteRefused(why + _why_not(scan, k, stores, reads, dom))
     site = mod.one_site(name)
     options, domain = option_domain(mod, site, OPTION_DOMAIN)
     lines = ", ".join(str(c.lineno) for c in exps)
     why = (f"{name}: {', '.join(sorted(dom))} feed only tl.exp of differences (line {lines}) from a product "
            f"with a scalar factor (line {', '.join(str(s.lineno) for s, _ in found)}): base-2 units fold "
            "exp's log2(e) into that factor")
-    return FoldPlan(k, site, why, {**DEFAULTS, "kernel": name, **options}, domain,
-                    [s for s, _ in found], [c for _, c in found], exps)
+    return FoldPlan(k, site, why, {**DEFAULTS, "kernel": name, **options}, domain, [c for _, c in found], exps)
 
 
 def survey(mod: Module) -> Fit:
@@ -304,15 +291,10 @@ def survey(mod: Module) -> Fit:
 
 
 def _factor_text(mod: Module, c: ast.expr) -> str:
-    """The factor times log2(e). A compound factor keeps parentheses of its own, (a - b) * L
-    and not a - b * L; written inside a pair already, that pair is the result's."""
-    text = mod.text(c)
-    if isinstance(c, (ast.Name, ast.Constant)):
-        return f"({text} * {LOG2E})"
-    a, b = mod.index.span(c)
-    if mod.source[a - 1:a] == "(" and mod.source[b:b + 1] == ")":
-        return f"({text}) * {LOG2E}"
-    return f"(({text}) * {LOG2E})"
+    """The factor times log2(e), grouped; a compound factor keeps parentheses of its own,
+    (a - b) * L and not a - b * L."""
+    text = mod.text(c) if isinstance(c, (ast.Name, ast.Constant)) else f"({mod.text(c)})"
+    return grouped(mod, c, f"{text} * {LOG2E}")
 
 
 def apply(mod: Module, params: dict[str, Any]) -> str:

@@ -79,14 +79,16 @@ class RowPlan(Plan):
     n_value: int
 
 
-def row_loop(mod: Module, k: Kernel, node: ast.AST) -> tuple[str, str] | None:
-    """(N, B) when node is ``for v in range(0, N, B)`` with B a constexpr parameter."""
+def row_loop(mod: Module, k: Kernel, node: ast.AST, options: bool = False) -> tuple[str, str] | None:
+    """(N, B) when node is ``for v in range(0, N, B)`` (or ``tl.range``) with N a parameter and
+    B a constexpr parameter. options: ``tl.range``'s keyword options (``num_stages=2``) are
+    allowed; they change how the loop is compiled, not the values v takes."""
     if not isinstance(node, ast.For) or not isinstance(node.iter, ast.Call):
         return None
     f = node.iter.func
     is_range = isinstance(f, ast.Name) and f.id == "range" or mod.tl_func(node.iter) == "range"
     args = node.iter.args
-    if not is_range or len(args) != 3 or node.iter.keywords:
+    if not is_range or len(args) != 3 or (node.iter.keywords and not (options and mod.tl_func(node.iter) == "range")):
         return None
     start, stop, step = args
     if not (isinstance(start, ast.Constant) and start.value == 0 and isinstance(stop, ast.Name)

@@ -67,7 +67,6 @@ from .common import (
     check_wrappers,
     grid_elem_text,
     grid_elements,
-    int_const,
     kernel_span,
     loop_refusal,
     names_in,
@@ -76,6 +75,7 @@ from .common import (
     sms_device_arg,
     survey_one,
 )
+from .patterns import is_columns
 
 NAME = "split_rows"
 DEFAULT_SPLIT = 8
@@ -167,15 +167,7 @@ def _columns(mod: Module, loop: ast.For, e: ast.expr, block: str) -> bool:
         return False
     binds = [s for s in loop.body if isinstance(s, ast.Assign) and len(s.targets) == 1
              and isinstance(s.targets[0], ast.Name) and s.targets[0].id == e.id]
-    v = binds[0].value if len(binds) == 1 else None
-    if not (isinstance(v, ast.BinOp) and isinstance(v.op, ast.Add)):
-        return False
-    for var, ar in ((v.left, v.right), (v.right, v.left)):
-        if (isinstance(var, ast.Name) and var.id == loop.target.id and isinstance(ar, ast.Call)
-                and mod.tl_func(ar) == "arange" and len(ar.args) == 2 and int_const(ar.args[0]) == 0
-                and isinstance(ar.args[1], ast.Name) and ar.args[1].id == block):
-            return True
-    return False
+    return len(binds) == 1 and is_columns(mod, binds[0].value, loop.target.id, block)
 
 
 def _update(mod: Module, s: ast.stmt, c: str, carried: set[str]) -> tuple[str, ast.expr | None, str | None]:

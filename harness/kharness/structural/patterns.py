@@ -1,0 +1,49 @@
+"""Small syntactic patterns that several structural rewrites recognise in a kernel: a vector
+broadcast by indexing with ``None`` and ``:``, a block's ``tl.arange(0, B)``, a loop's column
+vector ``v + tl.arange(0, B)``, and the text that replaces an expression so that it stays
+grouped. Split from common.py, which holds the Module and the checks every rewrite runs."""
+from __future__ import annotations
+
+import ast
+
+from .common import Module, int_const
+
+
+def strip_broadcast(e: ast.expr) -> ast.expr:
+    """``C[:, None]``, ``C[None, :]``, ``C[None]`` (any depth of such indexes) -> C; any other
+    expression is returned as it is."""
+    while isinstance(e, ast.Subscript):
+        parts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+        if not all((isinstance(p, ast.Constant) and p.value is None) or
+                   (isinstance(p, ast.Slice) and p.lower is None and p.upper is None and p.step is None)
+                   for p in parts):
+            break
+        e = e.value
+    return e
+
+
+def is_arange(mod: Module, e: ast.AST, block: str, aranges: dict[str, str] | None = None) -> bool:
+    """e is ``tl.arange(0, block)``, or a name that ``aranges`` (name -> its block, for names
+    the kernel binds once to such a range) gives that block."""
+    if isinstance(e, ast.Name):
+        return (aranges or {}).get(e.id) == block
+    return (isinstance(e, ast.Call) and mod.tl_func(e) == "arange" and len(e.args) == 2 and not e.keywords
+            and int_const(e.args[0]) == 0 and isinstance(e.args[1], ast.Name) and e.args[1].id == block)
+
+
+def is_columns(mod: Module, e: ast.AST, var: str, block: str, aranges: dict[str, str] | None = None) -> bool:
+    """e is a loop's column vector, ``var + A`` or ``A + var``, A the block's arange."""
+    if not (isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add)):
+        return False
+    return any(isinstance(v, ast.Name) and v.id == var and is_arange(mod, a, block, aranges)
+               for v, a in ((e.left, e.right), (e.right, e.left)))
+
+
+def grouped(mod: Module, node: ast.AST, text: str) -> str:
+    """``text`` as the replacement of ``node``, parenthesised unless node is written right
+    inside a pair of parentheses: node's text is balanced, so the two characters around it
+    match each other and that pair groups the replacement (``~(c < N)`` -> ``~(text)``)."""
+    a, b = mod.index.span(node)
+    if mod.source[a - 1:a] == "(" and mod.source[b:b + 1] == ")":
+        return text
+    return f"({text})"
