@@ -235,11 +235,10 @@ def h(tmp_path_factory):
     client.close()
 
 
-@pytest.fixture(scope="module")
-def recorded(h):
+def record(h, names):
     """The launches the harness records when it loads each fixture (what `survey` gets)."""
     out = {}
-    for name in FITS:
+    for name in names:
         ref, ker = fixture(name)
         r = h.request("load", reference_source=ref, kernel_source=ker, workdir=f"s_{name}", seed=0,
                       correctness_cases=2, benchmark_cases=1)
@@ -247,6 +246,11 @@ def recorded(h):
         assert r["result"]["static_check"]["ok"], (name, r["result"]["static_check"])
         out[name] = r["result"]["kernels"]
     return out
+
+
+@pytest.fixture(scope="module")
+def recorded(h):
+    return record(h, FITS)
 
 
 def load_and_validate(h, name, candidate):

@@ -8,7 +8,7 @@ import re
 import pytest
 from conftest import read, start_harness
 from kharness.structural import apply, survey
-from test_structural import _compile, fixture, load_and_validate
+from test_structural import _compile, fixture, load_and_validate, record
 
 # the fixtures these tests load (structural_fixtures/<name>)
 NAMES = ("even_bounds_attention", "even_bounds_lse")
@@ -23,69 +23,50 @@ def h(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def recorded(h):
-    """The launches the harness records when it loads each fixture (what `survey` gets)."""
-    out = {}
-    for name in NAMES:
-        ref, ker = fixture(name)
-        r = h.request("load", reference_source=ref, kernel_source=ker, workdir=f"s_{name}", seed=0,
-                      correctness_cases=2, benchmark_cases=1)
-        assert r["ok"], (name, r)
-        out[name] = r["result"]["kernels"]
-    return out
+    return record(h, NAMES)
 
 
-# even_bounds_attention's kernel changed so that its loop no longer fits: (replaced text,
-# replacement, words the reason must contain)
-EVEN_REFUSED = [
-    ("for start in range(0, S, BLOCK_N)", "for start in range(BLOCK_N, S, BLOCK_N)",
+# even_bounds_attention's kernel changed, and what each rewrite's survey says of it: (rewrite,
+# replaced text, replacement, whether it still fits, words the reason must contain)
+VARIANTS = [
+    # even_bounds: the loop no longer fits
+    ("even_bounds", "for start in range(0, S, BLOCK_N)", "for start in range(BLOCK_N, S, BLOCK_N)", False,
      ["attn_fwd line 22: the loop is not `for v in range(0, N, B)` with names N and B"]),
-    ("    base = bh * S * D\n", "    base = bh * S * D\n    S = S - 1\n",
+    ("even_bounds", "    base = bh * S * D\n", "    base = bh * S * D\n    S = S - 1\n", False,
      ["its bound S is not a parameter (not a constexpr) the kernel leaves as passed"]),
-    ("        m_i = m_new\n", "        m_i = m_new\n        start = start + 1\n", ["start is assigned inside the loop"]),
+    ("even_bounds", "        m_i = m_new\n", "        m_i = m_new\n        start = start + 1\n", False,
+     ["start is assigned inside the loop"]),
     # the column name bound again in the loop: what it holds at a check is not known
-    ("        s = tl.dot(q, tl.trans(k)) * scale\n", "        s = tl.dot(q, tl.trans(k)) * scale\n        rn = rn + 1\n",
+    ("even_bounds", "        s = tl.dot(q, tl.trans(k)) * scale\n",
+     "        s = tl.dot(q, tl.trans(k)) * scale\n        rn = rn + 1\n", False,
      ["no comparison of the loop's columns `start + tl.arange(0, BLOCK_N)` with S"]),
-    ("< S, other=0.0)\n        v =", "<= S, other=0.0)\n        v =", []),     # one check fewer: still fits
-]
-
-
-@pytest.mark.parametrize("old,new,words", EVEN_REFUSED, ids=[f"even_bounds-{i}" for i in range(len(EVEN_REFUSED))])
-def test_even_bounds_refusals(recorded, old, new, words):
-    src = fixture("even_bounds_attention")[1]
-    assert old in src, old
-    src = src.replace(old, new)
-    fit = next(f for f in survey(src, recorded["even_bounds_attention"]) if f.name == "even_bounds")
-    assert fit.fits == (not words), fit.why
-    for w in words:
-        assert w in fit.why, fit.why
-    if fit.fits:
-        assert "2 check(s) against S" in fit.why, fit.why
-
-
-# even_bounds_attention's kernel changed so that base-2 units would change the result, or
-# the rewrite cannot tell: (replaced text, replacement, words the reason must contain)
-FOLD_REFUSED = [
-    # the running maximum leaves the loop as a value (a logsumexp kept for the backward pass)
-    ("    acc = acc / l_i[:, None]\n", "    acc = acc / l_i[:, None] + tl.max(m_i, axis=0)\n",
+    # one check fewer: still fits
+    ("even_bounds", "< S, other=0.0)\n        v =", "<= S, other=0.0)\n        v =", True, ["2 check(s) against S"]),
+    # fold_exp2: base-2 units would change the result, or the rewrite cannot tell. The running
+    # maximum leaves the loop as a value (a logsumexp kept for the backward pass)
+    ("fold_exp2", "    acc = acc / l_i[:, None]\n", "    acc = acc / l_i[:, None] + tl.max(m_i, axis=0)\n", False,
      ["m_i is used at line 34 other than through maxima"]),
     # scores compared with their maximum: rounding the scaled values may make them equal
-    ("        p = tl.exp(s - m_new[:, None])", "        p = tl.where(s > m_new[:, None], 1.0, tl.exp(s - m_new[:, None]))",
+    ("fold_exp2", "        p = tl.exp(s - m_new[:, None])",
+     "        p = tl.where(s > m_new[:, None], 1.0, tl.exp(s - m_new[:, None]))", False,
      ["s is used at line 29 other than through maxima"]),
     # the scores scaled by a tensor (per-column): no scalar factor to fold into
-    ("tl.dot(q, tl.trans(k)) * scale", "tl.dot(q, tl.trans(k)) * k", ["no tl.exp(x - y) of scores"]),
+    ("fold_exp2", "tl.dot(q, tl.trans(k)) * scale", "tl.dot(q, tl.trans(k)) * k", False,
+     ["no tl.exp(x - y) of scores"]),
     # exp of the scores themselves, not of a difference
-    ("        p = tl.exp(s - m_new[:, None])", "        p = tl.exp(s) / tl.exp(m_new[:, None])",
+    ("fold_exp2", "        p = tl.exp(s - m_new[:, None])", "        p = tl.exp(s) / tl.exp(m_new[:, None])", False,
      ["is used at line 29 other than through maxima"]),
 ]
 
 
-@pytest.mark.parametrize("old,new,words", FOLD_REFUSED, ids=[f"fold_exp2-{i}" for i in range(len(FOLD_REFUSED))])
-def test_fold_exp2_refusals(recorded, old, new, words):
+@pytest.mark.parametrize("rewrite,old,new,fits,words", VARIANTS,
+                         ids=[f"{v[0]}-{i}" for i, v in enumerate(VARIANTS)])
+def test_variants(recorded, rewrite, old, new, fits, words):
     src = fixture("even_bounds_attention")[1]
     assert old in src, old
     src = src.replace(old, new)
-    fit = next(f for f in survey(src, recorded["even_bounds_attention"]) if f.name == "fold_exp2")
-    assert not fit.fits, fit.why
+    fit = next(f for f in survey(src, recorded["even_bounds_attention"]) if f.name == rewrite)
+    assert fit.fits == fits, fit.why
     for w in words:
         assert w in fit.why, fit.why
 
