@@ -13,7 +13,7 @@ ratio of each variant to the initial, and TFLOP/s (4 * BH * S * S * D per call).
     python3 bench/gpu/even_bounds_probe.py [--repeat 5] [--configs 128x64x4x3,128x64x8x3] [--out p.json]
 
 The candidates are made by kharness.structural.apply from the module's source, as a round
-makes them; the launch record they read is the operator's sizes. (Call BS measured a
+makes them, with the launch record kharness.launches takes of the first draft's forward. (Call BS measured a
 hand-written copy of the even_exp2 kernel, written before fold_exp2; at 42bd0a4 a test asserted
 the rewrite's output had the same syntax tree, and the copy was then removed.) Under TRITON_INTERPRET=1 (no GPU) it
 runs every variant once at 2 x 64 x 64, head dim 16, and checks it."""
@@ -29,12 +29,12 @@ import sys
 import tempfile
 from dataclasses import asdict, dataclass
 from types import ModuleType
-from typing import Any
 
 import torch
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "harness"))
+from kharness import launches
 from kharness.structural import apply
 
 INTERP = os.environ.get("TRITON_INTERPRET") == "1"
@@ -65,14 +65,6 @@ def _module(source: str, name: str) -> ModuleType:
     return mod
 
 
-def _record(s: int, block_n: int) -> list[dict[str, Any]]:
-    """The launch record even_bounds reads (the sequence and the key block)."""
-    t = {"kind": "tensor", "dtype": "float16"}
-    return [{"kernel": "attn_fwd", "last": {"args": [t, t, t, t, {"kind": "int", "value": s},
-                                                     {"kind": "float", "value": 0.125}],
-                                            "kwargs": {"BLOCK_N": {"kind": "int", "value": block_n}}}}]
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5, help=f"interleaved measurements (1..{MAX_REPEAT})")
@@ -85,12 +77,16 @@ def main() -> int:
     dev = "cpu" if INTERP else "cuda"
     with open(KERNEL, encoding="utf-8") as f:
         src = f.read()
-    even = apply(src, "even_bounds", {}, _record(s, 32))
-    variants = {"initial": _module(src, "attn_initial"),
-                "even": _module(even, "attn_even"),
-                "even_exp2": _module(apply(even, "fold_exp2", {}, _record(s, 32)), "attn_even_exp2")}
     torch.manual_seed(0)
     q, k, v = (torch.randn(bh, s, d, dtype=torch.float16, device=dev) for _ in range(3))
+    initial = _module(src, "attn_initial")
+    launches.install()          # the launch record the rewrites read, as the harness makes it
+    with launches.recording() as recs:
+        initial.ModelNew()(q, k, v)
+    record = launches.summarize(recs)
+    even = apply(src, "even_bounds", {}, record)
+    variants = {"initial": initial, "even": _module(even, "attn_even"),
+                "even_exp2": _module(apply(even, "fold_exp2", {}, record), "attn_even_exp2")}
     want = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float())
     flops = 4.0 * bh * s * s * d
     lines: list[Line] = []
