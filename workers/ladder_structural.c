@@ -186,8 +186,8 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
     ladder_first(d, "even_bounds");
   }
   /* The softmax scale folded into exp2: one multiply per score fewer, on the same kernels
-   * (on an H100 the unseen attention with both took 0.80 of its first draft's time, with
-   * even_bounds alone 0.93): ahead of even_bounds. */
+   * (on an H100 a hand-written copy of the unseen attention with both took 0.80 of its first
+   * draft's time, with even_bounds alone 0.93): ahead of even_bounds. */
   if (arith && ladder_fits(structural, "fold_exp2", &why)) {
     ladder_why(d, " Structural: %s.", why);
     ladder_add(d, "fold_exp2", 3, "");
