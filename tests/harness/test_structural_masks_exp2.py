@@ -174,3 +174,17 @@ def test_even_bounds_cuda90(h, recorded):
     assert copies.findall(before) and all(" other " in c for c in copies.findall(before)), before
     assert copies.findall(after) and not any(" other " in c for c in copies.findall(after)), after
     assert after.count("arith.select") < before.count("arith.select")
+
+
+@pytest.mark.parametrize("name,flag", [("even_bounds_attention", "EVEN_S"), ("even_bounds_lse", "EVEN_N")])
+def test_even_bounds_refuses_its_own_output(recorded, name, flag):
+    """Once the checks carry the flag, even_bounds no longer fits: a job's round after the
+    rewrite was accepted proposed it again on an H100 (call BU) and spent the round. fold_exp2
+    still fits the flagged attention kernel."""
+    cand = apply(fixture(name)[1], "even_bounds", {}, recorded[name])
+    assert f"| {flag})" in cand
+    fits = {f.name: f for f in survey(cand, recorded[name])}
+    assert not fits["even_bounds"].fits
+    assert "other than those already OR-ed with a constexpr flag" in fits["even_bounds"].why, fits["even_bounds"].why
+    if name == "even_bounds_attention":
+        assert fits["fold_exp2"].fits, fits["fold_exp2"].why

@@ -98,6 +98,19 @@ def _loop_columns(mod: Module, loop: ast.For, var: str, block: str,
     return out
 
 
+def _flagged(k: Kernel, loop: ast.For) -> set[int]:
+    """The comparisons of the loop already OR-ed with a constexpr of the kernel (``(c < N) |
+    EVEN_N``, this rewrite's own output): flagging them again would only add a second flag, so
+    a kernel the rewrite has made is refused rather than proposed once more."""
+    out: set[int] = set()
+    for b in ast.walk(loop):
+        if isinstance(b, ast.BinOp) and isinstance(b.op, ast.BitOr):
+            for x, other in ((b.left, b.right), (b.right, b.left)):
+                if isinstance(x, ast.Compare) and isinstance(other, ast.Name) and other.id in k.constexprs:
+                    out.add(id(x))
+    return out
+
+
 def _loop_checks(mod: Module, k: Kernel, loop: ast.For, stores: Counter[str],
                  aranges: dict[str, str]) -> tuple[str, str, list[ast.Compare]]:
     """(N, B, the loop's bound checks) when the loop is ``for v in range(0, N, B)`` as the
@@ -114,10 +127,11 @@ def _loop_checks(mod: Module, k: Kernel, loop: ast.For, stores: Counter[str],
            for x in ast.walk(loop)):
         raise RewriteRefused(f"{at}: {var} is assigned inside the loop")
     cols = _loop_columns(mod, loop, var, b, aranges)
+    flagged = _flagged(k, loop)
     checks: list[ast.Compare] = []
     for i, top in enumerate(loop.body):
         for c in ast.walk(top):
-            if not (isinstance(c, ast.Compare) and len(c.ops) == 1):
+            if not (isinstance(c, ast.Compare) and len(c.ops) == 1) or id(c) in flagged:
                 continue
             if isinstance(c.ops[0], ast.Lt):
                 col, bound = c.left, c.comparators[0]
@@ -131,8 +145,9 @@ def _loop_checks(mod: Module, k: Kernel, loop: ast.For, stores: Counter[str],
             if (isinstance(col, ast.Name) and cols.get(col.id, i) < i) or is_columns(mod, col, var, b, aranges):
                 checks.append(c)
     if not checks:
+        done = " other than those already OR-ed with a constexpr flag" if flagged else ""
         raise RewriteRefused(f"{at}: no comparison of the loop's columns `{var} + tl.arange(0, {b})` with {n} "
-                             f"(`< {n}`) in the loop")
+                             f"(`< {n}`) in the loop{done}")
     return n, b, checks
 
 
