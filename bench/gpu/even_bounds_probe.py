@@ -4,10 +4,11 @@ kernel rewritten by the harness's even_bounds (its K/V masks and the score selec
 flag that @triton.heuristics sets when the key block divides the sequence) and against that
 kernel rewritten again by fold_exp2 (the softmax scale folded into exp2), side by side in
 one process at the launch configurations in --configs (BLOCK_M x BLOCK_N x num_warps x
-num_stages), every variant checked against PyTorch's attention first. Two hand-written variants
-of the first draft (HAND: the scale applied where the raw scores are used, and q scaled once
-before the loop) go through the same rewrites, to measure what the scale's multiply per score
-still costs.
+num_stages), every variant checked against PyTorch's attention first: fold_exp2 with the
+factor folded into the product (defer=0) and deferred to the scores' uses (defer=1). Call BW
+measured two hand-written variants of the first draft here (the scale at the raw scores' uses,
+and q scaled once before the loop, bench/results/h100-attention-argmax-2026-12-05); the first
+is what defer=1 now writes (the same syntax tree, checked when the files were removed).
 
 Prints one line per (configuration, variant): the median and range over --repeat interleaved
 measurements (each triton.testing.do_bench's median, L2 cleared between its repetitions), the
@@ -44,13 +45,6 @@ INTERP = os.environ.get("TRITON_INTERPRET") == "1"
 KERNEL = os.path.join(ROOT, "bench", "suite", "unseen", "attention", "kernel.py")
 MAX_REPEAT = 20
 DEFAULT_CONFIGS = "32x32x4x3,64x64x4x3,128x64x4x3,128x64x8x3,128x128x8x3"
-HERE = os.path.dirname(os.path.abspath(__file__))
-# hand-written variants of the first draft (files beside this one) -> the rewrites applied to
-# them, in order: whether the scale's remaining multiply is worth another rewrite
-HAND: dict[str, tuple[str, list[str]]] = {
-    "raw_even_exp2": ("attn_raw_scores.py", ["even_bounds", "fold_exp2"]),
-    "qscaled_even": ("attn_q_prescaled.py", ["even_bounds"]),
-}
 
 
 @dataclass
@@ -96,13 +90,8 @@ def main() -> int:
     record = launches.summarize(recs)
     even = apply(src, "even_bounds", {}, record)
     variants = {"initial": initial, "even": _module(even, "attn_even"),
-                "even_exp2": _module(apply(even, "fold_exp2", {}, record), "attn_even_exp2")}
-    for name, (fname, rewrites) in HAND.items():
-        with open(os.path.join(HERE, fname), encoding="utf-8") as f:
-            hand = f.read()
-        for rw in rewrites:
-            hand = apply(hand, rw, {}, record)
-        variants[name] = _module(hand, f"attn_{name}")
+                "even_exp2": _module(apply(even, "fold_exp2", {"defer": 0}, record), "attn_even_exp2"),
+                "even_exp2_defer": _module(apply(even, "fold_exp2", {"defer": 1}, record), "attn_even_exp2_defer")}
     want = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float())
     flops = 4.0 * bh * s * s * d
     lines: list[Line] = []

@@ -71,6 +71,42 @@ def test_variants(recorded, rewrite, old, new, fits, words):
         assert w in fit.why, fit.why
 
 
+def test_fold_exp2_defer(h, recorded):
+    """defer=1 (the default where it fits): the scores stay raw, the maximum is multiplied
+    after it is taken and the exponent's argument is one multiply-add; with even_bounds
+    first, and alone, correct; defer=0 is the folded product of test_fold_exp2_candidate_and_ir.
+    Offline for cuda:90 the TTIR multiplies the score tile once, inside the exponent."""
+    name = "even_bounds_attention"
+    src = fixture(name)[1]
+    fit = next(f for f in survey(src, recorded[name]) if f.name == "fold_exp2")
+    assert fit.params["defer"] == 1 and fit.domain["defer"] == [0, 1], fit
+    assert "s can hold raw scores" in fit.why, fit.why
+    f = "(scale * 1.4426950408889634)"
+    cand = apply(src, "fold_exp2", {}, recorded[name])
+    assert "        s = tl.dot(q, tl.trans(k))\n" in cand, cand
+    assert f"m_new = tl.maximum(m_i, tl.max(s, axis=1) * {f})" in cand, cand
+    assert f"p = tl.exp2(s * {f} - m_new[:, None])" in cand, cand
+    assert "alpha = tl.exp2(m_i - m_new)" in cand and "tl.exp(" not in cand
+    assert apply(src, "fold_exp2", {"defer": 0}, recorded[name]) != cand
+    for one in (cand, apply(apply(src, "even_bounds", {}, recorded[name]), "fold_exp2", {}, recorded[name])):
+        res = load_and_validate(h, name, one)
+        assert res["passed"], res["failure"]
+    ttir = read(_compile(h, name, apply(src, "fold_exp2", {}, recorded[name]))["files"]["ttir"]["path"])
+    assert ttir.count("math.exp2 ") == 2, ttir
+
+
+def test_fold_exp2_defer_refused_two_factors(recorded):
+    """Scores stored from products with two factors: no one factor to defer, so defer's domain
+    is [0] and the folded form is what the rewrite makes."""
+    name = "even_bounds_attention"
+    src = fixture(name)[1]
+    old = '        s = tl.where(rn[None, :] < S, s, float("-inf"))\n'
+    assert old in src
+    src = src.replace(old, '        s = tl.where(rn[None, :] < S, s, tl.dot(q, tl.trans(k)) * 2.0)\n')
+    fit = next(f for f in survey(src, recorded[name]) if f.name == "fold_exp2")
+    assert fit.fits and fit.domain["defer"] == [0] and fit.params["defer"] == 0, fit
+
+
 def test_fold_exp2_scale_inside_the_exponent(h, recorded):
     """The scale applied where the scores are used (`tl.exp(s * scale - m)`, the maximum of the
     raw scores times the scale): the products inside the exponent and inside the maximum take
@@ -94,19 +130,21 @@ def test_fold_exp2_compound_factor(h, recorded):
     """A factor written as arithmetic keeps its parentheses when it takes log2(e)."""
     name = "even_bounds_attention"
     src = fixture(name)[1].replace("tl.dot(q, tl.trans(k)) * scale", "tl.dot(q, tl.trans(k)) * (scale - 0.0)")
-    cand = apply(src, "fold_exp2", {}, recorded[name])
+    cand = apply(src, "fold_exp2", {"defer": 0}, recorded[name])
     assert "tl.dot(q, tl.trans(k)) * ((scale - 0.0) * 1.4426950408889634)" in cand, cand
     res = load_and_validate(h, name, cand)
     assert res["passed"], res["failure"]
+    cand = apply(src, "fold_exp2", {"defer": 1}, recorded[name])
+    assert "tl.exp2(s * ((scale - 0.0) * 1.4426950408889634) - m_new[:, None])" in cand, cand
 
 
 def test_fold_exp2_candidate_and_ir(h, recorded):
-    """fold_exp2 on the attention kernel: the factor takes log2(e), the two exponentials become
+    """fold_exp2 (defer=0) on the attention kernel: the factor takes log2(e), the two exponentials become
     tl.exp2 of the same differences; offline for cuda:90 the TTIR's math.exp become math.exp2;
     after even_bounds it still fits (the two compose), and the composition is correct."""
     name = "even_bounds_attention"
     src = fixture(name)[1]
-    cand = apply(src, "fold_exp2", {}, recorded[name])
+    cand = apply(src, "fold_exp2", {"defer": 0}, recorded[name])
     assert "s = tl.dot(q, tl.trans(k)) * (scale * 1.4426950408889634)" in cand
     assert "p = tl.exp2(s - m_new[:, None])" in cand and "alpha = tl.exp2(m_i - m_new)" in cand
     assert "tl.exp(" not in cand
@@ -114,7 +152,7 @@ def test_fold_exp2_candidate_and_ir(h, recorded):
     after = read(_compile(h, name, cand)["files"]["ttir"]["path"])
     assert before.count("math.exp ") == 2 and "math.exp2" not in before, before
     assert after.count("math.exp2 ") == 2 and "math.exp " not in after, after
-    both = apply(apply(src, "even_bounds", {}, recorded[name]), "fold_exp2", {}, recorded[name])
+    both = apply(apply(src, "even_bounds", {}, recorded[name]), "fold_exp2", {"defer": 0}, recorded[name])
     assert "| EVEN_S)" in both and "tl.exp2(" in both
     res = load_and_validate(h, name, both)
     assert res["passed"], res["failure"]

@@ -48,7 +48,7 @@ from .common import (
 from .patterns import grouped, strip_broadcast
 
 NAME = "fold_exp2"
-DEFAULTS: dict[str, Any] = {"kernel": ""}
+DEFAULTS: dict[str, Any] = {"kernel": "", "defer": 0}
 LOG2E = "1.4426950408889634"   # log2(e), the factor Triton's exp lowering multiplies by
 # the pipeline and warps move with the arithmetic per element (the launch's own are the
 # defaults and always in the domain)
@@ -62,6 +62,14 @@ COMBINE = ("maximum", "minimum")
 class FoldPlan(Plan):
     factors: list[ast.expr] = field(default_factory=list)    # the scalar factor c of each product A * c
     exps: list[ast.Call] = field(default_factory=list)
+    # defer (the parameter ``defer`` = 1): the names that hold raw scores (Defer's docstring),
+    # the factor they share, the sources stored into them (each becomes its A) and the
+    # expressions that need base-2 units (stores of the other names, the exps' operands)
+    raw: set[str] = field(default_factory=set)
+    raw_factor: ast.expr | None = None
+    raw_stores: list[ast.AST] = field(default_factory=list)
+    scaled_roots: list[ast.AST] = field(default_factory=list)
+    defer: _Defer | None = None
 
 
 def _const_value(mod: Module, e: ast.AST) -> float | None:
@@ -249,6 +257,91 @@ def _why_not(scan: _Scan, k: Kernel, stores: dict[str, list[ast.AST]], reads: di
     return "; " + "; ".join(out) if out else ""
 
 
+class _Defer:
+    """The scale deferred to the scores' uses: names whose every store is *raw-form* (a source,
+    whose factor is dropped; a raw name; a constant of SCALE_INVARIANT; a selection of two
+    raw-form values; an index by ``None`` and ``:``) keep raw scores, A instead of A * c, and
+    the factor is applied where base-2 units are needed: a maximum or minimum of a raw name is
+    taken first and multiplied after (``tl.max(s, axis=1) * (c * L)``: one multiply per row, and
+    equal to the maximum of the products, rounding being monotone), a raw name elsewhere is
+    multiplied where it is read (``tl.exp2(s * (c * L) - m)``: one fused multiply-add per score
+    where fold alone spends a multiply and a subtraction). Every source stored into raw names
+    must have the same factor; otherwise nothing is deferred."""
+
+    def __init__(self, scan: _Scan, stores: dict[str, list[ast.AST]], dom: set[str]) -> None:
+        self.scan, self.stores, self.dom = scan, stores, dom
+        self.raw: set[str] = set()
+        self.factor: ast.expr | None = None
+
+    def raw_form(self, e: ast.AST, raw: set[str]) -> bool:
+        if isinstance(e, ast.Name):
+            return e.id in raw
+        if isinstance(e, ast.Subscript) and strip_broadcast(e) is not e:
+            return self.raw_form(strip_broadcast(e), raw)
+        if self.scan.invariant(e) or self.scan.source(e, self.dom) is not None:
+            return True
+        return (isinstance(e, ast.Call) and self.scan.mod.tl_func(e) == "where" and len(e.args) == 3
+                and not e.keywords and self.raw_form(e.args[1], raw) and self.raw_form(e.args[2], raw))
+
+    def sources(self, e: ast.AST) -> list[tuple[ast.BinOp, ast.expr]]:
+        """The sources of raw-form e (where raw_form found them)."""
+        if isinstance(e, ast.Subscript):
+            return self.sources(e.value)
+        src = self.scan.source(e, self.dom)
+        if src is not None:
+            return [src]
+        if isinstance(e, ast.Call):
+            return [x for a in e.args[1:] for x in self.sources(a)]
+        return []
+
+    def find(self) -> None:
+        """raw: the greatest set of names of D whose stores are all raw-form, among those that
+        store a source somewhere (a name of constants alone stays as it is); emptied unless
+        their sources share one factor."""
+        raw = _shrink(set(self.dom), lambda n, d: all(self.raw_form(v, d) for v in self.stores[n]))
+        found = [x for n in raw for v in self.stores[n] for x in self.sources(v)]
+        factors = {ast.dump(c) for _, c in found}
+        if len(factors) != 1:
+            return
+        self.raw, self.factor = raw, found[0][1]
+
+    def is_raw_read(self, e: ast.AST) -> bool:
+        e = strip_broadcast(e) if isinstance(e, ast.expr) else e
+        return isinstance(e, ast.Name) and e.id in self.raw
+
+    def scaled_edits(self, mod: Module, e: ast.AST, f: str, fold: Callable[[ast.expr], Edit]) -> list[Edit]:
+        """Edits that put scaled expression e in base-2 units when the raw names hold raw scores."""
+        if self.is_raw_read(e):
+            return [mod.replace(e, _times(mod, e, f))]
+        src = self.scan.source(e, self.dom)
+        if src is not None:
+            return [fold(src[1])]
+        if isinstance(e, ast.Subscript):
+            return self.scaled_edits(mod, e.value, f, fold)
+        if not isinstance(e, ast.Call):
+            return []               # a name of D that is not raw, a constant
+        fn = mod.tl_func(e)
+        if fn in REDUCE and e.args and self.is_raw_read(e.args[0]):
+            return [mod.replace(e, _times(mod, e, f))]
+        parts = e.args[:1] if fn in REDUCE else e.args[1:] if fn == "where" else e.args
+        return [x for a in parts for x in self.scaled_edits(mod, a, f, fold)]
+
+    def raw_edits(self, mod: Module, e: ast.AST) -> list[Edit]:
+        """Edits that drop the factor of each source in raw-form e."""
+        return [mod.replace(b, mod.text(a)) for b, c in self.sources(e)
+                for a in (b.left if b.right is c else b.right,)]
+
+
+def _times(mod: Module, e: ast.AST, f: str) -> str:
+    """e's text multiplied by f, grouped unless e is a call's argument or a side of a sum or
+    difference (where a product needs no parentheses)."""
+    up = mod.parents.get(e)
+    text = f"{mod.text(e)} * {f}"
+    if isinstance(up, ast.Call) or (isinstance(up, ast.BinOp) and isinstance(up.op, (ast.Add, ast.Sub))):
+        return text
+    return grouped(mod, e, text)
+
+
 def analyze(mod: Module, k: Kernel) -> FoldPlan:
     name = k.name
     check_wrappers(mod, k, "num_warps and num_stages")
@@ -279,11 +372,24 @@ def analyze(mod: Module, k: Kernel) -> FoldPlan:
         raise RewriteRefused(why + _why_not(scan, k, stores, reads, dom))
     site = mod.one_site(name)
     options, domain = option_domain(mod, site, OPTION_DOMAIN)
+    defer = _Defer(scan, stores, dom)
+    defer.find()
+    options["defer"] = int(bool(defer.raw))
+    domain["defer"] = [0, 1] if defer.raw else [0]
     lines = ", ".join(str(c.lineno) for c in exps)
     why = (f"{name}: {', '.join(sorted(dom))} feed only tl.exp of differences (line {lines}) from a product "
            f"with a scalar factor (line {', '.join(str(s.lineno) for s, _ in found)}): base-2 units fold "
            "exp's log2(e) into that factor")
-    return FoldPlan(k, site, why, {**DEFAULTS, "kernel": name, **options}, domain, [c for _, c in found], exps)
+    if defer.raw:
+        why += (f"; {', '.join(sorted(defer.raw))} can hold raw scores, the factor applied where they are "
+                "used (defer)")
+    plan = FoldPlan(k, site, why, {**DEFAULTS, "kernel": name, **options}, domain, [c for _, c in found], exps)
+    plan.raw, plan.raw_factor = defer.raw, defer.factor
+    plan.raw_stores = [v for n in sorted(defer.raw) for v in stores[n]]
+    plan.scaled_roots = [v for n in sorted(dom - defer.raw) for v in stores[n]]
+    plan.scaled_roots += [x for c in exps for x in (c.args[0].left, c.args[0].right)]    # type: ignore[attr-defined]
+    plan.defer = defer
+    return plan
 
 
 def survey(mod: Module) -> Fit:
@@ -303,6 +409,16 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     p = check_params(NAME, dict(params), plan.params, plan.domain)
     tl = mod.tl()
     edits: list[Edit] = option_edits(mod, plan, p, OPTION_DOMAIN)
-    edits += [mod.replace(c, _factor_text(mod, c)) for c in plan.factors]
     edits += [mod.replace(e.func, f"{tl}.exp2") for e in plan.exps]     # tl.exp, tl.math.exp or an imported exp
+    if not p["defer"]:
+        edits += [mod.replace(c, _factor_text(mod, c)) for c in plan.factors]
+        return apply_edits(mod.source, edits)
+    assert plan.raw and plan.raw_factor is not None and plan.defer is not None
+    c = plan.raw_factor
+    text = mod.text(c) if isinstance(c, (ast.Name, ast.Constant)) else f"({mod.text(c)})"
+    f = f"({text} * {LOG2E})"
+    for v in plan.raw_stores:
+        edits += plan.defer.raw_edits(mod, v)
+    for r in plan.scaled_roots:
+        edits += plan.defer.scaled_edits(mod, r, f, lambda x: mod.replace(x, _factor_text(mod, x)))
     return apply_edits(mod.source, edits)
