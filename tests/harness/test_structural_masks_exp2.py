@@ -95,6 +95,29 @@ def test_fold_exp2_defer(h, recorded):
     assert ttir.count("math.exp2 ") == 2, ttir
 
 
+@pytest.mark.parametrize("second", ["        s = s * scale\n", "        s *= scale\n"])
+def test_fold_exp2_two_step(h, recorded, second):
+    """The scale in a statement of its own right after the product (``s = s * scale``, ``s *=
+    scale``): the pair stores one scaled product, so fold_exp2 fits, the second statement's
+    factor takes log2(e) and the candidate is correct; defer, which would have to remove that
+    statement, is not offered. Not right after it (a statement between), it is refused."""
+    name = "even_bounds_attention"
+    old = "        s = tl.dot(q, tl.trans(k)) * scale\n"
+    src = fixture(name)[1]
+    assert old in src
+    two = src.replace(old, "        s = tl.dot(q, tl.trans(k))\n" + second)
+    fit = next(f for f in survey(two, recorded[name]) if f.name == "fold_exp2")
+    assert fit.fits and fit.domain["defer"] == [0], fit
+    cand = apply(two, "fold_exp2", {}, recorded[name])
+    assert second.replace("scale", "(scale * 1.4426950408889634)") in cand, cand
+    assert "p = tl.exp2(s - m_new[:, None])" in cand, cand
+    res = load_and_validate(h, name, cand)
+    assert res["passed"], res["failure"]
+    apart = src.replace(old, "        s = tl.dot(q, tl.trans(k))\n        q = q + 0\n" + second)
+    fit = next(f for f in survey(apart, recorded[name]) if f.name == "fold_exp2")
+    assert not fit.fits, fit.why
+
+
 def test_fold_exp2_defer_refused_two_factors(recorded):
     """Scores stored from products with two factors: no one factor to defer, so defer's domain
     is [0] and the folded form is what the rewrite makes."""

@@ -45,8 +45,8 @@ static const char *elementwise_knobs =
     "    \"params\": {\"kernel\": \"gelu\", \"num_warps\": 4, \"num_stages\": 3},"
     "    \"domain\": {\"num_warps\": [4, 8], \"num_stages\": [2, 3, 4]}},"
     "   {\"name\": \"fold_exp2\", \"fits\": true, \"why\": \"gelu: s feeds exp\","
-    "    \"params\": {\"kernel\": \"gelu\", \"num_warps\": 8, \"num_stages\": 3},"
-    "    \"domain\": {\"num_warps\": [4, 8], \"num_stages\": [2, 3, 4]}}]}";
+    "    \"params\": {\"kernel\": \"gelu\", \"num_warps\": 8, \"num_stages\": 3, \"defer\": 1},"
+    "    \"domain\": {\"num_warps\": [4, 8], \"num_stages\": [2, 3, 4], \"defer\": [0, 1]}}]}";
 
 static json_t *load(const char *text)
 {
@@ -324,14 +324,15 @@ static void test_structural(void **state)
     assert_int_equal(json_integer_value(json_object_get(pa, "num_stages")), 3);
   }
   json_decref(out.candidates);
-  /* fold_exp2: the same shape of plan, the launch's 8 warps first, the rewrite named so the
-   * harness finds it */
+  /* fold_exp2: the same shape of plan with its defer parameter (2 x 3 x 2 points), the
+   * launch's 8 warps and defer 1 first, the rewrite named so the harness finds it */
   assert_int_equal(plan(k, "fold_exp2", "", NULL, NULL, 32, &out, why), 0);
-  assert_int_equal(json_array_size(out.candidates), 6);
+  assert_int_equal(json_array_size(out.candidates), 12);
   {
     const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
     assert_string_equal(json_string_value(json_object_get(st, "name")), "fold_exp2");
     assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "params"), "num_warps")), 8);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "params"), "defer")), 1);
   }
   json_decref(out.candidates);
   /* row_in_registers does not fit: nothing, with the harness's reason */
