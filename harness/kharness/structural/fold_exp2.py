@@ -345,10 +345,12 @@ class _Defer:
         return []
 
     def find(self, synthetic: set[int]) -> None:
-        """raw: the greatest set of names of D whose stores are all raw-form, among those that
-        store a source somewhere (a name of constants alone stays as it is); emptied unless
-        their sources share one factor and none is a two-step product (_two_step: its A is a
-        statement of its own, which the deferred form would have to remove)."""
+        """raw: the greatest set of names of D whose stores are all raw-form (a name of the
+        constants alone counts: L times it is itself, so multiplying it where it is read changes
+        nothing but a multiply; the attention kernels' names of constants also store maxima,
+        which are not raw-form); emptied unless their sources share one factor and none is a
+        two-step product (_two_step: its A is a statement of its own, which the deferred form
+        would have to remove)."""
         raw = _shrink(set(self.dom), lambda n, d: all(self.raw_form(v, d) for v in self.stores[n]))
         found = [x for n in raw for v in self.stores[n] for x in self.sources(v)]
         factors = {ast.dump(c) for _, c in found}
