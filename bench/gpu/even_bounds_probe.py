@@ -8,7 +8,8 @@ num_stages), every variant checked against PyTorch's attention first: fold_exp2 
 factor folded into the product (defer=0) and deferred to the scores' uses (defer=1). Call BW
 measured two hand-written variants of the first draft here (the scale at the raw scores' uses,
 and q scaled once before the loop, bench/results/h100-attention-argmax-2026-12-05); the first
-is what defer=1 now writes (the same syntax tree, checked when the files were removed).
+differed from the first draft in the three lines that test_fold_exp2_defer asserts defer=1
+writes.
 
 Prints one line per (configuration, variant): the median and range over --repeat interleaved
 measurements (each triton.testing.do_bench's median, L2 cleared between its repetitions), the

@@ -66,14 +66,7 @@ COMBINE = ("maximum", "minimum")
 class FoldPlan(Plan):
     factors: list[ast.expr] = field(default_factory=list)    # the scalar factor c of each product A * c
     exps: list[ast.Call] = field(default_factory=list)
-    # defer (the parameter ``defer`` = 1): the names that hold raw scores (Defer's docstring),
-    # the factor they share, the sources stored into them (each becomes its A) and the
-    # expressions that need base-2 units (stores of the other names, the exps' operands)
-    raw: set[str] = field(default_factory=set)
-    raw_factor: ast.expr | None = None
-    raw_stores: list[ast.AST] = field(default_factory=list)
-    scaled_roots: list[ast.AST] = field(default_factory=list)
-    defer: _Defer | None = None
+    defer: _Defer | None = None    # what the parameter ``defer`` = 1 changes; None where it does not fit
 
 
 def _const_value(mod: Module, e: ast.AST) -> float | None:
@@ -318,8 +311,8 @@ class _Defer:
     rather than 0: its exponential is 1 within rounding, and the sum that normalizes the
     result is taken over the same values. A row of -inf gives NaN as the original does."""
 
-    def __init__(self, scan: _Scan, stores: dict[str, list[ast.AST]], dom: set[str]) -> None:
-        self.scan, self.stores, self.dom = scan, stores, dom
+    def __init__(self, scan: _Scan, stores: dict[str, list[ast.AST]], dom: set[str], exps: list[ast.Call]) -> None:
+        self.scan, self.stores, self.dom, self.exps = scan, stores, dom, exps
         self.raw: set[str] = set()
         self.factor: ast.expr | None = None
 
@@ -333,17 +326,6 @@ class _Defer:
         return (isinstance(e, ast.Call) and self.scan.mod.tl_func(e) == "where" and len(e.args) == 3
                 and not e.keywords and self.raw_form(e.args[1], raw) and self.raw_form(e.args[2], raw))
 
-    def sources(self, e: ast.AST) -> list[tuple[ast.BinOp, ast.expr]]:
-        """The sources of raw-form e (where raw_form found them)."""
-        if isinstance(e, ast.Subscript):
-            return self.sources(e.value)
-        src = self.scan.source(e, self.dom)
-        if src is not None:
-            return [src]
-        if isinstance(e, ast.Call):
-            return [x for a in e.args[1:] for x in self.sources(a)]
-        return []
-
     def find(self, synthetic: set[int]) -> None:
         """raw: the greatest set of names of D whose stores are all raw-form (a name of the
         constants alone counts: L times it is itself, so multiplying it where it is read changes
@@ -352,7 +334,7 @@ class _Defer:
         two-step product (_two_step: its A is a statement of its own, which the deferred form
         would have to remove)."""
         raw = _shrink(set(self.dom), lambda n, d: all(self.raw_form(v, d) for v in self.stores[n]))
-        found = [x for n in raw for v in self.stores[n] for x in self.sources(v)]
+        found = [x for n in raw for v in self.stores[n] for x in self.scan.sources_in(v, self.dom)]
         factors = {ast.dump(c) for _, c in found}
         if len(factors) != 1 or any(id(b) in synthetic for b, _ in found):
             return
@@ -362,27 +344,42 @@ class _Defer:
         e = strip_broadcast(e) if isinstance(e, ast.expr) else e
         return isinstance(e, ast.Name) and e.id in self.raw
 
-    def scaled_edits(self, mod: Module, e: ast.AST, f: str, fold: Callable[[ast.expr], Edit]) -> list[Edit]:
+    def edits(self) -> list[Edit]:
+        """The deferred form: each source stored into a raw name becomes its A; the stores of
+        the other names of D and the exps' operands take the factor where they read raw names."""
+        assert self.raw and self.factor is not None
+        mod = self.scan.mod
+        f = f"({_factor_product(mod, self.factor)})"
+        out = [mod.replace(b, mod.text(b.left if b.right is c else b.right))
+               for n in sorted(self.raw) for v in self.stores[n] for b, c in self.scan.sources_in(v, self.dom)]
+        roots = [v for n in sorted(self.dom - self.raw) for v in self.stores[n]]
+        roots += [x for e in self.exps for x in _operands(e)]
+        return out + [x for r in roots for x in self.scaled_edits(r, f)]
+
+    def scaled_edits(self, e: ast.AST, f: str) -> list[Edit]:
         """Edits that put scaled expression e in base-2 units when the raw names hold raw scores."""
+        mod = self.scan.mod
         if self.is_raw_read(e):
             return [mod.replace(e, _times(mod, e, f))]
         src = self.scan.source(e, self.dom)
         if src is not None:
-            return [fold(src[1])]
+            return [mod.replace(src[1], _factor_text(mod, src[1]))]
         if isinstance(e, ast.Subscript):
-            return self.scaled_edits(mod, e.value, f, fold)
+            return self.scaled_edits(e.value, f)
         if not isinstance(e, ast.Call):
             return []               # a name of D that is not raw, a constant
         fn = mod.tl_func(e)
         if fn in REDUCE and e.args and self.is_raw_read(e.args[0]):
             return [mod.replace(e, _times(mod, e, f))]
         parts = e.args[:1] if fn in REDUCE else e.args[1:] if fn == "where" else e.args
-        return [x for a in parts for x in self.scaled_edits(mod, a, f, fold)]
+        return [x for a in parts for x in self.scaled_edits(a, f)]
 
-    def raw_edits(self, mod: Module, e: ast.AST) -> list[Edit]:
-        """Edits that drop the factor of each source in raw-form e."""
-        return [mod.replace(b, mod.text(a)) for b, c in self.sources(e)
-                for a in (b.left if b.right is c else b.right,)]
+
+def _operands(e: ast.Call) -> tuple[ast.expr, ast.expr]:
+    """x and y of an exp of a difference ``tl.exp(x - y)`` (exp_of_difference found it)."""
+    diff = e.args[0]
+    assert isinstance(diff, ast.BinOp)
+    return diff.left, diff.right
 
 
 def _times(mod: Module, e: ast.AST, f: str) -> str:
@@ -410,11 +407,7 @@ def analyze(mod: Module, k: Kernel) -> FoldPlan:
     synthetic = _two_step(k, scan, stores, reads)
     dom = _scalednames_in(scan, stores, reads, set(stores) - scalars)
     exps = [c for c in ast.walk(k.node) if isinstance(c, ast.Call) and scan.exp_of_difference(c, dom)]
-    scaled_roots = [v for n in sorted(dom) for v in stores[n]]
-    for c in exps:
-        diff = c.args[0]
-        assert isinstance(diff, ast.BinOp)
-        scaled_roots += [diff.left, diff.right]
+    scaled_roots = [v for n in sorted(dom) for v in stores[n]] + [x for c in exps for x in _operands(c)]
     found: list[tuple[ast.BinOp, ast.expr]] = []
     for r in scaled_roots:
         found += [x for x in scan.sources_in(r, dom) if all(x[0] is not y[0] for y in found)]
@@ -426,7 +419,7 @@ def analyze(mod: Module, k: Kernel) -> FoldPlan:
         raise RewriteRefused(why + _why_not(scan, k, stores, reads, dom))
     site = mod.one_site(name)
     options, domain = option_domain(mod, site, OPTION_DOMAIN)
-    defer = _Defer(scan, stores, dom)
+    defer = _Defer(scan, stores, dom, exps)
     defer.find(synthetic)
     options["defer"] = int(bool(defer.raw))
     domain["defer"] = [0, 1] if defer.raw else [0]
@@ -437,24 +430,24 @@ def analyze(mod: Module, k: Kernel) -> FoldPlan:
     if defer.raw:
         why += (f"; {', '.join(sorted(defer.raw))} can hold raw scores, the factor applied where they are "
                 "used (defer)")
-    plan = FoldPlan(k, site, why, {**DEFAULTS, "kernel": name, **options}, domain, [c for _, c in found], exps)
-    plan.raw, plan.raw_factor = defer.raw, defer.factor
-    plan.raw_stores = [v for n in sorted(defer.raw) for v in stores[n]]
-    plan.scaled_roots = [v for n in sorted(dom - defer.raw) for v in stores[n]]
-    plan.scaled_roots += [x for c in exps for x in (c.args[0].left, c.args[0].right)]    # type: ignore[attr-defined]
-    plan.defer = defer
-    return plan
+    return FoldPlan(k, site, why, {**DEFAULTS, "kernel": name, **options}, domain, [c for _, c in found], exps,
+                    defer if defer.raw else None)
 
 
 def survey(mod: Module) -> Fit:
     return survey_one(mod, NAME, analyze)
 
 
-def _factor_text(mod: Module, c: ast.expr) -> str:
-    """The factor times log2(e), grouped; a compound factor keeps parentheses of its own,
-    (a - b) * L and not a - b * L."""
+def _factor_product(mod: Module, c: ast.expr) -> str:
+    """The factor times log2(e); a compound factor keeps parentheses of its own, (a - b) * L
+    and not a - b * L."""
     text = mod.text(c) if isinstance(c, (ast.Name, ast.Constant)) else f"({mod.text(c)})"
-    return grouped(mod, c, f"{text} * {LOG2E}")
+    return f"{text} * {LOG2E}"
+
+
+def _factor_text(mod: Module, c: ast.expr) -> str:
+    """The factor times log2(e) in place of c, grouped."""
+    return grouped(mod, c, _factor_product(mod, c))
 
 
 def apply(mod: Module, params: dict[str, Any]) -> str:
@@ -464,15 +457,9 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     tl = mod.tl()
     edits: list[Edit] = option_edits(mod, plan, p, OPTION_DOMAIN)
     edits += [mod.replace(e.func, f"{tl}.exp2") for e in plan.exps]     # tl.exp, tl.math.exp or an imported exp
-    if not p["defer"]:
+    if p["defer"]:
+        assert plan.defer is not None      # the domain offers defer 1 only then
+        edits += plan.defer.edits()
+    else:
         edits += [mod.replace(c, _factor_text(mod, c)) for c in plan.factors]
-        return apply_edits(mod.source, edits)
-    assert plan.raw and plan.raw_factor is not None and plan.defer is not None
-    c = plan.raw_factor
-    text = mod.text(c) if isinstance(c, (ast.Name, ast.Constant)) else f"({mod.text(c)})"
-    f = f"({text} * {LOG2E})"
-    for v in plan.raw_stores:
-        edits += plan.defer.raw_edits(mod, v)
-    for r in plan.scaled_roots:
-        edits += plan.defer.scaled_edits(mod, r, f, lambda x: mod.replace(x, _factor_text(mod, x)))
     return apply_edits(mod.source, edits)
