@@ -179,9 +179,9 @@ class LaunchSite:
 
     def arg_for(self, params: list[str], name: str) -> ast.expr | None:
         """The expression passed for kernel parameter `name`, or None when it is omitted."""
-        for kw in self.call.keywords:
-            if kw.arg == name:
-                return kw.value
+        kw = self.keyword(name)
+        if kw is not None:
+            return kw.value
         if name in params:
             i = params.index(name)
             for j, a in enumerate(self.call.args):
@@ -192,7 +192,9 @@ class LaunchSite:
         return None
 
     def keyword(self, name: str) -> ast.keyword | None:
-        for kw in self.call.keywords:
+        """The keyword that passes `name`, written at the call or as an entry of a `**cfg`
+        whose keys the source shows (spread_keywords)."""
+        for kw in [*self.call.keywords, *(spread_keywords(self.env.program.tree, self.call) or [])]:
             if kw.arg == name:
                 return kw
         return None
@@ -221,6 +223,59 @@ def double_star(call: ast.Call) -> ast.keyword | None:
     """The `**cfg` of a call `f(..., **cfg)`, if any: a keyword added beside it may repeat one
     of its keys."""
     return next((kw for kw in call.keywords if kw.arg is None), None)
+
+
+def spread_keywords(tree: ast.Module, call: ast.Call) -> list[ast.keyword] | None:
+    """The keywords a call's one `**cfg` passes, when the source shows them all: cfg a dict
+    display written at the call, or a name bound once, by a statement of the function that
+    makes the call (or of the module), to a dict display, and read nowhere but at this `**`,
+    so nothing can add, drop or change an entry in between. Every key must be a string naming
+    a keyword no other argument of the call names, every value a constant. Each entry comes
+    back as an ast.keyword spanning `"key": value` (its value the source's node, so an edit of
+    the value lands in the dict). None when the call has no `**` or its keys are not known."""
+    stars = [kw for kw in call.keywords if kw.arg is None]
+    if len(stars) != 1:
+        return None
+    d: ast.expr | None = stars[0].value
+    if isinstance(d, ast.Name):
+        d = _sole_dict(tree, call, d.id)
+    if not isinstance(d, ast.Dict):
+        return None
+    named = {kw.arg for kw in call.keywords if kw.arg is not None}
+    out: list[ast.keyword] = []
+    for k, v in zip(d.keys, d.values):
+        if not (isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.isidentifier()
+                and isinstance(v, ast.Constant) and k.value not in named):
+            return None
+        named.add(k.value)
+        kw = ast.keyword(arg=k.value, value=v)
+        kw.lineno, kw.col_offset = k.lineno, k.col_offset
+        kw.end_lineno, kw.end_col_offset = v.end_lineno, v.end_col_offset
+        out.append(kw)
+    return out
+
+
+def _sole_dict(tree: ast.Module, call: ast.Call, name: str) -> ast.Dict | None:
+    """The dict display `name` is bound to when the one statement binding it is `name = {...}`
+    in the body of the function holding `call` (or of the module, when that function binds
+    no `name`), before the call, and the call's `**name` is the only read of it there."""
+    scope: ast.Module | ast.FunctionDef = tree
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.FunctionDef) and any(n is call for n in ast.walk(fn)):
+            scope = fn      # ast.walk is breadth-first: the last match is the innermost
+    uses = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name]
+    if isinstance(scope, ast.FunctionDef) and not any(isinstance(n.ctx, ast.Store) for n in uses):
+        scope = tree
+        uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name]
+    if any(isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names for n in ast.walk(tree)):
+        return None
+    if [isinstance(n.ctx, ast.Store) for n in uses].count(True) != 1 or len(uses) != 2:
+        return None
+    for s in scope.body:
+        if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                and s.targets[0].id == name and isinstance(s.value, ast.Dict) and s.lineno < call.lineno):
+            return s.value
+    return None
 
 
 def is_jit(fn: ast.FunctionDef) -> bool:

@@ -15,6 +15,7 @@ import re
 import pytest
 import torch
 from conftest import read, vector_add
+from kharness import pyflow
 from kharness.client import HarnessClient
 from kharness.knobs import Discovery, Knob, Site, Where, discover
 from kharness.rewrite import apply_changes
@@ -249,10 +250,11 @@ def test_tile_named_block_without_dot(h):
 
 
 def test_double_star_launch_is_left_alone(h: HarnessClient) -> None:
-    """`k[grid](..., **cfg)`: what the launch does not name may be among cfg's keys, so neither
-    a knob nor a structural rewrite adds a keyword there (each candidate used to fail with
-    "got multiple values for keyword argument"); the frozen list says why."""
-    load(h, "kwargs_launch.py", "ref_absmax.py")
+    """`k[grid](..., **cfg)` where cfg changes after it is built: what the launch does not name
+    may be among cfg's keys, so neither a knob nor a structural rewrite adds a keyword there
+    (each candidate used to fail with "got multiple values for keyword argument"); the frozen
+    list says why."""
+    load(h, "kwargs_launch_opaque.py", "ref_absmax.py")
     res = knobs(h)
     assert res["knobs"] == []
     frozen = {f["name"]: f["why"] for f in res["frozen"]}
@@ -261,6 +263,36 @@ def test_double_star_launch_is_left_alone(h: HarnessClient) -> None:
     fits = {s["name"]: s for s in res["structural"]}
     assert not any(s["fits"] for s in fits.values())
     assert "passes **cfg" in fits["row_single_block"]["why"], fits["row_single_block"]
+
+
+def test_double_star_dict_display_is_read(h: HarnessClient) -> None:
+    """`cfg = {"BLOCK": 128, "num_warps": 2}` read only at `k[grid](..., **cfg)`: its entries are
+    the launch's keywords. BLOCK and num_warps are knobs whose changes edit the entries (and
+    nothing else), num_stages is added beside `**cfg`, and the structural rewrites see the
+    launch's BLOCK (row_single_block fits and its candidate is correct)."""
+    load(h, "kwargs_launch.py", "ref_absmax.py")
+    res = knobs(h)
+    ks = by_id(res)
+    assert set(ks) == {"BLOCK", "num_warps", "num_stages"}, res["frozen"]
+    assert (ks["BLOCK"]["value"], ks["num_warps"]["value"]) == (128, 2)
+    assert ks["BLOCK"]["where"]["text"] == '"BLOCK": 128'
+    out = rewrite(h, changes={"BLOCK": 256, "num_warps": 4, "num_stages": 2})
+    src = fx("kwargs_launch.py")
+    assert changed_lines(src, out["source"]) == {
+        27: '        cfg = {"BLOCK": 256, "num_warps": 4}',
+        28: "        absmax_kernel[(x.shape[0],)](x, y, x.shape[1], x.stride(0), **cfg, num_stages=2)"}
+    check_candidate(h, out, {"BLOCK": 256, "num_warps": 4, "num_stages": 2})
+    if HAS_STRUCTURAL:
+        fits = {s["name"]: s for s in res["structural"]}
+        assert fits["row_single_block"]["fits"], fits["row_single_block"]
+        r = h.request("rewrite", structural={"name": "row_single_block", "params": {}})
+        assert r["ok"], r
+        out_src = r["result"]["source"]
+        # the rewrite sees the launch with cfg's entries inlined (structural.common.inline_spreads)
+        assert "cfg = {" not in out_src and "BLOCK=row_block, num_warps=min(" in out_src, out_src
+        assert "x.stride(0), BLOCK=128, num_warps=2)" in out_src, out_src
+        v = h.request("validate", candidate_source=out_src, tunables=r["result"]["tunables"])
+        assert v["ok"] and v["result"]["passed"], v
 
 
 def test_64bit_program_offsets_tile_their_axis():
@@ -612,3 +644,47 @@ def test_edits_that_collide_are_refused():
     assert apply_changes(src, d, {"B": 1}).source == "x = g(1)\n"
     with pytest.raises(RewriteRefused, match="line 1: A and B would rewrite the same source text differently"):
         apply_changes(src, d, {"A": 16, "B": 1})
+
+
+SPREAD_BODY = '''
+import triton
+CFG = {"BLOCK": 64}
+
+@triton.jit
+def k(x, BLOCK: tl.constexpr):
+    pass
+
+def launch(x, g):
+%s
+'''
+
+
+@pytest.mark.parametrize("body,keys", [
+    ('    k[(1,)](x, **{"BLOCK": 32, "num_warps": 2})', ["BLOCK", "num_warps"]),
+    ('    cfg = {"BLOCK": 32}\n    k[(1,)](x, **cfg)', ["BLOCK"]),
+    ("    k[(1,)](x, **CFG)", ["BLOCK"]),                                   # module constant
+    ("    k[(1,)](x)", None),                                               # no **
+    ('    cfg = {"BLOCK": 32}\n    cfg["num_warps"] = 4\n    k[(1,)](x, **cfg)', None),   # changed
+    ('    cfg = {"BLOCK": 32}\n    print(cfg)\n    k[(1,)](x, **cfg)', None),  # read elsewhere
+    ('    if g:\n        cfg = {"BLOCK": 32}\n    else:\n        cfg = {"BLOCK": 64}\n    k[(1,)](x, **cfg)', None),
+    ('    cfg = {"BLOCK": g}\n    k[(1,)](x, **cfg)', None),                # a value not constant
+    ('    cfg = {"BLOCK": 32}\n    k[(1,)](x, BLOCK=16, **cfg)', None),     # a key named beside
+    ('    cfg = dict(BLOCK=32)\n    k[(1,)](x, **cfg)', None),               # not a display
+    ('    k[(1,)](x, **g)', None),                                           # a parameter
+    ('    k[(1,)](x, **CFG, **{"num_warps": 2})', None),                      # two **
+])
+def test_spread_keywords(body: str, keys: list[str] | None) -> None:
+    """pyflow.spread_keywords reads a `**cfg` only when the source shows every key it can
+    hold at the launch; structural.common.inline_spreads writes those keys out."""
+    src = SPREAD_BODY % body
+    tree = ast.parse(src)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript))
+    got = pyflow.spread_keywords(tree, call)
+    assert (None if got is None else [kw.arg for kw in got]) == keys
+    if HAS_STRUCTURAL:
+        from kharness.structural.common import inline_spreads
+        out = inline_spreads(src)
+        assert (out != src) == (keys is not None)
+        if keys is not None:
+            assert "**" not in out and "cfg =" not in out
+            ast.parse(out)

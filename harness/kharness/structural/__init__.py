@@ -28,7 +28,7 @@ from . import (
     tile_grid,
     tma_loads,
 )
-from .common import Fit, Module
+from .common import Fit, Module, inline_spreads
 
 __all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
 
@@ -43,7 +43,7 @@ def survey(source: str, launches: list[dict[str, Any]]) -> list[Fit]:
     """For each rewrite, whether the module's syntax fits its precondition. A module that
     does not parse fits nothing (the reason says so)."""
     try:
-        mod = Module(source, launches)
+        mod = Module(inline_spreads(source), launches)
     except RewriteRefused as e:
         return [Fit(name, False, str(e), {}, {}) for name in REWRITES]
     return [m.survey(mod) for m in REWRITES.values()]
@@ -55,7 +55,7 @@ def apply(source: str, name: str, params: dict[str, Any], launches: list[dict[st
     m = REWRITES.get(name)
     if m is None:
         raise RewriteRefused(f"unknown structural rewrite {name!r} (known: {', '.join(REWRITES)})")
-    mod = Module(source, launches)
+    mod = Module(inline_spreads(source), launches)
     out = m.apply(mod, params or {})
     check_parses(out, f"module rewritten by {name}")
     return out

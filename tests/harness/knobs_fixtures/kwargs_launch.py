@@ -1,5 +1,6 @@
-"""A launch that passes its block and warps in a dict (`k[grid](..., **cfg)`): a keyword set
-beside it may repeat one of its keys, so nothing is set at that launch."""
+"""A launch that passes its block and warps in a dict (`k[grid](..., **cfg)`) whose keys the
+source shows: a dict display bound once and read only at the launch. Its entries are the
+launch's keywords; a knob's change edits the entry, a keyword the dict lacks is added beside."""
 import torch
 import triton
 import triton.language as tl
