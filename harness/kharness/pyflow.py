@@ -209,6 +209,7 @@ class Program:
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
     model: ast.ClassDef | None = None
     methods: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    autograd: dict[str, ast.FunctionDef] = field(default_factory=dict)    # autograd_forwards
     module_env: Env = field(init=False)
     attrs: dict[str, Binding] = field(default_factory=dict)
     sites: list[LaunchSite] = field(default_factory=list)
@@ -278,6 +279,23 @@ def _sole_dict(tree: ast.Module, call: ast.Call, name: str) -> ast.Dict | None:
     return None
 
 
+def autograd_forwards(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """{class name: its forward} for the module's `torch.autograd.Function` subclasses: forward
+    calls `Cls.apply(...)`, which runs `Cls.forward(ctx, ...)` with the call's arguments after
+    ctx (the usual way to give a Triton kernel a backward)."""
+    out: dict[str, ast.FunctionDef] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        if not any((dotted(b) or "").split(".")[-2:] in (["autograd", "Function"], ["Function"])
+                   for b in node.bases):
+            continue
+        fwd = next((m for m in node.body if isinstance(m, ast.FunctionDef) and m.name == "forward"), None)
+        if fwd is not None and (fwd.args.posonlyargs or fwd.args.args):
+            out[node.name] = fwd
+    return out
+
+
 def is_jit(fn: ast.FunctionDef) -> bool:
     for dec in fn.decorator_list:
         d = dec.func if isinstance(dec, ast.Call) else dec
@@ -307,6 +325,7 @@ def load_program(source: str) -> Program:
             for a in node.names:
                 if a.name == "cdiv":
                     prog.cdiv_name = a.asname or "cdiv"
+    prog.autograd = autograd_forwards(tree)
     if prog.cdiv_name is None and prog.triton_alias:
         prog.cdiv_name = f"{prog.triton_alias}.cdiv"
     _Walker(prog, set()).block(tree.body, prog.module_env, in_function=False)
@@ -336,12 +355,15 @@ def _defaults(fn: ast.FunctionDef) -> dict[str, ast.expr]:
     return out
 
 
-def _bind_params(fn: ast.FunctionDef, env: Env, call: ast.Call | None, caller: Env | None) -> None:
+def _bind_params(fn: ast.FunctionDef, env: Env, call: ast.Call | None, caller: Env | None,
+                 implicit_first: bool = False) -> None:
     """Binds fn's parameters in env: to the caller's argument expressions when called from
-    a known site, to their defaults when not passed, else as unknown parameters."""
+    a known site, to their defaults when not passed, else as unknown parameters. The first
+    parameter is not among the call's arguments for a method of the model (self) or when
+    `implicit_first` (an autograd Function's ctx); it is left unknown."""
     params = _param_list(fn)
     defaults = _defaults(fn)
-    bound_self = env.in_model and params and params[0].arg == "self"
+    bound_self = bool(params) and (implicit_first or (env.in_model and params[0].arg == "self"))
     given: dict[str, ast.expr] = {}
     starred = False
     if call is not None:
@@ -361,6 +383,8 @@ def _bind_params(fn: ast.FunctionDef, env: Env, call: ast.Call | None, caller: E
                 given[kw.arg] = kw.value
     for i, p in enumerate(params):
         if i == 0 and bound_self:
+            if implicit_first:
+                env.vars[p.arg] = Param(env.function, p.arg, p, None)
             continue
         if call is not None and caller is not None and p.arg in given:
             env.vars[p.arg] = Bound(given[p.arg], caller, call, caller.function, "argument")
@@ -568,17 +592,20 @@ class _Walker:
             prog.sites.append(LaunchSite(node, f.value.id, f.slice, env.copy(), env.function))
             return
         callee: ast.FunctionDef | None = None
-        in_model = False
+        in_model = implicit_first = False
         qual = ""
         if isinstance(f, ast.Name) and f.id in prog.functions and f.id not in env.vars:
             callee, qual = prog.functions[f.id], f.id
+        elif (isinstance(f, ast.Attribute) and f.attr == "apply" and isinstance(f.value, ast.Name)
+              and f.value.id in prog.autograd and f.value.id not in env.vars):
+            callee, qual, implicit_first = prog.autograd[f.value.id], f"{f.value.id}.forward", True
         elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self"
               and env.in_model and f.attr in prog.methods and f.attr not in ("__init__", "forward")):
             callee, qual, in_model = prog.methods[f.attr], f"{MODEL_CLASS}.{f.attr}", True
         if callee is None or id(callee) in self.stack or len(self.stack) >= MAX_CALL_DEPTH:
             return
         inner = Env({}, qual, prog, in_model)
-        _bind_params(callee, inner, node, env.copy())
+        _bind_params(callee, inner, node, env.copy(), implicit_first)
         _Walker(prog, self.stack | {id(callee)}).block(callee.body, inner, in_function=True)
 
 

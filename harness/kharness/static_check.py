@@ -25,6 +25,8 @@ import threading
 import traceback
 from typing import TYPE_CHECKING, Any, Literal, Self
 
+from .pyflow import autograd_forwards
+
 if TYPE_CHECKING:
     from torch.overrides import TorchFunctionMode
 
@@ -241,6 +243,9 @@ class _FuncChecker(ast.NodeVisitor):
             if len(parts) == 2 and head == "self":
                 self.calls.append(("method", parts[1]))
                 return
+            if parts[1:] == ["apply"] and head in self.ctx.autograd:
+                self.calls.append(("autograd", head))
+                return
             if head in al.triton or head in ("math", "os", "sys", "functools", "itertools", "builtins"):
                 return
         if isinstance(f, ast.Attribute):
@@ -276,6 +281,8 @@ class _Ctx:
         self.violations: list[dict[str, Any]] = []
         self.warnings: list[dict[str, Any]] = []
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        # torch.autograd.Function subclasses: `Cls.apply(...)` runs their forward
+        self.autograd: dict[str, ast.FunctionDef] = autograd_forwards(tree)
         # a @triton.jit definition, or the `kernel = triton.jit(fn)` assignment
         self.jit: dict[str, ast.FunctionDef | ast.AsyncFunctionDef | ast.Assign] = {}
         for node in tree.body:
@@ -332,11 +339,12 @@ def check_source(src: str, filename: str = "kernel.py", class_name: str = "Model
         if (kind, name) in seen:
             continue
         seen.add((kind, name))
-        node = methods.get(name) if kind == "method" else ctx.functions.get(name)
+        node = (methods.get(name) if kind == "method" else ctx.autograd.get(name) if kind == "autograd"
+                else ctx.functions.get(name))
         if node is None:
             continue
-        qual = f"{class_name}.{name}" if kind == "method" else name
-        params = set(_params(node))
+        qual = {"method": f"{class_name}.{name}", "func": name, "autograd": f"{name}.forward"}[kind]
+        params = set(_params(node)[1:] if kind == "autograd" else _params(node))     # not ctx
         chk = _FuncChecker(ctx, qual, params, None)
         # a parameter is taken to be a tensor when the function uses it like one
         for n in ast.walk(node):

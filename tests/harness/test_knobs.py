@@ -295,6 +295,21 @@ def test_double_star_dict_display_is_read(h: HarnessClient) -> None:
         assert v["ok"] and v["result"]["passed"], v
 
 
+def test_autograd_function_launch(h: HarnessClient) -> None:
+    """A launch in a torch.autograd.Function's forward, reached through `Fn.apply(x)`: its
+    block (a local there, shared by the kwarg and the grid) is a knob, a change rewrites both
+    in that function, and the candidate is correct."""
+    load(h, "autograd_function.py", "ref_gelu.py")
+    ks = by_id(knobs(h))
+    assert ks["BLOCK"]["where"]["function"] == "GeluFn.forward" and ks["BLOCK"]["value"] == 128, ks["BLOCK"]
+    assert coupled(ks["BLOCK"]), ks["BLOCK"]
+    out = rewrite(h, changes={"BLOCK": 512, "num_warps": 2})
+    assert changed_lines(fx("autograd_function.py"), out["source"]) == {
+        26: "        BLOCK = 512",
+        27: "        gelu_kernel[(triton.cdiv(n, BLOCK),)](x, out, n, BLOCK=BLOCK, num_warps=2)"}
+    check_candidate(h, out, {"BLOCK": 512, "num_warps": 2})
+
+
 def test_64bit_program_offsets_tile_their_axis():
     """`pid.to(tl.int64) * BLOCK` tiles pid's axis like `pid * BLOCK` (kernelinfo)."""
     from kharness.kernelinfo import analyse

@@ -44,6 +44,29 @@ def test_helper_function_reachable():
     assert r["ok"], r
 
 
+AUTOGRAD = """
+class Fn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        out = torch.empty_like(x)
+        k[(1,)](x, out, x.numel(), BLOCK=128)
+        ctx.save_for_backward(x)
+        return out%s
+"""
+
+
+def test_autograd_function_reachable():
+    """`Fn.apply(x)` runs Fn.forward(ctx, x): its launch counts, and its torch compute is refused
+    as forward's would be."""
+    r = check_source(src("return Fn.apply(x)", AUTOGRAD % ""))
+    assert r["ok"] and r["launches"] == ["k"], r
+    r = check_source(src("return Fn.apply(x)", AUTOGRAD % " * 2"))
+    assert not r["ok"] and any(v["function"] == "Fn.forward" and "tensor arithmetic" in v["reason"]
+                               for v in r["violations"]), r
+    r = check_source(src("return Fn.forward(None, x)", AUTOGRAD % ""))     # not through apply
+    assert not r["ok"] and "does not launch" in r["violations"][-1]["reason"], r
+
+
 @pytest.mark.parametrize("body,needle", [
     ("return torch.matmul(x, x)", "torch.matmul computes in torch"),
     ("return F.relu(x)", "torch.nn.functional"),
