@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from . import kernelinfo, pyflow
 from .kernelinfo import KernelFacts
+from .normalize import lift_constexpr_globals
 from .pyflow import (
     Computed,
     Ctor,
@@ -151,6 +152,12 @@ class Discovery:
     frozen: list[Frozen]
     kernels: list[KernelRecord]
     autotune: dict[str, AutotunePlan] = field(default_factory=dict)
+    # the source the knobs' sites are in: `source` after normalize.lift_constexpr_globals
+    # (the same text when that does not apply); a change set edits it
+    base: str = ""
+
+    def __post_init__(self) -> None:
+        self.base = self.base or self.source
 
     def knob(self, knob_id: str) -> Knob | None:
         for k in self.knobs:
@@ -170,13 +177,14 @@ def discover(source: str, launches: list[dict], tunables: dict[str, object] | No
              declared: dict[str, list[int]] | None = None) -> Discovery:
     """Knobs of `source` given the launches one forward recorded. Raises RewriteRefused when
     the source does not parse and ValueError for a malformed `declared`."""
-    prog = pyflow.load_program(source)
+    base = lift_constexpr_globals(source)
+    prog = pyflow.load_program(base)
     b = _Builder(prog, launches, dict(tunables or {}))
     b.run()
     b.apply_declared(check_declared(declared or {}))
     b.assign_ids()
     return Discovery(source, dict(tunables or {}), list(b.stores.values()), b.frozen, b.kernel_records(),
-                     b.autotune)
+                     b.autotune, base)
 
 
 def check_declared(declared: object) -> dict[str, list[int]]:

@@ -52,6 +52,7 @@ def apply_changes(source: str, discovery: Discovery, changes: object) -> Result:
     """The candidate for `changes` ({knob id: value}); raises RewriteRefused with the reason."""
     if source != discovery.source:
         raise RewriteRefused("the knobs were discovered on another source; discover the knobs of this one")
+    base = discovery.base       # the knobs' sites are in it; the candidate is made from it
     wanted = parse_changes(changes)
     tunables = dict(discovery.tunables)
     result = Result(source, tunables)
@@ -88,7 +89,7 @@ def apply_changes(source: str, discovery: Discovery, changes: object) -> Result:
         current = {k.name: k.value for k in discovery.knobs
                    if any(s.kind == "autotune" and s.name == kernel for s in k.sites)}
         current.update(values)
-        text = "[" + _config_text(source, plan, current) + "]"
+        text = "[" + _config_text(base, plan, current) + "]"
         edits.append((Edit(plan.start, plan.end, text), f"the autotune configs of {kernel}"))
     for pos, items in inserts.items():
         seen: list[str] = []
@@ -96,8 +97,8 @@ def apply_changes(source: str, discovery: Discovery, changes: object) -> Result:
             if text not in seen:
                 seen.append(text)
         edits.append((Edit(pos, pos, "".join(seen)), " and ".join(sorted({kid for _, kid in items}))))
-    _refuse_overlaps(source, edits)
-    out = apply_edits(source, [e for e, _ in edits])
+    _refuse_overlaps(base, edits)
+    out = apply_edits(base, [e for e, _ in edits]) if edits else source
     check_parses(out)
     result.source = out
     return result

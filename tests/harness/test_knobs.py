@@ -15,7 +15,7 @@ import re
 import pytest
 import torch
 from conftest import read, vector_add
-from kharness import pyflow
+from kharness import normalize, pyflow
 from kharness.client import HarnessClient
 from kharness.knobs import Discovery, Knob, Site, Where, discover
 from kharness.rewrite import apply_changes
@@ -288,7 +288,7 @@ def test_double_star_dict_display_is_read(h: HarnessClient) -> None:
         r = h.request("rewrite", structural={"name": "row_single_block", "params": {}})
         assert r["ok"], r
         out_src = r["result"]["source"]
-        # the rewrite sees the launch with cfg's entries inlined (structural.common.inline_spreads)
+        # the rewrite sees the launch with cfg's entries inlined (normalize.inline_spreads)
         assert "cfg = {" not in out_src and "BLOCK=row_block, num_warps=min(" in out_src, out_src
         assert "x.stride(0), BLOCK=128, num_warps=2)" in out_src, out_src
         v = h.request("validate", candidate_source=out_src, tunables=r["result"]["tunables"])
@@ -308,6 +308,25 @@ def test_autograd_function_launch(h: HarnessClient) -> None:
         26: "        BLOCK = 512",
         27: "        gelu_kernel[(triton.cdiv(n, BLOCK),)](x, out, n, BLOCK=BLOCK, num_warps=2)"}
     check_candidate(h, out, {"BLOCK": 512, "num_warps": 2})
+
+
+def test_module_constexpr_global(h: HarnessClient) -> None:
+    """A block held in a module-level `tl.constexpr` global that the kernel reads: a knob at the
+    global's literal, tied to the grid's 128. The candidate passes it as a parameter (the
+    module lifted) and changes the global and the grid together; a change set that changes
+    nothing returns the source as written."""
+    load(h, "module_constexpr.py", "ref_gelu.py")
+    ks = by_id(knobs(h))
+    assert ks["BLOCK"]["where"]["via"] == "module_constant" and ks["BLOCK"]["value"] == 128, ks["BLOCK"]
+    assert [c["text"] for c in coupled(ks["BLOCK"])] == ["(triton.cdiv(n, 128),)"], ks["BLOCK"]
+    src = fx("module_constexpr.py")
+    out = rewrite(h, changes={"BLOCK": 512})
+    assert changed_lines(src, out["source"]) == {
+        8: "BLOCK = tl.constexpr(512)",
+        12: "def gelu_kernel(x_ptr, out_ptr, n_elements, BLOCK: tl.constexpr):",
+        27: "        gelu_kernel[(triton.cdiv(n, 512),)](x, out, n, BLOCK=BLOCK)"}
+    check_candidate(h, out, {"BLOCK": 512})
+    assert rewrite(h, changes={"BLOCK": 128})["source"] == src
 
 
 def test_64bit_program_offsets_tile_their_axis():
@@ -690,16 +709,57 @@ def launch(x, g):
 ])
 def test_spread_keywords(body: str, keys: list[str] | None) -> None:
     """pyflow.spread_keywords reads a `**cfg` only when the source shows every key it can
-    hold at the launch; structural.common.inline_spreads writes those keys out."""
+    hold at the launch; normalize.inline_spreads writes those keys out."""
     src = SPREAD_BODY % body
     tree = ast.parse(src)
     call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript))
     got = pyflow.spread_keywords(tree, call)
     assert (None if got is None else [kw.arg for kw in got]) == keys
-    if HAS_STRUCTURAL:
-        from kharness.structural.common import inline_spreads
-        out = inline_spreads(src)
-        assert (out != src) == (keys is not None)
-        if keys is not None:
-            assert "**" not in out and "cfg =" not in out
-            ast.parse(out)
+    out = normalize.inline_spreads(src)
+    assert (out != src) == (keys is not None)
+    if keys is not None:
+        assert "**" not in out and "cfg =" not in out
+        ast.parse(out)
+
+
+LIFT_MODULE = '''
+import triton
+import triton.language as tl
+%s
+
+@triton.jit%s
+def k(%s):
+    x = tl.arange(0, B)
+
+def launch(x):
+    %s
+'''
+
+
+@pytest.mark.parametrize("glob,deco,params,body,lifted", [
+    ("B = tl.constexpr(64)", "", "x_ptr", "k[(1,)](x)", True),
+    ("B: tl.constexpr = 64", "", "x_ptr", "k[(1,)](x)", True),
+    ("B = tl.constexpr(64)", "", "", "k[(1,)]()", True),                    # no parameter yet
+    ("B = 64", "", "x_ptr", "k[(1,)](x)", False),                           # not a constexpr
+    ("B = tl.constexpr(64)\nB = tl.constexpr(32)", "", "x_ptr", "k[(1,)](x)", False),   # bound twice
+    ("B = tl.constexpr(64)", "", "x_ptr, n=1", "k[(1,)](x)", False),        # a default
+    ("B = tl.constexpr(64)", "\n@triton.heuristics({})", "x_ptr", "k[(1,)](x)", False),
+    ("B = tl.constexpr(64)", "", "x_ptr", "k[(1,)](x, **{'num_warps': 2})", False),
+    ("B = tl.constexpr(64)", "", "x_ptr", "k[(1,)](x, B=B)", False),        # named already
+    ("B = tl.constexpr(64)", "", "x_ptr", "f = k\n    k[(1,)](x)", False),  # k used otherwise
+    ("B = tl.constexpr(64)", "", "x_ptr", "pass", False),                   # never launched
+    ("B = tl.constexpr(64)", "", "x_ptr, B: tl.constexpr", "k[(1,)](x, B=B)", False),   # a parameter
+])
+def test_lift_constexpr_globals(glob: str, deco: str, params: str, body: str, lifted: bool) -> None:
+    """normalize.lift_constexpr_globals makes a constexpr global the kernel reads a parameter
+    passed at every launch, and leaves the module as written where that could change what it
+    computes or how it is called."""
+    src = LIFT_MODULE % (glob, deco, params, body)
+    out = normalize.lift_constexpr_globals(src)
+    assert (out != src) == lifted, out
+    if lifted:
+        tree = ast.parse(out)
+        fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "k")
+        assert fn.args.args[-1].arg == "B" and ast.unparse(fn.args.args[-1].annotation) == "tl.constexpr"
+        call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript))
+        assert [(kw.arg, ast.unparse(kw.value)) for kw in call.keywords] == [("B", "B")]

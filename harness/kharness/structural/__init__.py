@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..normalize import inline_spreads
 from ..srcedit import RewriteRefused, check_parses
 from . import (
     deinterleave_pairs,
@@ -28,7 +29,7 @@ from . import (
     tile_grid,
     tma_loads,
 )
-from .common import Fit, Module, inline_spreads
+from .common import Fit, Module
 
 __all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
 

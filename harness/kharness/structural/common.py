@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from .. import kernelinfo
 from ..kernelinfo import KernelFacts
 from ..knobs import OPTION_DEFAULTS
-from ..pyflow import double_star, spread_keywords
+from ..pyflow import double_star
 from ..srcedit import Edit, LineIndex, RewriteRefused, apply_edits, parse_module
 
 # Element sizes of the dtypes a recorded tensor argument can have (launches._describe writes
@@ -181,49 +181,6 @@ def option_edits(mod: Module, plan: Plan, chosen: dict[str, Any], options: Itera
     defaults, and those the launch already names."""
     return [mod.set_launch_arg(plan.site, opt, str(int(chosen[opt]))) for opt in options
             if chosen[opt] != plan.params[opt] or opt in plan.site.options]
-
-
-def inline_spreads(source: str) -> str:
-    """The module with every launch `k[grid](..., **cfg)` whose keys the source shows
-    (pyflow.spread_keywords) passing cfg's entries as keywords instead, and the statement
-    `cfg = {...}` (read nowhere else) removed where it stands on lines of its own. The module
-    computes the same; the rewrites, which edit a launch's keywords and write launches out
-    again, then see every keyword at the launch. Unchanged when there is no such launch."""
-    tree = parse_module(source)
-    index = LineIndex(source)
-    edits: list[Edit] = []
-    for call in ast.walk(tree):
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Subscript)):
-            continue
-        kws = spread_keywords(tree, call)
-        star = double_star(call)
-        if kws is None or star is None:
-            continue
-        a, b = index.span(star)
-        edits.append(Edit(a, b, ", ".join(f"{kw.arg}={index.text(kw.value)}" for kw in kws)))
-        if isinstance(star.value, ast.Name):
-            edits += _dict_binding_removal(tree, index, source, star.value.id, call)
-    return apply_edits(source, edits) if edits else source
-
-
-def _dict_binding_removal(tree: ast.Module, index: LineIndex, source: str, name: str,
-                          call: ast.Call) -> list[Edit]:
-    """The edit removing the one statement `name = {...}` before `call`, when it alone fills its
-    lines (else none: the unread binding is left)."""
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        for s in body if isinstance(body, list) else []:
-            if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
-                    and s.targets[0].id == name and isinstance(s.value, ast.Dict) and s.lineno < call.lineno):
-                continue
-            a, b = index.span(s)
-            start = index.starts[s.lineno - 1]
-            end_line = s.end_lineno or s.lineno
-            end = index.starts[end_line] if end_line < len(index.lines) else len(source)
-            if source[start:a].strip() or source[b:end].strip():
-                return []
-            return [Edit(start, end, "")]
-    return []
 
 
 class Module:

@@ -1,0 +1,162 @@
+"""Source normalizations: rewrites of a kernel module that compute exactly what it computed,
+into a form the analyses read more easily. Each returns the source unchanged when it does not
+apply. A candidate made from a normalized module carries the normalization in its diff.
+
+- inline_spreads: a launch's `**cfg` whose keys the source shows becomes explicit keywords
+  (the structural rewrites, which write launches out again, read those).
+- lift_constexpr_globals: a module-level `G = tl.constexpr(128)` read inside a launched
+  kernel becomes a constexpr parameter of that kernel passed as `G=G` at every launch (knob
+  discovery, which finds what a launch passes, then finds G; its value stays the global's
+  literal, so the kernel, its helpers and the host code keep reading one value)."""
+from __future__ import annotations
+
+import ast
+
+from .pyflow import (
+    CONSTEXPR_NAMES,
+    dotted,
+    double_star,
+    is_int_constant,
+    is_jit,
+    spread_keywords,
+)
+from .srcedit import Edit, LineIndex, apply_edits, parse_module
+
+
+def inline_spreads(source: str) -> str:
+    """The module with every launch `k[grid](..., **cfg)` whose keys the source shows
+    (pyflow.spread_keywords) passing cfg's entries as keywords instead, and the statement
+    `cfg = {...}` (read nowhere else) removed where it stands on lines of its own. The module
+    computes the same; the rewrites, which edit a launch's keywords and write launches out
+    again, then see every keyword at the launch. Unchanged when there is no such launch."""
+    tree = parse_module(source)
+    index = LineIndex(source)
+    edits: list[Edit] = []
+    for call in ast.walk(tree):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Subscript)):
+            continue
+        kws = spread_keywords(tree, call)
+        star = double_star(call)
+        if kws is None or star is None:
+            continue
+        a, b = index.span(star)
+        edits.append(Edit(a, b, ", ".join(f"{kw.arg}={index.text(kw.value)}" for kw in kws)))
+        if isinstance(star.value, ast.Name):
+            edits += _dict_binding_removal(tree, index, source, star.value.id, call)
+    return apply_edits(source, edits) if edits else source
+
+
+def _dict_binding_removal(tree: ast.Module, index: LineIndex, source: str, name: str,
+                          call: ast.Call) -> list[Edit]:
+    """The edit removing the one statement `name = {...}` before `call`, when it alone fills its
+    lines (else none: the unread binding is left)."""
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        for s in body if isinstance(body, list) else []:
+            if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                    and s.targets[0].id == name and isinstance(s.value, ast.Dict) and s.lineno < call.lineno):
+                continue
+            a, b = index.span(s)
+            start = index.starts[s.lineno - 1]
+            end_line = s.end_lineno or s.lineno
+            end = index.starts[end_line] if end_line < len(index.lines) else len(source)
+            if source[start:a].strip() or source[b:end].strip():
+                return []
+            return [Edit(start, end, "")]
+    return []
+
+
+def lift_constexpr_globals(source: str) -> str:
+    """The module with each module-level integer `G = tl.constexpr(N)` (or `G: tl.constexpr =
+    N`) that a launched @triton.jit kernel reads, and does not bind, added to that kernel's
+    parameters as `G: tl.constexpr` and passed as `G=G` at each of its launches. A kernel is
+    left as written when it has parameter defaults, *args or **kwargs, a decorator besides
+    @triton.jit, or a use of its name other than `kernel[grid](...)` launches that pass no
+    `**` and do not name G already."""
+    tree = parse_module(source)
+    consts = _constexpr_globals(tree)
+    if not consts:
+        return source
+    index = LineIndex(source)
+    launches: dict[str, list[ast.Call]] = {}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)
+                and isinstance(node.func.value, ast.Name)):
+            launches.setdefault(node.func.value.id, []).append(node)
+    edits: list[Edit] = []
+    for fn in tree.body:
+        if not (isinstance(fn, ast.FunctionDef) and is_jit(fn)):
+            continue
+        names = _globals_read(fn, set(consts))
+        sites = launches.get(fn.name, [])
+        if not names or not _liftable(tree, fn, sites, names):
+            continue
+        a = fn.args
+        last = (a.posonlyargs + a.args)[-1] if (a.posonlyargs or a.args) else None
+        text = ", ".join(f"{n}: {consts[n]}" for n in names)
+        if last is None:
+            edits.append(_after_open_paren(source, index, fn, text))
+        else:
+            end = index.span(last)[1]
+            edits.append(Edit(end, end, ", " + text))
+        for call in sites:
+            nodes: list[ast.AST] = [*call.args, *call.keywords]
+            kws = ", ".join(f"{n}={n}" for n in names)
+            if nodes:
+                end = max(index.span(n)[1] for n in nodes)
+                edits.append(Edit(end, end, ", " + kws))
+            else:
+                end = index.span(call)[1] - 1         # before the call's ")"
+                edits.append(Edit(end, end, kws))
+    return apply_edits(source, edits) if edits else source
+
+
+def _constexpr_globals(tree: ast.Module) -> dict[str, str]:
+    """{name: the text of its constexpr annotation} for module-level names bound once, to an
+    integer through `tl.constexpr(N)` or `name: tl.constexpr = N`."""
+    out: dict[str, str] = {}
+    stores: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    for s in tree.body:
+        if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                and isinstance(s.value, ast.Call) and dotted(s.value.func) in CONSTEXPR_NAMES
+                and len(s.value.args) == 1 and not s.value.keywords and is_int_constant(s.value.args[0])):
+            out[s.targets[0].id] = dotted(s.value.func) or ""
+        elif (isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+              and dotted(s.annotation) in CONSTEXPR_NAMES and is_int_constant(s.value)):
+            out[s.target.id] = dotted(s.annotation) or ""
+    return {n: t for n, t in out.items() if stores.get(n) == 1}
+
+
+def _globals_read(fn: ast.FunctionDef, consts: set[str]) -> list[str]:
+    """The constexpr globals `fn` reads and neither takes as a parameter nor binds, in order
+    of first read."""
+    params = {x.arg for x in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+    bound = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    out: list[str] = []
+    for n in ast.walk(fn):
+        if (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in consts
+                and n.id not in params and n.id not in bound and n.id not in out):
+            out.append(n.id)
+    return out
+
+
+def _liftable(tree: ast.Module, fn: ast.FunctionDef, sites: list[ast.Call], names: list[str]) -> bool:
+    a = fn.args
+    if a.defaults or a.kw_defaults or a.vararg or a.kwarg or a.kwonlyargs or len(fn.decorator_list) != 1:
+        return False
+    if not sites or any(double_star(c) is not None or {kw.arg for kw in c.keywords} & set(names)
+                        or any(isinstance(x, ast.Starred) for x in c.args) for c in sites):
+        return False
+    launched = {id(c.func.value) for c in sites if isinstance(c.func, ast.Subscript)}
+    return all(id(n) in launched for n in ast.walk(tree)
+               if isinstance(n, ast.Name) and n.id == fn.name and isinstance(n.ctx, ast.Load))
+
+
+def _after_open_paren(source: str, index: LineIndex, fn: ast.FunctionDef, text: str) -> Edit:
+    """An edit inserting `text` as the only parameter of `def fn():`."""
+    start = index.offset(fn.lineno, fn.col_offset)
+    pos = source.index("(", source.index(fn.name, start)) + 1
+    return Edit(pos, pos, text)
