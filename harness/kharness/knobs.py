@@ -228,7 +228,7 @@ def _double_star(prog: Program, site: LaunchSite) -> str | None:
     """Why a value the launch does not name cannot be given at it: `k[grid](..., **cfg)` may
     carry it among cfg's keys, and a keyword added beside would repeat it. None without **."""
     star = pyflow.double_star(site.call)
-    if star is None or pyflow.spread_keywords(prog.tree, site.call) is not None:
+    if star is None or site.spread is not None:
         return None
     return (f"line {site.call.lineno}: the launch passes **{short(prog.text(star.value))}; a value it "
             "does not name may be among those keys, so it is not set at the launch")

@@ -11,6 +11,8 @@ apply. A candidate made from a normalized module carries the normalization in it
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 
 from .pyflow import (
     CONSTEXPR_NAMES,
@@ -18,6 +20,7 @@ from .pyflow import (
     double_star,
     is_int_constant,
     is_jit,
+    sole_dict_binding,
     spread_keywords,
 )
 from .srcedit import Edit, LineIndex, apply_edits, parse_module
@@ -36,34 +39,17 @@ def inline_spreads(source: str) -> str:
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Subscript)):
             continue
         kws = spread_keywords(tree, call)
-        star = double_star(call)
-        if kws is None or star is None:
+        if kws is None:
             continue
+        star = double_star(call)
+        assert star is not None         # spread_keywords reads a call's one **
         a, b = index.span(star)
         edits.append(Edit(a, b, ", ".join(f"{kw.arg}={index.text(kw.value)}" for kw in kws)))
-        if isinstance(star.value, ast.Name):
-            edits += _dict_binding_removal(tree, index, source, star.value.id, call)
+        binding = sole_dict_binding(tree, call, star.value.id) if isinstance(star.value, ast.Name) else None
+        lines = index.stmt_lines(binding) if binding is not None else None
+        if lines is not None:           # else the unread binding is left where it shares a line
+            edits.append(Edit(lines[0], lines[1], ""))
     return apply_edits(source, edits) if edits else source
-
-
-def _dict_binding_removal(tree: ast.Module, index: LineIndex, source: str, name: str,
-                          call: ast.Call) -> list[Edit]:
-    """The edit removing the one statement `name = {...}` before `call`, when it alone fills its
-    lines (else none: the unread binding is left)."""
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        for s in body if isinstance(body, list) else []:
-            if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
-                    and s.targets[0].id == name and isinstance(s.value, ast.Dict) and s.lineno < call.lineno):
-                continue
-            a, b = index.span(s)
-            start = index.starts[s.lineno - 1]
-            end_line = s.end_lineno or s.lineno
-            end = index.starts[end_line] if end_line < len(index.lines) else len(source)
-            if source[start:a].strip() or source[b:end].strip():
-                return []
-            return [Edit(start, end, "")]
-    return []
 
 
 def lift_constexpr_globals(source: str) -> str:
@@ -156,7 +142,11 @@ def _liftable(tree: ast.Module, fn: ast.FunctionDef, sites: list[ast.Call], name
 
 
 def _after_open_paren(source: str, index: LineIndex, fn: ast.FunctionDef, text: str) -> Edit:
-    """An edit inserting `text` as the only parameter of `def fn():`."""
+    """An edit inserting `text` as the only parameter of `def fn():`, after the first `(` token
+    of the def statement (ast gives the parentheses no position)."""
     start = index.offset(fn.lineno, fn.col_offset)
-    pos = source.index("(", source.index(fn.name, start)) + 1
+    toks = tokenize.generate_tokens(io.StringIO(source[start:]).readline)
+    paren = next(t for t in toks if t.type == tokenize.OP and t.string == "(")
+    row, col = paren.start         # row 1 is the def's line, which the tokens start mid-way
+    pos = (start if row == 1 else index.starts[fn.lineno + row - 2]) + col + 1
     return Edit(pos, pos, text)

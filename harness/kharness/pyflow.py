@@ -18,6 +18,7 @@ expressions. Nothing here runs user code."""
 from __future__ import annotations
 
 import ast
+import functools
 import math
 from collections import Counter
 from collections.abc import Callable
@@ -191,10 +192,16 @@ class LaunchSite:
                     return a
         return None
 
+    @functools.cached_property
+    def spread(self) -> list[ast.keyword] | None:
+        """The entries of the call's `**cfg` when the source shows its keys (spread_keywords),
+        read once per site."""
+        return spread_keywords(self.env.program.tree, self.call)
+
     def keyword(self, name: str) -> ast.keyword | None:
         """The keyword that passes `name`, written at the call or as an entry of a `**cfg`
-        whose keys the source shows (spread_keywords)."""
-        for kw in [*self.call.keywords, *(spread_keywords(self.env.program.tree, self.call) or [])]:
+        whose keys the source shows."""
+        for kw in [*self.call.keywords, *(self.spread or [])]:
             if kw.arg == name:
                 return kw
         return None
@@ -239,7 +246,8 @@ def spread_keywords(tree: ast.Module, call: ast.Call) -> list[ast.keyword] | Non
         return None
     d: ast.expr | None = stars[0].value
     if isinstance(d, ast.Name):
-        d = _sole_dict(tree, call, d.id)
+        binding = sole_dict_binding(tree, call, d.id)
+        d = binding.value if binding is not None else None
     if not isinstance(d, ast.Dict):
         return None
     named = {kw.arg for kw in call.keywords if kw.arg is not None}
@@ -256,10 +264,10 @@ def spread_keywords(tree: ast.Module, call: ast.Call) -> list[ast.keyword] | Non
     return out
 
 
-def _sole_dict(tree: ast.Module, call: ast.Call, name: str) -> ast.Dict | None:
-    """The dict display `name` is bound to when the one statement binding it is `name = {...}`
-    in the body of the function holding `call` (or of the module, when that function binds
-    no `name`), before the call, and the call's `**name` is the only read of it there."""
+def sole_dict_binding(tree: ast.Module, call: ast.Call, name: str) -> ast.Assign | None:
+    """The statement `name = {...}` when it is the one binding of `name` in the body of the
+    function holding `call` (or of the module, when that function binds no `name`), before
+    the call, and the call's `**name` is the only read of it there."""
     scope: ast.Module | ast.FunctionDef = tree
     for fn in ast.walk(tree):
         if isinstance(fn, ast.FunctionDef) and any(n is call for n in ast.walk(fn)):
@@ -275,7 +283,7 @@ def _sole_dict(tree: ast.Module, call: ast.Call, name: str) -> ast.Dict | None:
     for s in scope.body:
         if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
                 and s.targets[0].id == name and isinstance(s.value, ast.Dict) and s.lineno < call.lineno):
-            return s.value
+            return s
     return None
 
 

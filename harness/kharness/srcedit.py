@@ -69,6 +69,18 @@ class LineIndex:
         line = self.lines[lineno - 1]
         return line[: len(line) - len(line.lstrip(" \t"))]
 
+    def stmt_lines(self, stmt: ast.stmt) -> tuple[int, int] | None:
+        """(start, end) of the whole lines a statement fills alone: only indentation before it
+        and only blanks or a comment after it; None when it shares a line with other code."""
+        a, b = self.span(stmt)
+        start = self.starts[stmt.lineno - 1]
+        end_lineno = stmt.end_lineno or stmt.lineno
+        end = self.starts[end_lineno] if end_lineno < len(self.lines) else len(self.source)
+        rest = self.source[b:end].strip()
+        if self.source[start:a].strip() or (rest and not rest.startswith("#")):
+            return None
+        return start, end
+
 
 def apply_edits(source: str, edits: list[Edit]) -> str:
     """Applies non-overlapping edits (any order). Two edits of the same span with the same

@@ -431,13 +431,11 @@ class Module:
     def delete_stmt(self, stmt: ast.stmt) -> Edit:
         """Removes a statement's whole lines (it must be the only statement on them)."""
         self.stmt_indent(stmt)
-        end_lineno = stmt.end_lineno or stmt.lineno
-        b = self.index.span(stmt)[1]
-        line_end = self.index.starts[end_lineno] if end_lineno < len(self.index.lines) else len(self.source)
-        rest = self.source[b:line_end]
-        if rest.strip() and not rest.strip().startswith("#"):
-            raise RewriteRefused(f"line {end_lineno}: the statement shares its line with another one")
-        return Edit(self.line_start(stmt.lineno), line_end, "")
+        span = self.index.stmt_lines(stmt)
+        if span is None:
+            raise RewriteRefused(f"line {stmt.end_lineno or stmt.lineno}: the statement shares its line with "
+                                 "another one")
+        return Edit(span[0], span[1], "")
 
     def replace(self, node: ast.AST, text: str) -> Edit:
         a, b = self.index.span(node)
