@@ -22,8 +22,7 @@ python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", tr
   | tee -a "$OUT/gpu.txt"
 command -v ncu >/dev/null && ncu --version | tail -1 | tee -a "$OUT/gpu.txt"
 
-mkdir -p /opt/deps
-for f in .devdeps/*.deb; do dpkg -x "$f" /opt/deps; done
+bash bench/gpu/unpack_devdeps.sh /opt/deps || exit 1
 export LD_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu
 if ldd $BIN/koptd $BIN/kopt-worker $BIN/koptctl | grep "not found"; then
   log "missing libraries (above)"; exit 1

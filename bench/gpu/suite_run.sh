@@ -68,8 +68,7 @@ first_run=(); [ -n "${FIRST_RUN:-}" ] && first_run=(--first-run "$FIRST_RUN")
 cat "$OUT/gpu.txt" >&2
 
 start_stack() {
-  mkdir -p /opt/deps
-  for f in .devdeps/*.deb; do dpkg -x "$f" /opt/deps; done
+  bash bench/gpu/unpack_devdeps.sh /opt/deps || return 1
   export LD_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu
   # SANDBOX_BWRAP=1: the carried bubblewrap, so the harness runs in the allowlisted view
   # (bench/gpu/README.md); otherwise the launcher's unshare fallback
