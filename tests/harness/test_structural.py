@@ -101,6 +101,8 @@ FITS = {
 # rewrite on every fixture it fits with its default parameters, and the cases below.
 APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) + [
     ("row_single_block_softmax", "row_single_block", {"elems_per_warp": 128, "max_warps": 8}),
+    # the online log-softmax's single pass without first_pass's fold (the fallback candidate)
+    ("l2_reuse_logsoftmax", "row_single_block", {"fold": 0}),
     ("tile_grid_matmul", "tile_grid", {"BLOCK_M": 32, "BLOCK_N": 64, "BLOCK_K": 16, "GROUP_M": 8,
                                        "num_warps": 2, "num_stages": 5}),
     # 2 x 2 tiles of 2 batches, regrouped on axis 0 with the batch kept on axis 2
@@ -725,13 +727,26 @@ def test_ir_properties_cuda90(h, recorded):
 def test_row_single_block_reuse_other_cuda90(h, recorded):
     """The online log-softmax's single-block copy (its output pass's load, of another
     ``other``, reused through tl.where) compiles offline for cuda:90 with one tt.load, where
-    the loop version has two."""
+    the loop version has two; first_pass's fold leaves one exponential per element (the final
+    combine's) of the three the unrolled online update computes, and the survey offers the
+    unfolded copy as one more configuration."""
     name = "l2_reuse_logsoftmax"
     cand = apply(fixture(name)[1], "row_single_block", {}, recorded[name])
     k = _compile(h, name, cand)
     assert k["kernel"] == "log_softmax_kernel_row"
     assert _tl_loads(fixture(name)[1], "log_softmax_kernel") == 2
-    assert read(k["files"]["ttir"]["path"]).count("tt.load") == 1
+    ttir = read(k["files"]["ttir"]["path"])
+    assert ttir.count("tt.load") == 1
+    assert ttir.count("math.exp") == 1, ttir
+    unfolded = apply(fixture(name)[1], "row_single_block", {"fold": 0}, recorded[name])
+    assert read(_compile(h, name, unfolded)["files"]["ttir"]["path"]).count("math.exp") == 3
+    (fit,) = [f for f in survey(fixture(name)[1], recorded[name]) if f.name == "row_single_block"]
+    folds = [c["fold"] for c in fit.domain["configs"]]
+    assert folds.count(0) == 1 and folds[-1] == 0 and "first_pass" in fit.why, (folds, fit.why)
+    # the three-pass softmax folds nothing a finite-only rule decides: no unfolded twin
+    other = "row_single_block_softmax"
+    (fit,) = [f for f in survey(fixture(other)[1], recorded[other]) if f.name == "row_single_block"]
+    assert {c["fold"] for c in fit.domain["configs"]} == {1}
 
 
 def test_deinterleave_loads_move_only_past_no_store(recorded):

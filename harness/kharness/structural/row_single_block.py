@@ -61,14 +61,19 @@ from .common import (
     reindent,
     survey_one,
 )
+from .first_pass import fold_first_pass
 
 NAME = "row_single_block"
 MAX_ROW = 32768                 # default bound on the row length one block may cover
 TRITON_MAX_NUMEL = 1 << 20      # Triton refuses tensors with more elements
-DEFAULTS = {"kernel": "", "max_row": MAX_ROW, "elems_per_warp": 256, "min_warps": 4, "max_warps": 16}
-DOMAIN = {"elems_per_warp": [128, 256, 512, 1024], "max_warps": [8, 16, 32], "min_warps": [1, 2, 4, 8]}
-# The survey offers DOMAIN's points as whole configurations, one per num_warps they launch
-# the recorded row with (distinct_configs)
+DEFAULTS = {"kernel": "", "max_row": MAX_ROW, "elems_per_warp": 256, "min_warps": 4, "max_warps": 16,
+            "fold": 1}
+WARP_DOMAIN = {"elems_per_warp": [128, 256, 512, 1024], "max_warps": [8, 16, 32], "min_warps": [1, 2, 4, 8]}
+DOMAIN = {**WARP_DOMAIN, "fold": [1, 0]}
+# The survey offers WARP_DOMAIN's points as whole configurations, one per num_warps they launch
+# the recorded row with (distinct_configs), folded (first_pass); where the fold applies a rule
+# that holds for finite values only, one more at the defaults unfolded, so a fold the
+# validation refuses costs the rewrite one candidate, not all of them
 
 
 @dataclass
@@ -142,8 +147,13 @@ def analyze(mod: Module, k: Kernel, max_row: int = MAX_ROW) -> RowPlan:
     why = (f"{k.name}: line{'s' if len(loops) > 1 else ''} {lines} walk{'' if len(loops) > 1 else 's'} the row "
            f"with `range(0, {n_param}, {block})`, every load/store in them masked; {n_param} = {n_value} at the "
            f"recorded launch (line {site.call.lineno}) fits one block of {next_pow2(n_value)} <= max_row {max_row}")
+    configs: list[dict[str, int]] = [{**c, "fold": 1} for c in distinct_configs(next_pow2(n_value))]
+    kstart, kend = kernel_span(mod, k)
+    if first_pass_folds(mod, mod.source[kstart:kend], k.name):
+        configs.append({key: v for key, v in DEFAULTS.items() if key in DOMAIN and isinstance(v, int)} | {"fold": 0})
+        why += "; its single pass folds arithmetic on its accumulators' starting constants (first_pass)"
     return RowPlan(k, site, why, {**DEFAULTS, "kernel": k.name, "max_row": max_row},
-                   {"configs": distinct_configs(next_pow2(n_value))}, loops, n_param, block, n_value)
+                   {"configs": configs}, loops, n_param, block, n_value)
 
 
 def launched_warps(row_block: int, p: Mapping[str, object]) -> int:
@@ -156,13 +166,13 @@ def distinct_configs(row_block: int) -> list[dict[str, int]]:
     """The domain's points, nearest the defaults first, one per num_warps they launch the
     recorded row with: the rest of the product compiles to a kernel already in the list, and
     a sweep's slots are better spent elsewhere. Other row lengths take the same formula."""
-    keys = sorted(DOMAIN)
-    home = {key: DOMAIN[key].index(v) for key, v in DEFAULTS.items() if key in DOMAIN and isinstance(v, int)}
+    keys = sorted(WARP_DOMAIN)
+    home = {key: WARP_DOMAIN[key].index(v) for key, v in DEFAULTS.items() if key in WARP_DOMAIN and isinstance(v, int)}
 
     def steps(point: dict[str, int]) -> int:
-        return sum(abs(DOMAIN[key].index(point[key]) - home[key]) for key in keys)
+        return sum(abs(WARP_DOMAIN[key].index(point[key]) - home[key]) for key in keys)
 
-    points = [dict(zip(keys, values)) for values in itertools.product(*(DOMAIN[key] for key in keys))]
+    points = [dict(zip(keys, values)) for values in itertools.product(*(WARP_DOMAIN[key] for key in keys))]
     points = [pt for pt in points if pt["min_warps"] <= pt["max_warps"]]
     seen: dict[int, dict[str, int]] = {}
     for pt in sorted(points, key=lambda pt: (steps(pt), [pt[key] for key in keys])):
@@ -217,7 +227,7 @@ def apply(mod: Module, params: dict[str, object]) -> str:
     k = plan.kernel
     new_name = mod.fresh(f"{k.name}_row")
     kstart, kend = kernel_span(mod, k)
-    copy_text = single_block_copy(mod, mod.source[kstart:kend], k.name, new_name)
+    copy_text = single_block_copy(mod, mod.source[kstart:kend], k.name, new_name, fold=bool(p["fold"]))
     edits = [Edit(kend, kend, "\n\n\n" + copy_text), _dispatch(mod, plan, new_name, p)]
     return apply_edits(mod.source, edits)
 
@@ -243,9 +253,8 @@ def _dispatch(mod: Module, plan: RowPlan, new_name: str, p: dict[str, object]) -
     ])
 
 
-def single_block_copy(mod: Module, text: str, name: str, new_name: str) -> str:
-    """The kernel's text with its row loops unrolled to one iteration, repeated loads reused
-    and the function renamed (each step re-parses the fragment)."""
+def unrolled(mod: Module, text: str, name: str) -> str:
+    """The kernel's text with its row loops unrolled to one iteration."""
     frag = Module(text, [], mod.aliases)
     k = frag.kernels[name]
     edits = []
@@ -259,7 +268,24 @@ def single_block_copy(mod: Module, text: str, name: str, new_name: str) -> str:
         end = frag.index.span(loop.body[-1])[1]
         body = dedent_lines(frag.source[start:end], len(body_ind) - len(ind))
         edits.append(frag.replace(loop, f"{loop.target.id} = 0\n{ind}{body}"))
-    text = apply_edits(text, edits)
+    return apply_edits(text, edits)
+
+
+def first_pass_folds(mod: Module, text: str, name: str) -> bool:
+    """The unrolled kernel has arithmetic on its accumulators' starting constants that folds
+    by a rule for finite values only (first_pass): worth a candidate without the fold."""
+    frag = Module(unrolled(mod, text, name), [], mod.aliases)
+    return fold_first_pass(frag, frag.kernels[name]).inexact
+
+
+def single_block_copy(mod: Module, text: str, name: str, new_name: str, fold: bool = True) -> str:
+    """The kernel's text with its row loops unrolled to one iteration, the arithmetic on its
+    accumulators' starting constants folded (fold; first_pass), repeated loads reused and the
+    function renamed (each step re-parses the fragment)."""
+    text = unrolled(mod, text, name)
+    if fold:
+        frag = Module(text, [], mod.aliases)
+        text = apply_edits(text, fold_first_pass(frag, frag.kernels[name]).edits)
     frag = Module(text, [], mod.aliases)
     text = apply_edits(text, reuse_loads(frag, frag.kernels[name]))
     frag = Module(text, [], mod.aliases)

@@ -1,0 +1,84 @@
+"""first_pass (kharness/structural/first_pass.py): the arithmetic of a row loop's single pass
+folded where it reads accumulators still at their starting constants. Snippets of unrolled
+kernels; each case says what is folded, what is left and whether a finite-only rule ran."""
+from __future__ import annotations
+
+import pytest
+from kharness.srcedit import apply_edits
+from kharness.structural.common import Module
+from kharness.structural.first_pass import fold_first_pass
+
+HEAD = ("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def k(x_ptr, y_ptr, n, B: tl.constexpr):\n    cols = tl.arange(0, B)\n")
+
+
+def fold(body: str) -> tuple[str, bool]:
+    src = HEAD + "".join(f"    {ln}\n" for ln in body.strip().splitlines())
+    mod = Module(src, [])
+    fp = fold_first_pass(mod, mod.kernels["k"])
+    out = apply_edits(src, fp.edits)
+    compile(out, "<folded>", "exec")
+    return out[len(HEAD):], fp.inexact
+
+
+ONLINE = """
+m = tl.full([B], float("-inf"), tl.float32)
+s = tl.zeros([B], dtype=tl.float32)
+x = tl.load(x_ptr + cols, mask=cols < n, other=float("-inf")).to(tl.float32)
+m_new = tl.maximum(m, x)
+alive = m_new > float("-inf")
+s = s * tl.where(alive, tl.exp(m - m_new), 0.0) + tl.where(alive, tl.exp(x - m_new), 0.0)
+m = m_new
+row_max = tl.max(m, axis=0)
+row_sum = tl.sum(tl.where(m > float("-inf"), s * tl.exp(m - row_max), 0.0), axis=0)
+tl.store(y_ptr + cols, x - row_max - tl.log(row_sum), mask=cols < n)
+"""
+
+
+def test_online_softmax_state_folds_to_one_exponential() -> None:
+    out, inexact = fold(ONLINE)
+    assert "    m_new = x\n" in out, out                 # maximum(-inf, x): x, already float32
+    assert "    s = tl.where(alive, 1.0, 0.0).to(tl.float32)\n" in out, out
+    assert out.count("tl.exp(") == 1, out             # the final combine's
+    assert inexact                                    # 0 * e and x - x hold for finite values
+
+
+@pytest.mark.parametrize("body, kept", [
+    # a float -inf against a value whose dtype the syntax does not give (an integer would turn
+    # float): left as written
+    ('m = -float("inf")\nm = tl.maximum(m, tl.max(tl.load(x_ptr + cols), axis=0))',
+     "m = tl.maximum(m, tl.max(tl.load(x_ptr + cols), axis=0))"),
+    # bound again inside an if: no longer known
+    (("acc = tl.zeros([B], dtype=tl.float32)\nif n > 4:\n    acc = tl.load(x_ptr + cols)\n"
+      "acc = acc * 2.0 + tl.load(y_ptr + cols)"), "acc = acc * 2.0 + tl.load(y_ptr + cols)"),
+    # 0 times a value where the 0 is a number: the product's shape is the value's
+    ("z = 0.0\nv = z * tl.load(x_ptr + cols)", "v = z * tl.load(x_ptr + cols)"),
+    # a number 1.0 times a value: an integer value would turn float
+    ("one = 1.0\nv = one * tl.load(x_ptr + cols)", "v = one * tl.load(x_ptr + cols)"),
+    # different names: x - y is not 0
+    ("x = tl.load(x_ptr + cols)\ny = tl.load(y_ptr + cols)\nv = tl.exp(x - y)", "v = tl.exp(x - y)"),
+])
+def test_left_as_written(body: str, kept: str) -> None:
+    out, inexact = fold(body)
+    assert f"    {kept}\n" in out, out
+    assert not inexact
+
+
+def test_exact_folds_cast_to_the_accumulator_dtype() -> None:
+    """A float16 load added to float32 zeros is the load cast to float32; an int 0 added to
+    an index vector is the vector; neither needs a finite-only rule."""
+    out, inexact = fold("acc = tl.zeros([B], dtype=tl.float32)\nacc += tl.load(x_ptr + cols, mask=cols < n)\n"
+                        "start = 0\noffs = start + cols\ntl.store(y_ptr + offs, acc, mask=offs < n)")
+    assert "    acc = tl.load(x_ptr + cols, mask=cols < n).to(tl.float32)\n" in out, out
+    assert "    offs = cols\n" in out, out
+    assert not inexact
+
+
+def test_constants_bind_and_fold_further() -> None:
+    """A value that folds to a constant of known shape is bound as one (tl.full) and folds
+    what reads it."""
+    out, inexact = fold("a = tl.zeros([B], dtype=tl.float32)\nb = a * tl.load(x_ptr + cols)\n"
+                        "d = b + tl.load(y_ptr + cols).to(tl.float32)")
+    assert "    b = tl.full([B], 0.0, tl.float32)\n" in out, out
+    assert "    d = tl.load(y_ptr + cols).to(tl.float32)\n" in out, out
+    assert inexact
