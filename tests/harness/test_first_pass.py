@@ -82,3 +82,10 @@ def test_constants_bind_and_fold_further() -> None:
     assert "    b = tl.full([B], 0.0, tl.float32)\n" in out, out
     assert "    d = tl.load(y_ptr + cols).to(tl.float32)\n" in out, out
     assert inexact
+
+
+def test_base_two_online_state_folds_too() -> None:
+    """The same online update written in base 2 (tl.exp2, as flash-attention drafts do)."""
+    out, inexact = fold(ONLINE.replace("tl.exp(", "tl.exp2("))
+    assert "    s = tl.where(alive, 1.0, 0.0).to(tl.float32)\n" in out, out
+    assert out.count("tl.exp2(") == 1 and inexact, out

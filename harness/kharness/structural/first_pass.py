@@ -17,7 +17,7 @@ applied bottom-up to each statement at the kernel's top level, in order:
                                                              integer e stays integer)
     t(1) * e = e * t(1) = e                                  exact
     t(0) * e = e * t(0) = K(0), e - e = K(0)                 for finite e
-    exp(K(0)) = K(1), exp(K(-inf)) = K(0), where(c, K(a), K(a)) = K(a)
+    exp(K(0)) = K(1), exp(K(-inf)) = K(0) (exp2 alike), where(c, K(a), K(a)) = K(a)
 
 with K(0)'s shape that of e. A statement whose value changed is written out again; one whose
 value became a constant of known shape binds it (``tl.full`` or a number), else it is left
@@ -42,6 +42,7 @@ from .common import Kernel, Module, assigned_names, body_after_docstring, call_a
 
 SCALAR = ""             # _K.shape of a plain number
 INT_LITERAL, FLOAT_LITERAL = "int", "float"     # _K.dtype of a plain number
+EXPONENTIALS = ("exp", "exp2", "math.exp", "math.exp2")
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,7 @@ class _Folder:
             f = self.mod.tl_func(node)
             if f in ("maximum", "minimum") and len(node.args) == 2:
                 return self.extremum(node, f)
-            if f == "exp" and len(node.args) == 1:
+            if f in EXPONENTIALS and len(node.args) == 1:
                 return self.exp(node)
             if f == "where" and len(node.args) == 3:
                 return self.where(node)
@@ -248,7 +249,7 @@ class _Folder:
 
     def exp(self, node: ast.Call) -> _Folded:
         a = self.fold(node.args[0])
-        if a.k is not None and a.k.value in (0.0, -math.inf):
+        if a.k is not None and a.k.value in (0.0, -math.inf):     # 1 and 0 in either base
             return _Folded(node, _K(math.exp(a.k.value), a.k.shape, a.k.dtype))
         return self.with_operands(node, [a])
 
