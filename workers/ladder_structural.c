@@ -56,6 +56,7 @@ static const struct {
   { "rows_per_program", 0 },   { "coalesce_access", 0 }, { "tma_loads", 0 },
   { "deinterleave_pairs", 0 }, { "fuse_kernels", 0 }, { "l2_reuse", 1 },
   { "split_rows", 0 },         { "even_bounds", 0 },  { "fold_exp2", 0 },
+  { "batch_launches", 0 },
 };
 
 /* The family's entry in ladder_structural_tab, or -1. */
@@ -258,5 +259,15 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
       ladder_why(d, " Structural: %s.", why);
     ladder_add(d, "fuse_kernels", 2, "");
     ladder_first(d, "fuse_kernels");
+  }
+  /* A Python loop launching the kernel once per batch element: one launch with the batch on
+   * a grid axis pays one launch latency instead of E and fills the device with E grids' worth
+   * of programs. Whatever the kernel's own bottleneck, the loop comes first: every rewrite
+   * of the kernel after it then acts on the whole batch's launch. */
+  if (d->available && json_is_array(structural) && ladder_fits(structural, "batch_launches", &why)) {
+    if (d->level > 1)
+      ladder_why(d, " Structural: %s.", why);
+    ladder_add(d, "batch_launches", 2, "");
+    ladder_first(d, "batch_launches");
   }
 }

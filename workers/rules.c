@@ -64,6 +64,8 @@ static const struct rules_family rules_families[] = {
   { "even_bounds", { NULL }, { NULL }, "even_bounds", { NULL }, NULL },
   /* num_warps and num_stages come from the rewrite's own domain */
   { "fold_exp2", { NULL }, { NULL }, "fold_exp2", { NULL }, NULL },
+  /* num_warps from the rewrite's own domain */
+  { "batch_launches", { NULL }, { NULL }, "batch_launches", { NULL }, NULL },
 };
 
 /* Window half-widths, in steps of a knob's domain. */

@@ -95,6 +95,8 @@ FITS = {
     # exponentiated against the row maximum
     "fold_exp2_causal_softmax": {"fold_exp2", "even_bounds", "l2_reuse", "persistent_grid", "row_single_block",
                                  "rows_per_program"},
+    # one launch per head from a Python loop, each on x[h] and y[h] and the shared weight
+    "batch_launches_heads": {"batch_launches", "persistent_grid", "elementwise_vector", "rows_per_program"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -1004,3 +1006,51 @@ def test_batched_persistent_folds_the_batch(h, recorded, tma):
     assert re.search(r"grid = lambda meta: \(min\(num_sms, .* \* nb\),\)", out), out
     k = _compile(h, name, out)
     assert k["kernel"] == "bmm_kernel" and k["ptx_stats"].get("mma", 0) > 0, k["ptx_stats"]
+
+
+BATCH_REFUSED = [
+    ("        return y", "        assert h >= 0\n        return y", ["the loop variable h is read after the loop"]),
+    ("    tl.store(y_ptr + offs, x * w + 1.0, mask=mask)",
+     "    tl.store(y_ptr + offs, x * w + 1.0, mask=mask)\n    tl.store(w_ptr + offs, w, mask=mask)",
+     ["scale_kernel writes through w_ptr, which every launch gets whole"]),
+    ("](x[h], w, y[h]", "](x[h:h + 1], w, y[h]", ["x_ptr gets x[h:h + 1], which reads h other than"]),
+    ("[(triton.cdiv(n, 128),)]", "[(triton.cdiv(n, 128) + h * 0,)]", ["the grid is not a tuple or list"]),
+    ("offs = tl.program_id(0) * BLOCK", "offs = (tl.program_id(0) + tl.program_id(1)) * BLOCK",
+     ["tl.program_id of axis 1, not one of the grid's 1"]),
+    ("            scale_kernel[", "            n = n + 0\n            scale_kernel[", ["is not the whole body of a `for` loop"]),
+    ("](x[h], w, y[h]", "](x[h], y, y[h]", ["y, which scale_kernel writes through y_ptr, is also passed as y"]),
+    ("for h in range(x.shape[0]):", "for h in range(1, x.shape[0]):", ["is not `for i in range(E)`"]),
+]
+
+
+@pytest.mark.parametrize("old,new,words", BATCH_REFUSED, ids=[f"batch_launches-{i}" for i in range(len(BATCH_REFUSED))])
+def test_batch_launches_refusals(recorded, old, new, words):
+    src = fixture("batch_launches_heads")[1]
+    assert old in src, old
+    fit = next(f for f in survey(src.replace(old, new), recorded["batch_launches_heads"]) if f.name == "batch_launches")
+    assert not fit.fits
+    for w in words:
+        assert w in fit.why, fit.why
+
+
+def test_batch_launches_dispatch(tmp_path, recorded):
+    """One launch of the batched copy for a tensor batch; the loop as written for a batch
+    whose first-axis stride is 0 (its slices overlap); the same result as the reference each
+    time (in-process, interpreter)."""
+    import torch
+    launch_rec.install()
+    name = "batch_launches_heads"
+    cand = apply(fixture(name)[1], "batch_launches", {}, recorded[name])
+    mod = _import(tmp_path / "cand.py", cand, "kopt_struct_batch_cand")
+    ref = _import(tmp_path / "ref.py", fixture(name)[0], "kopt_struct_batch_ref")
+    x, w = torch.randn(5, 300), torch.randn(300)
+    with launch_rec.recording() as recs:
+        y = mod.ModelNew()(x, w)
+    assert [r["kernel"] for r in recs] == ["scale_kernel_batched"]
+    torch.testing.assert_close(y, ref.Model()(x, w))
+
+    one = torch.randn(1, 300).expand(4, 300)        # stride(0) == 0: every x[h] is the same row
+    with launch_rec.recording() as recs:
+        y = mod.ModelNew()(one, w)
+    assert [r["kernel"] for r in recs] == ["scale_kernel"] * 4
+    torch.testing.assert_close(y, ref.Model()(one, w))

@@ -597,6 +597,42 @@ static void test_structural_fuse_first(void **state)
   json_decref(ir);
 }
 
+/* A loop of launches, one per batch element: batch_launches first at every level it fits,
+ * ahead of fuse_kernels and the row rewrites; absent where it does not fit. */
+static void test_structural_batch_first(void **state)
+{
+  json_error_t e;
+  json_t *fits = json_loads("[{\"name\": \"row_single_block\", \"fits\": true, \"why\": \"k: loops\"},"
+                            " {\"name\": \"fuse_kernels\", \"fits\": true, \"why\": \"a -> b: m\"},"
+                            " {\"name\": \"batch_launches\", \"fits\": true, \"why\": \"k: once per h\"}]",
+                            0, &e);
+  json_t *nofit = json_loads("[{\"name\": \"batch_launches\", \"fits\": false, \"why\": \"no loop\"}]", 0,
+                             &e);
+  json_t *ir = json_loads("{\"ptx\": {\"ld.global.32\": 4}, \"ttgir\": {\"loops\": [{\"loads\": 1}]}}", 0, &e);
+  struct ladder_diag d;
+  (void)state;
+  memset(&d, 0, sizeof(d));
+  d.available = 1;
+  d.level = 1;
+  ladder_structural(&d, fits, NULL, NULL);
+  assert_string_equal(d.family[0], "batch_launches");
+  assert_string_equal(d.family[1], "fuse_kernels");
+  assert_int_equal(d.needs_level[0], 2);
+  l3_structural(&d, ir, "memory", fits);
+  assert_string_equal(d.family[0], "batch_launches");
+  assert_non_null(strstr(d.why, "k: once per h"));
+  assert_int_equal(ladder_is_structural("batch_launches"), 1);
+  memset(&d, 0, sizeof(d));
+  d.available = 1;
+  d.level = 1;
+  ladder_structural(&d, nofit, NULL, NULL);
+  for (unsigned i = 0; i < d.nfamilies; i++)
+    assert_string_not_equal(d.family[i], "batch_launches");
+  json_decref(fits);
+  json_decref(nofit);
+  json_decref(ir);
+}
+
 /* A latency-bound kernel whose grid fits a persistent loop: the persistent grid is listed
  * after the launch parameters (tried once they are spent), absent when it does not fit. */
 static void test_structural_latency_persistent_last(void **state)
@@ -777,6 +813,7 @@ int main(void)
     cmocka_unit_test(test_structural_l2_reuse_after_row),
     cmocka_unit_test(test_structural_ready_after_a_sweep),
     cmocka_unit_test(test_structural_fuse_first),
+    cmocka_unit_test(test_structural_batch_first),
     cmocka_unit_test(test_structural_latency_rows_before_persistent),
     cmocka_unit_test(test_structural_latency_split_rows),
     cmocka_unit_test(test_short_rows_at_l3),

@@ -15,6 +15,7 @@ from typing import Any
 from ..normalize import inline_spreads
 from ..srcedit import RewriteRefused, check_parses
 from . import (
+    batch_launches,
     deinterleave_pairs,
     elementwise_vector,
     even_bounds,
@@ -36,7 +37,7 @@ __all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
 REWRITES = {
     m.NAME: m for m in (row_single_block, tile_grid, strided_reduction_tiles, persistent_grid, elementwise_vector,
                         rows_per_program, tma_loads, deinterleave_pairs, fuse_kernels, l2_reuse, split_rows,
-                        even_bounds, fold_exp2)
+                        even_bounds, fold_exp2, batch_launches)
 }
 
 

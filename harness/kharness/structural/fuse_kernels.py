@@ -35,14 +35,12 @@ kernel can see another program's half-done work that the two launches would have
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..srcedit import Edit, RewriteRefused, apply_edits
 from .common import (
     REWRITE_WARPS,
-    STORE_TL,
     Fit,
     Kernel,
     LaunchSite,
@@ -50,12 +48,10 @@ from .common import (
     Plan,
     assigned_names,
     body_after_docstring,
-    call_arg,
     calls,
     check_block_uses,
     check_params,
     dedent_lines,
-    derived,
     grid_elements,
     kernel_span,
     launch_warps,
@@ -66,6 +62,7 @@ from .common import (
     reindent,
     survey_one,
 )
+from .patterns import stored_params, tensor_params
 from .row_single_block import row_loop, unmasked
 
 NAME = "fuse_kernels"
@@ -160,27 +157,6 @@ def _loads_only(mod: Module, k: Kernel, param: str, form: str) -> list[ast.Call]
     return loads if loads and all(id(u) in covered for u in uses) else None
 
 
-def _tensor_params(mod: Module, k: Kernel) -> set[str]:
-    """The parameters the recorded launch passed a tensor to."""
-    return {p for p, d in mod.recorded_values(k.name).items() if d.get("kind") == "tensor"}
-
-
-def _stored_params(mod: Module, k: Kernel) -> set[str]:
-    """The tensor parameters whose memory the kernel may write: those the pointer of some store
-    or atomic is computed from (through any binding, common.derived); a pointer that cannot be
-    read counts as every tensor."""
-    tensors = _tensor_params(mod, k)
-    ptrs = [call_arg(c, 0, "pointer") for c in calls(k.node) if mod.tl_func(c) in STORE_TL]
-    if any(p is None for p in ptrs):
-        return tensors
-    used = set().union(*(names_in(p) for p in ptrs if p is not None))
-
-    def from_param(t: str) -> Callable[[ast.AST, set[str]], bool]:
-        return lambda node, so_far: bool(names_in(node) & (so_far | {t}))
-
-    return {t for t in tensors if t in used or used & derived(k, from_param(t))}
-
-
 def _arg_names(site: LaunchSite, params: set[str]) -> set[str]:
     out: set[str] = set()
     for p in params:
@@ -229,13 +205,13 @@ def _links(mod: Module, k1: Kernel, k2: Kernel, s1: LaunchSite, s2: LaunchSite) 
         raise RewriteRefused(f"{k1.name} -> {k2.name}: no tensor that {k1.name} writes once per program "
                              f"(`tl.store(P + pid, v)`) and {k2.name} only reads back at the same index")
     # the scratch is exempt only through the linked parameter: K1 writing it another way is not
-    w1 = _arg_names(s1, _stored_params(mod, k1) - {ln.p1 for ln in links})
-    w2 = _arg_names(s2, _stored_params(mod, k2))
-    both = w1 & _arg_names(s2, _tensor_params(mod, k2))
+    w1 = _arg_names(s1, stored_params(mod, k1) - {ln.p1 for ln in links})
+    w2 = _arg_names(s2, stored_params(mod, k2))
+    both = w1 & _arg_names(s2, tensor_params(mod, k2))
     if both:
         raise RewriteRefused(f"{k1.name} writes {', '.join(sorted(both))}, which {k2.name} also gets: another "
                              "program's part of it would not be written yet")
-    back = w2 & _arg_names(s1, _tensor_params(mod, k1))
+    back = w2 & _arg_names(s1, tensor_params(mod, k1))
     if back:
         raise RewriteRefused(f"{k2.name} writes {', '.join(sorted(back))}, which {k1.name} also gets")
     return links

@@ -1,12 +1,22 @@
 """Small syntactic patterns that several structural rewrites recognise in a kernel: a vector
 broadcast by indexing with ``None`` and ``:``, a block's ``tl.arange(0, B)``, a loop's column
 vector ``v + tl.arange(0, B)``, and the text that replaces an expression so that it stays
-grouped. Split from common.py, which holds the Module and the checks every rewrite runs."""
+grouped; the tensor parameters a kernel gets and those it writes through. Split from common.py, which holds the Module and the checks every rewrite runs."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
-from .common import Module, int_const
+from .common import (
+    STORE_TL,
+    Kernel,
+    Module,
+    call_arg,
+    calls,
+    derived,
+    int_const,
+    names_in,
+)
 
 
 def strip_broadcast(e: ast.expr) -> ast.expr:
@@ -47,3 +57,24 @@ def grouped(mod: Module, node: ast.AST, text: str) -> str:
     if mod.source[a - 1:a] == "(" and mod.source[b:b + 1] == ")":
         return text
     return f"({text})"
+
+
+def tensor_params(mod: Module, k: Kernel) -> set[str]:
+    """The parameters the recorded launch passed a tensor to."""
+    return {p for p, d in mod.recorded_values(k.name).items() if d.get("kind") == "tensor"}
+
+
+def stored_params(mod: Module, k: Kernel) -> set[str]:
+    """The tensor parameters whose memory the kernel may write: those the pointer of some store
+    or atomic is computed from (through any binding, common.derived); a pointer that cannot be
+    read counts as every tensor."""
+    tensors = tensor_params(mod, k)
+    ptrs = [call_arg(c, 0, "pointer") for c in calls(k.node) if mod.tl_func(c) in STORE_TL]
+    if any(p is None for p in ptrs):
+        return tensors
+    used = set().union(*(names_in(p) for p in ptrs if p is not None))
+
+    def from_param(t: str) -> Callable[[ast.AST, set[str]], bool]:
+        return lambda node, so_far: bool(names_in(node) & (so_far | {t}))
+
+    return {t for t in tensors if t in used or used & derived(k, from_param(t))}
