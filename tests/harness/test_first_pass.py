@@ -89,3 +89,9 @@ def test_base_two_online_state_folds_too() -> None:
     out, inexact = fold(ONLINE.replace("tl.exp(", "tl.exp2("))
     assert "    s = tl.where(alive, 1.0, 0.0).to(tl.float32)\n" in out, out
     assert out.count("tl.exp2(") == 1 and inexact, out
+
+
+def test_a_copy_of_a_constant_is_left_as_written() -> None:
+    """`c = a` with a a known constant binds c to it without writing the statement again."""
+    out, _ = fold("a = tl.zeros([B], dtype=tl.float32)\nc = a\nd = c + tl.load(x_ptr + cols).to(tl.float32)")
+    assert "    c = a\n" in out and "    d = tl.load(x_ptr + cols).to(tl.float32)\n" in out, out

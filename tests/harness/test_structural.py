@@ -1049,6 +1049,15 @@ def test_batch_launches_dispatch(tmp_path, recorded):
     assert [r["kernel"] for r in recs] == ["scale_kernel_batched"]
     torch.testing.assert_close(y, ref.Model()(x, w))
 
+    # in place: the written slice y[h] also read through x_ptr
+    inplace = fixture(name)[1].replace("](x[h], w, y[h]", "](y[h], w, y[h]").replace(
+        "y = torch.empty_like(x)", "y = x.clone()")
+    cand_in = apply(inplace, "batch_launches", {}, recorded[name])
+    mod_in = _import(tmp_path / "cand_in.py", cand_in, "kopt_struct_batch_inplace")
+    with launch_rec.recording() as recs:
+        y = mod_in.ModelNew()(x, w)
+    assert [r["kernel"] for r in recs] == ["scale_kernel_batched"]
+    torch.testing.assert_close(y, ref.Model()(x, w))
     one = torch.randn(1, 300).expand(4, 300)        # stride(0) == 0: every x[h] is the same row
     with launch_rec.recording() as recs:
         y = mod.ModelNew()(one, w)

@@ -12,7 +12,7 @@ every other argument, the grid (a tuple or list of one or two elements) and the 
 not read i. The kernel reads ``tl.program_id``/``tl.num_programs`` on literal axes below the
 grid's length only (a called @triton.jit function reads neither), has no parameter defaults,
 and writes (stores or atomics, through any binding) only through parameters given ``T[i]``,
-whose T appears nowhere else in the launch.
+whose T appears nowhere else in the launch but as the same ``T[i]`` (in place).
 
 The rewrite: a copy ``<kernel>_batched`` with a stride parameter ``<p>_bstride`` per batched
 parameter p, whose body starts ``batch = tl.program_id(AX).to(tl.int64)`` and ``p = p + batch
@@ -148,7 +148,8 @@ def analyze(mod: Module, k: Kernel) -> BatchPlan:
             raise RewriteRefused(f"{k.name} writes through {p}, which every launch gets whole: the launches "
                                  "depend on each other")
         t = batched[p]
-        others = [a for q, a in site.bound.items() if q != p and t in names_in(a)]
+        others = [a for q, a in site.bound.items()      # the same slice elsewhere is in place
+                  if q != p and t in names_in(a) and _indexed_by(a, var) != t]
         if others:
             raise RewriteRefused(f"{where}: {t}, which {k.name} writes through {p}, is also passed as "
                                  f"{mod.text(others[0])}")

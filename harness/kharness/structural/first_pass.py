@@ -111,11 +111,9 @@ class _Folder:
             self.const[target] = init
             return []
         f = self.fold(value)
-        text = self.mod.text(value) if isinstance(stmt, ast.AnnAssign) else None
-        if f.k is not None and f.k.shape is not None:
-            text = self.spell(f.k)
-        elif f.k is None and f.expr is not value:
-            text = ast.unparse(f.expr)
+        # a constant the rules computed comes back on the original node: changed all the same
+        changed = f.expr is not value or (f.k is not None and not isinstance(value, ast.Name)
+                                          and _number(value) is None)
         self.forget({target})
         if f.k is not None and f.k.shape is not None:
             self.const[target] = f.k
@@ -125,8 +123,9 @@ class _Folder:
                 self.dtype[target] = self.dtype[f.expr.id]
         elif dt := _cast_dtype(f.expr):
             self.dtype[target] = dt
-        if text is None or isinstance(stmt, ast.AnnAssign) or (f.k is not None and f.k.shape is None):
-            return []
+        if not changed or isinstance(stmt, ast.AnnAssign) or (f.k is not None and f.k.shape is None):
+            return []               # (a constant of unknown shape is only ever an operand)
+        text = self.spell(f.k) if f.k is not None else ast.unparse(f.expr)
         try:
             return [self.mod.replace_stmt(stmt, [f"{target} = {text}"])]
         except RewriteRefused:      # the statement shares its line: left as written
