@@ -114,7 +114,8 @@ def analyze(mod: Module, k: Kernel) -> BatchPlan:
     var = loop.target.id
     if var in names_in(count) or not pure_expr(mod, count):
         raise RewriteRefused(f"line {loop.lineno}: the loop's count {mod.text(count)} is not a plain size expression")
-    assert site.func is not None
+    if site.func is None:
+        raise RewriteRefused(f"line {loop.lineno}: the loop is not inside a function")
     inside = {id(n) for n in ast.walk(loop)}
     reads = [n for n in ast.walk(site.func) if isinstance(n, ast.Name) and n.id == var and id(n) not in inside]
     if reads:
