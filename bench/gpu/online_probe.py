@@ -8,7 +8,9 @@ one process:
 - `online`: the kernel as written, at several blocks and warps;
 - `unrolled`: one block per row, the online body run once with its vector state (what
   row_single_block wrote before first_pass);
-- `folded`: the same after first_pass's fold, as row_single_block now writes it;
+- `folded`: the same after first_pass's fold, as row_single_block now writes it (the output
+  pass's masked lanes dead, so it reuses the first load as it is); `folded_where`: as it wrote
+  it before that (the reused value rebuilt with 0 in the masked lanes);
 - `direct`: one block per row, the plain form: max, sum of exp(x - max), x - max - log(sum)
   (one exp per element against the online form's three);
 - `direct_reload`: the same, reading x again for the output instead of keeping it live;
@@ -97,6 +99,27 @@ def folded_kernel(x_ptr, y_ptr, n_cols, stride_row, BLOCK: tl.constexpr):
     row_sum = tl.sum(tl.where(m > float("-inf"), s * tl.exp(m - row_max), 0.0), axis=0)
     lse = row_max + tl.log(row_sum)
     mask = cols < n_cols
+    x = x_vals.to(tl.float32)
+    tl.store(y_ptr + row * stride_row + cols, (x - lse).to(y_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def folded_where_kernel(x_ptr, y_ptr, n_cols, stride_row, BLOCK: tl.constexpr):
+    # the same before the output pass's masked lanes were found dead: its value rebuilt from
+    # the first load with 0 in the masked lanes (call CD, H100: 0.2091 ms at 32 warps)
+    row = tl.program_id(0)
+    x_row = x_ptr + row * stride_row
+    cols = tl.arange(0, BLOCK)
+    x_vals = tl.load(x_row + cols, mask=cols < n_cols, other=float("-inf"))
+    x = x_vals.to(tl.float32)
+    m_new = x
+    alive = m_new > float("-inf")
+    s = tl.where(alive, 1.0, 0.0).to(tl.float32)
+    m = m_new
+    row_max = tl.max(m, axis=0)
+    row_sum = tl.sum(tl.where(m > float("-inf"), s * tl.exp(m - row_max), 0.0), axis=0)
+    lse = row_max + tl.log(row_sum)
+    mask = cols < n_cols
     x = tl.where(mask, x_vals, 0.0).to(x_vals.dtype).to(tl.float32)
     tl.store(y_ptr + row * stride_row + cols, (x - lse).to(y_ptr.dtype.element_ty), mask=mask)
 
@@ -142,6 +165,9 @@ def _variants(x: torch.Tensor, y: torch.Tensor) -> dict[str, Callable[[], object
             x, y, n_cols, st, BLOCK=bs, num_warps=w)
     for w in (8, 16, 32):
         out[f"folded {whole}x{w}w"] = lambda w=w: folded_kernel[(rows,)](
+            x, y, n_cols, st, BLOCK=whole, num_warps=w)
+    for w in (16, 32):
+        out[f"folded_where {whole}x{w}w"] = lambda w=w: folded_where_kernel[(rows,)](
             x, y, n_cols, st, BLOCK=whole, num_warps=w)
     for w in (16, 32):
         out[f"unrolled {whole}x{w}w"] = lambda w=w: unrolled_kernel[(rows,)](

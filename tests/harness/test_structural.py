@@ -527,10 +527,12 @@ def test_row_single_block_shapes(tmp_path, recorded):
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")  # the kernel's own -inf - -inf in masked lanes
 def test_row_single_block_reuse_other(tmp_path, recorded):
     """An online log-softmax loads its row with -inf in the masked lanes and again, in the
-    output pass, with 0 under a mask held in a name: the single-block copy loads the row once,
-    the later pass taking the earlier value where the mask keeps it and 0 elsewhere; the result
-    matches the reference on rows shorter than the block (masked lanes present) and exactly
-    one block long."""
+    output pass, with 0 under a mask held in a name: the single-block copy loads the row once.
+    The output pass's value reaches only a store under the same mask, so its masked lanes are
+    dead and it takes the earlier value as it is (no tl.where for the other `other`); with a
+    sum of it beside the store they are live, and it takes the earlier value where the mask
+    keeps it and 0 elsewhere. Each matches the reference on rows shorter than the block
+    (masked lanes present) and exactly one block long."""
     import torch
     launch_rec.install()
     name = "l2_reuse_logsoftmax"
@@ -542,15 +544,28 @@ def test_row_single_block_reuse_other(tmp_path, recorded):
     wheres = [ast.unparse(c) for c in ast.walk(row) if isinstance(c, ast.Call)
               and isinstance(c.func, ast.Attribute) and c.func.attr == "where" and "_vals" in ast.unparse(c)]
     assert len(loads) == 1, ast.unparse(row)
+    assert not wheres, wheres
+    # the output pass also sums its values (times 0): its masked lanes are read
+    live = fixture(name)[1].replace(
+        "        tl.store(y_ptr + row * stride_row + cols, (x - lse).to(y_ptr.dtype.element_ty), mask=mask)",
+        "        tl.store(y_ptr + row * stride_row + cols, (x - lse + 0.0 * tl.sum(x, axis=0))"
+        ".to(y_ptr.dtype.element_ty), mask=mask)")
+    assert live != fixture(name)[1]
+    cand_live = apply(live, "row_single_block", {"max_row": 4096}, recorded[name])
+    row = next(f for f in ast.parse(cand_live).body if isinstance(f, ast.FunctionDef)
+               and f.name == "log_softmax_kernel_row")
+    wheres = [ast.unparse(c) for c in ast.walk(row) if isinstance(c, ast.Call)
+              and isinstance(c.func, ast.Attribute) and c.func.attr == "where" and "_vals" in ast.unparse(c)]
     assert len(wheres) == 1 and wheres[0].startswith("tl.where(mask, "), wheres
-    mod = _import(tmp_path / "cand.py", cand, "kopt_struct_lsm_cand")
     ref = _import(tmp_path / "ref.py", fixture(name)[0], "kopt_struct_lsm_ref")
-    for cols in (37, 3000, 4096):
-        x = torch.randn(3, cols)
-        with launch_rec.recording() as recs:
-            y = mod.ModelNew()(x)
-        assert [r["kernel"] for r in recs] == ["log_softmax_kernel_row"]
-        torch.testing.assert_close(y, ref.Model()(x))
+    for text, tag in ((cand, "dead"), (cand_live, "live")):
+        mod = _import(tmp_path / f"cand_{tag}.py", text, f"kopt_struct_lsm_cand_{tag}")
+        for cols in (37, 3000, 4096):
+            x = torch.randn(3, cols)
+            with launch_rec.recording() as recs:
+                y = mod.ModelNew()(x)
+            assert [r["kernel"] for r in recs] == ["log_softmax_kernel_row"]
+            torch.testing.assert_close(y, ref.Model()(x))
 
 
 def test_row_single_block_reuse_keeps_other_loads():
@@ -568,14 +583,24 @@ def test_row_single_block_reuse_keeps_other_loads():
         "    c = tl.load(y_ptr + cols, mask=cols < n, other=1.0)\n"
         "    m = cols < n\n"
         "    d = tl.load(x_ptr + cols, mask=m, other=2.0)\n"
-        "    tl.store(y_ptr + cols, a + b + c + d, mask=m)\n"
+        "    tl.store(y_ptr + cols, a + b + c + d + tl.sum(d, axis=0), mask=m)\n"
     )
     mod = Module(src, [])
     edits = reuse_loads(mod, mod.kernels["k"])
     from kharness.srcedit import apply_edits
     out = apply_edits(src, edits)
-    assert "d = tl.where(m, a, 2.0).to(a.dtype)" in out, out
+    assert "d = tl.where(m, a, 2.0).to(a.dtype)" in out, out     # the sum reads d's masked lanes
     assert out.count("tl.load(") == 3, out
+    # stored only, under its own mask: d's masked lanes are dead and a stands in as it is
+    dead = src.replace(" + tl.sum(d, axis=0), mask=m)", ", mask=m)")
+    mod = Module(dead, [])
+    out = apply_edits(dead, reuse_loads(mod, mod.kernels["k"]))
+    assert "    d = a\n" in out, out
+    # under another mask than the load's, the lanes may be stored: the where stays
+    other = dead.replace("a + b + c + d, mask=m)", "a + b + c + d, mask=cols < n - 2)")
+    mod = Module(other, [])
+    out = apply_edits(other, reuse_loads(mod, mod.kernels["k"]))
+    assert "d = tl.where(m, a, 2.0).to(a.dtype)" in out, out
 
 
 def test_row_single_block_distinct_configs(recorded):

@@ -46,6 +46,7 @@ from .common import (
     LaunchSite,
     Module,
     Plan,
+    assigned_names,
     call_arg,
     calls,
     check_block_uses,
@@ -55,6 +56,7 @@ from .common import (
     dedent_lines,
     is_pow2,
     kernel_span,
+    names_in,
     next_pow2,
     pick,
     pure_expr,
@@ -370,7 +372,7 @@ def reuse_loads(frag: Module, k: Kernel) -> list[Edit]:
                 hit = next((a for a in avail if a.ptr == ptr and a.mask == mask), None)
                 whole = isinstance(stmt, ast.Assign) and stmt.value is ld
                 if hit is not None:
-                    same = other is None or hit.other == other
+                    same = other is None or hit.other == other or masked_lanes_dead(frag, k.node.body, i, ld)
                     if same and whole and hit.target == target and version.get(target or "") == hit.version:
                         identity = True         # `v = <the load v already holds>`: drop it
                         edits.append(frag.delete_stmt(stmt))
@@ -398,6 +400,70 @@ def reuse_loads(frag: Module, k: Kernel) -> list[Edit]:
                     env[n.id] = opaque()
                     version[n.id] = i
     return edits
+
+
+# tl functions whose every output lane depends only on the same lane of their operands
+LANEWISE_TL = {"exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "abs", "erf", "floor", "ceil",
+               "cos", "sin", "sigmoid", "fma", "maximum", "minimum", "clamp", "where", "fdiv", "div_rn",
+               "cast", "umulhi"}
+
+
+def _lanewise(frag: Module, e: ast.AST, tracked: set[str], leaf: ast.AST | None = None) -> bool:
+    """Every tracked value in e (the names, and the node leaf) reaches e's value through
+    lane-wise operations only: arithmetic, comparisons, `.to(...)` and LANEWISE_TL calls."""
+    if e is leaf or (isinstance(e, ast.Name) and e.id in tracked):
+        return True
+    if not (names_in(e) & tracked) and (leaf is None or all(n is not leaf for n in ast.walk(e))):
+        return True
+    if isinstance(e, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp)):
+        return all(_lanewise(frag, c, tracked, leaf) for c in ast.iter_child_nodes(e)
+                   if not isinstance(c, (ast.operator, ast.unaryop, ast.cmpop, ast.boolop)))
+    if isinstance(e, ast.Call):
+        if isinstance(e.func, ast.Attribute) and e.func.attr == "to" and frag.tl_func(e) is None:
+            return _lanewise(frag, e.func.value, tracked, leaf) and \
+                all(_lanewise(frag, a, set(), None) and not (names_in(a) & tracked) for a in e.args)
+        f = (frag.tl_func(e) or "").removeprefix("math.")
+        return f in LANEWISE_TL and all(_lanewise(frag, a, tracked, leaf) for a in e.args) and \
+            all(_lanewise(frag, kw.value, tracked, leaf) for kw in e.keywords)
+    return False
+
+
+def masked_lanes_dead(frag: Module, body: list[ast.stmt], i: int, ld: ast.Call) -> bool:
+    """The lanes load ld's mask turns off are never used: ld (in body[i]) reaches nothing but
+    stores under the same mask (the same expression, none of its names bound again in
+    between), through lane-wise operations and names bound to them at the top level. Then
+    what those lanes hold (the load's ``other``) does not matter, and an earlier load of the
+    same address and mask may stand in for ld whatever its own ``other``."""
+    mask = call_arg(ld, 1, "mask")
+    if mask is None:
+        return False
+    mask_dump, mask_names = ast.dump(mask), names_in(mask)
+    tracked: set[str] = set()
+    for j, stmt in enumerate(body[i:], start=i):
+        leaf = ld if j == i else None
+        uses = bool(names_in(stmt) & tracked) or leaf is not None
+        targets = assigned_names([stmt])
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and frag.tl_func(stmt.value) == "store":
+            st = stmt.value
+            ptr, value, smask = call_arg(st, 0, "pointer"), call_arg(st, 1, "value"), call_arg(st, 2, "mask")
+            if uses and not (ptr is not None and value is not None and smask is not None
+                             and not (names_in(ptr) & tracked) and (leaf is None or all(n is not leaf for n in ast.walk(ptr)))
+                             and _lanewise(frag, value, tracked, leaf) and ast.dump(smask) == mask_dump):
+                return False
+        elif uses:
+            value = stmt.value if isinstance(stmt, (ast.Assign, ast.AugAssign)) else None
+            if value is None or len(targets) != 1 or not _lanewise(frag, value, tracked, leaf) or \
+                    (isinstance(stmt, ast.Assign) and not isinstance(stmt.targets[0], ast.Name)):
+                return False
+            tracked |= targets
+            if targets & mask_names:
+                return False
+            continue
+        if targets & mask_names:
+            mask_names = set()      # the mask means something else from here: no store matches it
+            mask_dump = ""
+        tracked -= targets
+    return True
 
 
 def _call_kind(frag: Module, c: ast.Call) -> str:
