@@ -13,7 +13,9 @@ The rewrite: a copy ``<kernel>_row`` in which each such loop becomes its single 
 an earlier load — with no store between them — reuses the earlier value: as it is when the
 later load's ``other`` is the same (or absent), as ``tl.where(mask, earlier, other)`` in the
 earlier value's dtype when it differs (an online softmax reads its row with -inf in the
-masked lanes, its output pass with 0). The launch becomes::
+masked lanes, its output pass with 0), and as it is when the later value's masked lanes are
+dead: it reaches, through lane-wise operations, only stores under the same mask
+(masked_lanes_dead). The launch becomes::
 
     row_len = N
     if 0 < row_len <= max_row:
