@@ -97,6 +97,9 @@ FITS = {
                                  "rows_per_program"},
     # one launch per head from a Python loop, each on x[h] and y[h] and the shared weight
     "batch_launches_heads": {"batch_launches", "persistent_grid", "elementwise_vector", "rows_per_program"},
+    # a 16 x 16 tile matmul on a 2-D grid launched once per batch element, strides read from
+    # the whole tensors (the written c among them)
+    "batch_launches_bmm": {"batch_launches", "tile_grid", "tma_loads", "even_bounds"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -1058,10 +1061,12 @@ def test_batch_launches_refusals(recorded, old, new, words):
         assert w in fit.why, fit.why
 
 
+@pytest.mark.filterwarnings("ignore:Conversion of an array:DeprecationWarning")  # the interpreter's own loop
 def test_batch_launches_dispatch(tmp_path, recorded):
-    """One launch of the batched copy for a tensor batch; the loop as written for a batch
-    whose first-axis stride is 0 (its slices overlap); the same result as the reference each
-    time (in-process, interpreter)."""
+    """One launch of the batched copy for a tensor batch, in place, and with a read-only
+    operand expanded over the batch; the loop as written where a tensor the kernel reads and
+    writes through has first-axis stride 0 (its slices overlap); the same result as the
+    reference each time (in-process, interpreter)."""
     import torch
     launch_rec.install()
     name = "batch_launches_heads"
@@ -1083,8 +1088,35 @@ def test_batch_launches_dispatch(tmp_path, recorded):
         y = mod_in.ModelNew()(x, w)
     assert [r["kernel"] for r in recs] == ["scale_kernel_batched"]
     torch.testing.assert_close(y, ref.Model()(x, w))
-    one = torch.randn(1, 300).expand(4, 300)        # stride(0) == 0: every x[h] is the same row
+    # a 2-D grid gets the batch on axis 2; a read-only operand expanded over the batch (stride
+    # 0) still takes the batched launch: its slices are the same rows either way
+    bmm = "batch_launches_bmm"
+    cand_bmm = apply(fixture(bmm)[1], "batch_launches", {}, recorded[bmm])
+    assert "mm_kernel_batched[(triton.cdiv(M, 16), triton.cdiv(N, 16), n_batch)]" in cand_bmm, cand_bmm
+    mod_bmm = _import(tmp_path / "cand_bmm.py", cand_bmm, "kopt_struct_batch_bmm")
+    ref_bmm = _import(tmp_path / "ref_bmm.py", fixture(bmm)[0], "kopt_struct_batch_bmm_ref")
+    a, b = torch.randn(3, 40, 24), torch.randn(1, 24, 20).expand(3, 24, 20)
+    with launch_rec.recording() as recs:
+        c = mod_bmm.ModelNew()(a, b)
+    assert [r["kernel"] for r in recs] == ["mm_kernel_batched"]
+    torch.testing.assert_close(c, ref_bmm.Model()(a, b), atol=1e-4, rtol=1e-4)
+    # read-only and expanded (stride 0): the batched launch, every program reading the one row
+    one = torch.randn(1, 300).expand(4, 300)
     with launch_rec.recording() as recs:
         y = mod.ModelNew()(one, w)
-    assert [r["kernel"] for r in recs] == ["scale_kernel"] * 4
+    assert [r["kernel"] for r in recs] == ["scale_kernel_batched"]
     torch.testing.assert_close(y, ref.Model()(one, w))
+    # written in place through an expanded tensor (stride 0): every launch updates the same row
+    # in turn, which one launch would race on; the loop runs as written
+    shared = fixture(name)[1].replace("](x[h], w, y[h]", "](y[h], w, y[h]").replace(
+        "y = torch.empty_like(x)", "y = x")
+    mod_sh = _import(tmp_path / "cand_sh.py", apply(shared, "batch_launches", {}, recorded[name]),
+                     "kopt_struct_batch_shared")
+    row = torch.randn(1, 300)
+    want = row.clone()
+    for _ in range(4):
+        want = want * w + 1.0
+    with launch_rec.recording() as recs:
+        y = mod_sh.ModelNew()(row.expand(4, 300), w)
+    assert [r["kernel"] for r in recs] == ["scale_kernel"] * 4
+    torch.testing.assert_close(y[0], want[0])

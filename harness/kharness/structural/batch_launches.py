@@ -12,14 +12,16 @@ every other argument, the grid (a tuple or list of one or two elements) and the 
 not read i. The kernel reads ``tl.program_id``/``tl.num_programs`` on literal axes below the
 grid's length only (a called @triton.jit function reads neither), has no parameter defaults,
 and writes (stores or atomics, through any binding) only through parameters given ``T[i]``,
-whose T appears nowhere else in the launch but as the same ``T[i]`` (in place).
+whose T is passed nowhere else in the launch but as the same ``T[i]`` (in place) or through
+its sizes and strides.
 
 The rewrite: a copy ``<kernel>_batched`` with a stride parameter ``<p>_bstride`` per batched
 parameter p, whose body starts ``batch = tl.program_id(AX).to(tl.int64)`` and ``p = p + batch
 * p_bstride`` (AX the grid's length), and the loop becomes::
 
     n_batch = E
-    if 0 < n_batch <= 65535 and all(isinstance(t, torch.Tensor) and t.stride(0) != 0 for t in (T, ...)):
+    if 0 < n_batch <= 65535 and all(isinstance(t, torch.Tensor) for t in (T, ...)) \
+            and all(t.stride(0) != 0 for t in (W, ...)):         # W: the Ts the kernel writes
         kernel_batched[(*grid, n_batch)](..., T, ..., p_bstride=T.stride(0))
     else:
         for i in range(E): ...          # the loop as written
@@ -29,8 +31,11 @@ Why it is correct: ``T[i]`` is the view of T at element offset ``i * T.stride(0)
 all launches; programs of the existing axes keep their ids. The launches are independent, so
 running them together computes what running them in order did: each writes only through its
 own ``T[i]``, and slices of a tensor along its first axis do not overlap when its stride there
-is not 0 (checked at run time, as are a tensor, not a list, and the 65535 programs a grid's
-second and third axes allow; otherwise the loop runs as written)."""
+is not 0 (checked at run time for the written ones, as are a tensor, not a list, and the 65535
+programs a grid's second and third axes allow; otherwise the loop runs as written). Slices
+that are only read may overlap (an expanded weight): launch i and program (..., i) read the
+same memory either way. Views that overlap with a non-zero first stride (``as_strided``) are
+not detected."""
 from __future__ import annotations
 
 import ast
@@ -73,6 +78,7 @@ class BatchPlan(Plan):
     var: str
     count: ast.expr
     batched: dict[str, str]     # kernel parameter -> the tensor name T of its `T[i]`
+    written: set[str]           # the Ts the kernel writes through
     axis: int
 
 
@@ -99,6 +105,20 @@ def _indexed_by(node: ast.AST, var: str) -> str | None:
             and node.slice.id == var and node.value.id != var):
         return node.value.id
     return None
+
+
+META_ATTRS = {"stride", "shape", "size", "numel", "dim", "ndim", "dtype", "device", "element_size"}
+
+
+def _passes_memory(mod: Module, arg: ast.AST, t: str) -> bool:
+    """arg hands the kernel t itself (or something made from its memory), not only sizes and
+    strides read from it (`t.stride(1)`, `t.shape[0]`)."""
+    for n in ast.walk(arg):
+        if isinstance(n, ast.Name) and n.id == t:
+            up = mod.parents.get(n)
+            if not (isinstance(up, ast.Attribute) and up.value is n and up.attr in META_ATTRS):
+                return True
+    return False
 
 
 def analyze(mod: Module, k: Kernel) -> BatchPlan:
@@ -144,13 +164,14 @@ def analyze(mod: Module, k: Kernel) -> BatchPlan:
     _check_axes(mod, k, axis)
     if k.defaults:
         raise RewriteRefused(f"{k.name} has parameter defaults; the copy's new parameters would need them")
-    for p in sorted(stored_params(mod, k)):
+    stored = stored_params(mod, k)
+    for p in sorted(stored):
         if p not in batched:
             raise RewriteRefused(f"{k.name} writes through {p}, which every launch gets whole: the launches "
                                  "depend on each other")
         t = batched[p]
         others = [a for q, a in site.bound.items()      # the same slice elsewhere is in place
-                  if q != p and t in names_in(a) and _indexed_by(a, var) != t]
+                  if q != p and _passes_memory(mod, a, t) and _indexed_by(a, var) != t]
         if others:
             raise RewriteRefused(f"{where}: {t}, which {k.name} writes through {p}, is also passed as "
                                  f"{mod.text(others[0])}")
@@ -158,7 +179,8 @@ def analyze(mod: Module, k: Kernel) -> BatchPlan:
            f"with {', '.join(f'{t}[{var}]' for t in batched.values())}; one launch with the batch on grid axis "
            f"{axis}")
     options, domain = option_domain(mod, site, OPTION_DOMAIN)
-    return BatchPlan(k, site, why, {**DEFAULTS, "kernel": k.name, **options}, domain, loop, var, count, batched, axis)
+    return BatchPlan(k, site, why, {**DEFAULTS, "kernel": k.name, **options}, domain, loop, var, count, batched,
+                     {batched[p] for p in stored}, axis)
 
 
 def _check_axes(mod: Module, k: Kernel, axis: int) -> None:
@@ -219,9 +241,13 @@ def _dispatch(mod: Module, plan: BatchPlan, new_name: str, strides: dict[str, st
     extra = ", ".join(f"{s}={plan.batched[q]}.stride(0)" for q, s in strides.items())
     edits += [mod.add_call_keyword(site.call, extra), *options]
     launch = mod.edited_text(site.stmt, edits)
-    names = sorted(set(plan.batched.values()))
-    tensors = f"({', '.join(names)}{',' if len(names) == 1 else ''})"
-    check = f"all(isinstance(t, {torch}.Tensor) and t.stride(0) != 0 for t in {tensors})"
+    def tup(names: list[str]) -> str:
+        return f"({', '.join(names)}{',' if len(names) == 1 else ''})"
+    # every T a tensor (a list has no stride); a written one with slices that do not overlap
+    # (a read one may: an expanded weight is the same rows for every launch either way)
+    check = f"all(isinstance(t, {torch}.Tensor) for t in {tup(sorted(set(plan.batched.values())))})"
+    if plan.written:
+        check += f" and all(t.stride(0) != 0 for t in {tup(sorted(plan.written))})"
     return mod.replace_stmt(plan.loop, [
         f"{n_batch} = {mod.text(plan.count)}",
         f"if 0 < {n_batch} <= {MAX_GRID_AXIS} and {check}:",
