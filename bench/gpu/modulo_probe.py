@@ -22,19 +22,15 @@ median, L2 cleared between repetitions) and its fraction of the same-size copy's
 Under TRITON_INTERPRET=1 (no GPU) it runs every variant once at 16 x 1000 and checks it."""
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import statistics
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
 
 import torch
 import triton
 import triton.language as tl
+from probe_timing import COPY, copy_variant, parse_args, time_variants
 
 INTERP = os.environ.get("TRITON_INTERPRET") == "1"
-MAX_REPEAT = 20
 
 
 @triton.jit
@@ -89,22 +85,6 @@ def nobias_kernel(x_ptr, y_ptr, n, BLOCK_SIZE: tl.constexpr):
     tl.store(y_ptr + offs, y.to(y_ptr.dtype.element_ty), mask=mask)
 
 
-@triton.jit
-def copy_kernel(x_ptr, y_ptr, n, BLOCK_SIZE: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
-    mask = offs < n
-    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
-
-
-@dataclass
-class Line:
-    variant: str
-    median_ms: float
-    lo_ms: float
-    hi_ms: float
-    copy_fraction: float
-
-
 def _variants(x: torch.Tensor, b: torch.Tensor, y: torch.Tensor) -> dict[str, Callable[[], object]]:
     n, n_cols = x.numel(), x.shape[-1]
     out: dict[str, Callable[[], object]] = {}
@@ -120,18 +100,12 @@ def _variants(x: torch.Tensor, b: torch.Tensor, y: torch.Tensor) -> dict[str, Ca
             x, b, y, n, n_cols, BLOCK_M=bm, BLOCK_N=bn, num_warps=w)
     out["nobias 2048x4w"] = lambda: nobias_kernel[(triton.cdiv(n, 2048),)](x, y, n, BLOCK_SIZE=2048,
                                                                           num_warps=4)
-    out["copy 4096x8w"] = lambda: copy_kernel[(triton.cdiv(n, 4096),)](x, y, n, BLOCK_SIZE=4096,
-                                                                      num_warps=8)
+    out[COPY] = copy_variant(x, y)
     return out
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--out")
-    a = ap.parse_args()
-    if not 1 <= a.repeat <= MAX_REPEAT:
-        ap.error(f"--repeat must be 1..{MAX_REPEAT}")
+    a = parse_args()
     dev = "cpu" if INTERP else "cuda"
     m, n_cols = (16, 1000) if INTERP else (8192, 11008)
     torch.manual_seed(0)
@@ -144,29 +118,15 @@ def main() -> int:
         ref = torch.compile(lambda x, b: torch.nn.functional.gelu(x + b))
         fns["torch.compile"] = lambda: ref(x, b)
     for name, fn in fns.items():
-        if name.startswith(("nobias", "copy")):
+        if name.startswith("nobias") or name == COPY:
             continue
         y.zero_()
         got = fn() if name == "torch.compile" else (fn(), y)[1]
         assert isinstance(got, torch.Tensor)
         torch.testing.assert_close(got, want, atol=2e-3, rtol=2e-3, msg=name)
     print(f"{len(fns)} variants checked or built at {m} x {n_cols}", flush=True)
-    if INTERP:
-        return 0
-    times: dict[str, list[float]] = {k: [] for k in fns}
-    for _ in range(a.repeat):
-        for k, fn in fns.items():
-            times[k].append(float(triton.testing.do_bench(fn, warmup=25, rep=100)))
-    copy_ms = statistics.median(times["copy 4096x8w"])
-    lines = [Line(k, statistics.median(v), min(v), max(v), copy_ms / statistics.median(v))
-             for k, v in times.items()]
-    for ln in lines:
-        print(f"{ln.variant:24s} {ln.median_ms:.4f} ms [{ln.lo_ms:.4f}-{ln.hi_ms:.4f}]"
-              f"  {100 * ln.copy_fraction:.0f}% of the same-size copy")
-    if a.out:
-        with open(a.out, "w") as f:
-            json.dump({"device": torch.cuda.get_device_name(), "shape": [m, n_cols],
-                       "repeat": a.repeat, "lines": [asdict(ln) for ln in lines]}, f, indent=1)
+    if not INTERP:
+        time_variants(fns, a.repeat, a.out, {"shape": [m, n_cols]})
     return 0
 
 

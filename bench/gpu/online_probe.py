@@ -5,12 +5,13 @@ same-size copy on the H200, and row_single_block's copy (one block per row, the 
 iteration with its vector state) spilled (30-114 registers) and lost. This times, side by side in
 one process:
 
-- `online`: the kernel as written, at several blocks and warps;
-- `unrolled`: one block per row, the online body run once with its vector state (what
-  row_single_block wrote before first_pass);
-- `folded`: the same after first_pass's fold, as row_single_block now writes it (the output
-  pass's masked lanes dead, so it reuses the first load as it is); `folded_where`: as it wrote
-  it before that (the reused value rebuilt with 0 in the masked lanes);
+- `online`: the suite's kernel as written (bench/suite/ops/log_softmax/kernel.py, imported),
+  at several blocks and warps;
+- row_single_block's copy (one block per row, the loop's single iteration, the output pass
+  reusing the first load), in three forms of one kernel: `unrolled` (FOLD=0: the online body
+  with its vector state, as the rewrite wrote it before first_pass), `folded_where` (FOLD=1,
+  WHERE=1: after first_pass, the reused value rebuilt with 0 in the masked lanes) and `folded`
+  (FOLD=1, WHERE=0: as it writes it now, the output pass's masked lanes being dead);
 - `direct`: one block per row, the plain form: max, sum of exp(x - max), x - max - log(sum)
   (one exp per element against the online form's three);
 - `direct_reload`: the same, reading x again for the output instead of keeping it live;
@@ -25,102 +26,57 @@ cleared between repetitions) and its fraction of the same-size copy's bandwidth.
 Under TRITON_INTERPRET=1 (no GPU) it runs every variant once at 8 x 3000 and checks it."""
 from __future__ import annotations
 
-import argparse
-import json
+import importlib.util
 import os
-import statistics
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from types import ModuleType
 
 import torch
 import triton
 import triton.language as tl
+from probe_timing import COPY, copy_variant, parse_args, time_variants
 
 INTERP = os.environ.get("TRITON_INTERPRET") == "1"
-MAX_REPEAT = 20
+SUITE_KERNEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "suite", "ops", "log_softmax",
+                            "kernel.py")
+
+
+def _suite_kernel() -> ModuleType:
+    """The suite's first-draft log_softmax module (its kernel is the `online` variant)."""
+    spec = importlib.util.spec_from_file_location("kopt_probe_log_softmax", SUITE_KERNEL)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 @triton.jit
-def online_kernel(x_ptr, y_ptr, n_cols, stride_row, BLOCK: tl.constexpr):
+def single_kernel(x_ptr, y_ptr, n_cols, stride_row, BLOCK: tl.constexpr, FOLD: tl.constexpr,
+                  WHERE: tl.constexpr):
+    # row_single_block's copy of the suite kernel; FOLD: first_pass's fold of the online state,
+    # WHERE: the output pass's reused value rebuilt with its own `other` (0) in masked lanes
     row = tl.program_id(0)
     x_row = x_ptr + row * stride_row
-    m = tl.full([BLOCK], float("-inf"), tl.float32)
-    s = tl.zeros([BLOCK], dtype=tl.float32)
-    for start in range(0, n_cols, BLOCK):
-        cols = start + tl.arange(0, BLOCK)
-        x = tl.load(x_row + cols, mask=cols < n_cols, other=float("-inf")).to(tl.float32)
+    cols = tl.arange(0, BLOCK)
+    x_vals = tl.load(x_row + cols, mask=cols < n_cols, other=float("-inf"))
+    x = x_vals.to(tl.float32)
+    if FOLD:
+        m_new = x
+        alive = m_new > float("-inf")
+        s = tl.where(alive, 1.0, 0.0).to(tl.float32)
+    else:
+        m = tl.full([BLOCK], float("-inf"), tl.float32)
+        s = tl.zeros([BLOCK], dtype=tl.float32)
         m_new = tl.maximum(m, x)
         alive = m_new > float("-inf")
         s = s * tl.where(alive, tl.exp(m - m_new), 0.0) + tl.where(alive, tl.exp(x - m_new), 0.0)
-        m = m_new
-    row_max = tl.max(m, axis=0)
-    row_sum = tl.sum(tl.where(m > float("-inf"), s * tl.exp(m - row_max), 0.0), axis=0)
-    lse = row_max + tl.log(row_sum)
-    for start in range(0, n_cols, BLOCK):
-        cols = start + tl.arange(0, BLOCK)
-        mask = cols < n_cols
-        x = tl.load(x_row + cols, mask=mask, other=0.0).to(tl.float32)
-        tl.store(y_ptr + row * stride_row + cols, (x - lse).to(y_ptr.dtype.element_ty), mask=mask)
-
-
-@triton.jit
-def unrolled_kernel(x_ptr, y_ptr, n_cols, stride_row, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    x_row = x_ptr + row * stride_row
-    m = tl.full([BLOCK], float("-inf"), tl.float32)
-    s = tl.zeros([BLOCK], dtype=tl.float32)
-    cols = tl.arange(0, BLOCK)
-    mask = cols < n_cols
-    x = tl.load(x_row + cols, mask=mask, other=float("-inf")).to(tl.float32)
-    m_new = tl.maximum(m, x)
-    alive = m_new > float("-inf")
-    s = s * tl.where(alive, tl.exp(m - m_new), 0.0) + tl.where(alive, tl.exp(x - m_new), 0.0)
-    m = m_new
-    row_max = tl.max(m, axis=0)
-    row_sum = tl.sum(tl.where(m > float("-inf"), s * tl.exp(m - row_max), 0.0), axis=0)
-    lse = row_max + tl.log(row_sum)
-    x2 = tl.where(mask, x, 0.0)
-    tl.store(y_ptr + row * stride_row + cols, (x2 - lse).to(y_ptr.dtype.element_ty), mask=mask)
-
-
-@triton.jit
-def folded_kernel(x_ptr, y_ptr, n_cols, stride_row, BLOCK: tl.constexpr):
-    # row_single_block's copy with first_pass's fold, as the rewrite writes it
-    row = tl.program_id(0)
-    x_row = x_ptr + row * stride_row
-    cols = tl.arange(0, BLOCK)
-    x_vals = tl.load(x_row + cols, mask=cols < n_cols, other=float("-inf"))
-    x = x_vals.to(tl.float32)
-    m_new = x
-    alive = m_new > float("-inf")
-    s = tl.where(alive, 1.0, 0.0).to(tl.float32)
     m = m_new
     row_max = tl.max(m, axis=0)
     row_sum = tl.sum(tl.where(m > float("-inf"), s * tl.exp(m - row_max), 0.0), axis=0)
     lse = row_max + tl.log(row_sum)
     mask = cols < n_cols
-    x = x_vals.to(tl.float32)
-    tl.store(y_ptr + row * stride_row + cols, (x - lse).to(y_ptr.dtype.element_ty), mask=mask)
-
-
-@triton.jit
-def folded_where_kernel(x_ptr, y_ptr, n_cols, stride_row, BLOCK: tl.constexpr):
-    # the same before the output pass's masked lanes were found dead: its value rebuilt from
-    # the first load with 0 in the masked lanes (call CD, H100: 0.2091 ms at 32 warps)
-    row = tl.program_id(0)
-    x_row = x_ptr + row * stride_row
-    cols = tl.arange(0, BLOCK)
-    x_vals = tl.load(x_row + cols, mask=cols < n_cols, other=float("-inf"))
-    x = x_vals.to(tl.float32)
-    m_new = x
-    alive = m_new > float("-inf")
-    s = tl.where(alive, 1.0, 0.0).to(tl.float32)
-    m = m_new
-    row_max = tl.max(m, axis=0)
-    row_sum = tl.sum(tl.where(m > float("-inf"), s * tl.exp(m - row_max), 0.0), axis=0)
-    lse = row_max + tl.log(row_sum)
-    mask = cols < n_cols
-    x = tl.where(mask, x_vals, 0.0).to(x_vals.dtype).to(tl.float32)
+    if WHERE:
+        x = tl.where(mask, x_vals, 0.0).to(x_vals.dtype).to(tl.float32)
     tl.store(y_ptr + row * stride_row + cols, (x - lse).to(y_ptr.dtype.element_ty), mask=mask)
 
 
@@ -139,57 +95,30 @@ def direct_kernel(x_ptr, y_ptr, n_cols, stride_row, BLOCK: tl.constexpr, RELOAD:
     tl.store(y_ptr + row * stride_row + cols, (x - lse).to(y_ptr.dtype.element_ty), mask=mask)
 
 
-@triton.jit
-def copy_kernel(x_ptr, y_ptr, n, BLOCK_SIZE: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
-    mask = offs < n
-    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
-
-
-@dataclass
-class Line:
-    variant: str
-    median_ms: float
-    lo_ms: float
-    hi_ms: float
-    copy_fraction: float
-
-
 def _variants(x: torch.Tensor, y: torch.Tensor) -> dict[str, Callable[[], object]]:
     rows, n_cols = x.shape
     st = x.stride(0)
     whole = triton.next_power_of_2(n_cols)
+    online = _suite_kernel().log_softmax_kernel
     out: dict[str, Callable[[], object]] = {}
     for bs, w in ((128, 4), (4096, 16), (4096, 8), (8192, 16)):
-        out[f"online {bs}x{w}w"] = lambda bs=bs, w=w: online_kernel[(rows,)](
-            x, y, n_cols, st, BLOCK=bs, num_warps=w)
-    for w in (8, 16, 32):
-        out[f"folded {whole}x{w}w"] = lambda w=w: folded_kernel[(rows,)](
-            x, y, n_cols, st, BLOCK=whole, num_warps=w)
-    for w in (16, 32):
-        out[f"folded_where {whole}x{w}w"] = lambda w=w: folded_where_kernel[(rows,)](
-            x, y, n_cols, st, BLOCK=whole, num_warps=w)
-    for w in (16, 32):
-        out[f"unrolled {whole}x{w}w"] = lambda w=w: unrolled_kernel[(rows,)](
-            x, y, n_cols, st, BLOCK=whole, num_warps=w)
+        out[f"online {bs}x{w}w"] = lambda bs=bs, w=w: online[(rows,)](x, y, n_cols, st, BLOCK=bs, num_warps=w)
+    forms = (("folded", 1, 0, (8, 16, 32)), ("folded_where", 1, 1, (16, 32)), ("unrolled", 0, 1, (16, 32)))
+    for name, fold, where, warps in forms:
+        for w in warps:
+            out[f"{name} {whole}x{w}w"] = lambda fold=fold, where=where, w=w: single_kernel[(rows,)](
+                x, y, n_cols, st, BLOCK=whole, FOLD=fold, WHERE=where, num_warps=w)
     for w in (8, 16, 32):
         for rl in (0, 1):
             name = "direct_reload" if rl else "direct"
             out[f"{name} {whole}x{w}w"] = lambda w=w, rl=rl: direct_kernel[(rows,)](
                 x, y, n_cols, st, BLOCK=whole, RELOAD=rl, num_warps=w)
-    n = x.numel()
-    out["copy 4096x8w"] = lambda: copy_kernel[(triton.cdiv(n, 4096),)](x, y, n, BLOCK_SIZE=4096,
-                                                                      num_warps=8)
+    out[COPY] = copy_variant(x, y)
     return out
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--out")
-    a = ap.parse_args()
-    if not 1 <= a.repeat <= MAX_REPEAT:
-        ap.error(f"--repeat must be 1..{MAX_REPEAT}")
+    a = parse_args()
     dev = "cpu" if INTERP else "cuda"
     m, n_cols = (8, 3000) if INTERP else (4096, 32000)
     torch.manual_seed(0)
@@ -202,29 +131,15 @@ def main() -> int:
         ref = torch.compile(lambda x: torch.log_softmax(x.float(), dim=-1).to(x.dtype))
         fns["torch.compile"] = lambda: ref(x)
     for name, fn in fns.items():
-        if name.startswith("copy"):
+        if name == COPY:
             continue
         y.zero_()
         got = fn() if name in ("eager", "torch.compile") else (fn(), y)[1]
         assert isinstance(got, torch.Tensor)
         torch.testing.assert_close(got, want, atol=2e-2, rtol=2e-2, msg=name)
     print(f"{len(fns)} variants checked or built at {m} x {n_cols}", flush=True)
-    if INTERP:
-        return 0
-    times: dict[str, list[float]] = {k: [] for k in fns}
-    for _ in range(a.repeat):
-        for k, fn in fns.items():
-            times[k].append(float(triton.testing.do_bench(fn, warmup=25, rep=100)))
-    copy_ms = statistics.median(times["copy 4096x8w"])
-    lines = [Line(k, statistics.median(v), min(v), max(v), copy_ms / statistics.median(v))
-             for k, v in times.items()]
-    for ln in lines:
-        print(f"{ln.variant:24s} {ln.median_ms:.4f} ms [{ln.lo_ms:.4f}-{ln.hi_ms:.4f}]"
-              f"  {100 * ln.copy_fraction:.0f}% of the same-size copy")
-    if a.out:
-        with open(a.out, "w") as f:
-            json.dump({"device": torch.cuda.get_device_name(), "shape": [m, n_cols],
-                       "repeat": a.repeat, "lines": [asdict(ln) for ln in lines]}, f, indent=1)
+    if not INTERP:
+        time_variants(fns, a.repeat, a.out, {"shape": [m, n_cols]})
     return 0
 
 
