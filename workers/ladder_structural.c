@@ -244,30 +244,33 @@ void ladder_short_rows(struct ladder_diag *d, const json_t *knobs)
   ladder_first(d, "rows_per_program");
 }
 
-void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
-                       const json_t *ir)
+/* A rewrite that goes first at every level where the survey says it fits, whatever the
+ * kernel's own bottleneck (justified at L2: a structure around the kernel, not inside it). */
+static void ladder_structural_always_first(struct ladder_diag *d, const json_t *structural,
+                                           const char *family)
 {
   const char *why = NULL;
 
+  if (!d->available || !json_is_array(structural) || !ladder_fits(structural, family, &why))
+    return;
+  if (d->level > 1)
+    ladder_why(d, " Structural: %s.", why);
+  ladder_add(d, family, 2, "");
+  ladder_first(d, family);
+}
+
+void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
+                       const json_t *ir)
+{
   ladder_structural_level(d, structural, l2_class, ir);
   /* Two kernels where the first hands the second one value per program through memory (row
    * statistics, then the row normalised with them): one kernel keeps the value in a register,
    * saving a launch and the second kernel's pass over the row in DRAM, and leaves one row
-   * kernel that the rewrites above can then take whole. Placed first at every level. */
-  if (d->available && json_is_array(structural) && ladder_fits(structural, "fuse_kernels", &why)) {
-    if (d->level > 1)
-      ladder_why(d, " Structural: %s.", why);
-    ladder_add(d, "fuse_kernels", 2, "");
-    ladder_first(d, "fuse_kernels");
-  }
+   * kernel that the rewrites above can then take whole. */
+  ladder_structural_always_first(d, structural, "fuse_kernels");
   /* A Python loop launching the kernel once per batch element: one launch with the batch on
    * a grid axis pays one launch latency instead of E and fills the device with E grids' worth
-   * of programs. Whatever the kernel's own bottleneck, the loop comes first: every rewrite
-   * of the kernel after it then acts on the whole batch's launch. */
-  if (d->available && json_is_array(structural) && ladder_fits(structural, "batch_launches", &why)) {
-    if (d->level > 1)
-      ladder_why(d, " Structural: %s.", why);
-    ladder_add(d, "batch_launches", 2, "");
-    ladder_first(d, "batch_launches");
-  }
+   * of programs. The loop comes ahead even of fuse_kernels: every rewrite of the kernel after
+   * it then acts on the whole batch's launch. */
+  ladder_structural_always_first(d, structural, "batch_launches");
 }

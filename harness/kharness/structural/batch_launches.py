@@ -43,11 +43,13 @@ from dataclasses import dataclass
 
 from ..srcedit import Edit, RewriteRefused, apply_edits
 from .common import (
+    PURE_METHODS,
     Fit,
     Kernel,
     Module,
     Plan,
     body_after_docstring,
+    call_arg,
     calls,
     check_callees,
     check_params,
@@ -58,6 +60,7 @@ from .common import (
     option_domain,
     option_edits,
     pick,
+    program_id_axis,
     pure_expr,
     reindent,
     survey_one,
@@ -107,7 +110,7 @@ def _indexed_by(node: ast.AST, var: str) -> str | None:
     return None
 
 
-META_ATTRS = {"stride", "shape", "size", "numel", "dim", "ndim", "dtype", "device", "element_size"}
+META_ATTRS = PURE_METHODS | {"shape", "ndim", "dtype", "device"}    # a tensor's sizes, not its memory
 
 
 def _passes_memory(mod: Module, arg: ast.AST, t: str) -> bool:
@@ -186,11 +189,11 @@ def analyze(mod: Module, k: Kernel) -> BatchPlan:
 def _check_axes(mod: Module, k: Kernel, axis: int) -> None:
     check_callees(mod, k)
     for c in calls(k.node):
-        if mod.tl_func(c) in ("program_id", "num_programs"):
-            ax = c.args[0] if c.args else next((kw.value for kw in c.keywords if kw.arg == "axis"), None)
-            if not (isinstance(ax, ast.Constant) and isinstance(ax.value, int) and 0 <= ax.value < axis):
-                raise RewriteRefused(f"{k.name} line {c.lineno}: tl.{mod.tl_func(c)} of axis "
-                                     f"{ast.unparse(ax) if ax is not None else '?'}, not one of the grid's {axis}")
+        ax = program_id_axis(mod, c, ("program_id", "num_programs"))
+        if ax is not None and not 0 <= ax < axis:
+            assert isinstance(c, ast.Call)
+            raise RewriteRefused(f"{k.name} line {c.lineno}: tl.{mod.tl_func(c)} of axis "
+                                 f"{ast.unparse(call_arg(c, 0, 'axis') or c)}, not one of the grid's {axis}")
 
 
 def survey(mod: Module) -> Fit:
@@ -203,10 +206,7 @@ def apply(mod: Module, params: dict[str, object]) -> str:
     p = check_params(NAME, dict(params), plan.params, plan.domain)
     k = plan.kernel
     new_name = mod.fresh(f"{k.name}_batched")
-    strides = {q: f"{q}_bstride" for q in plan.batched}
-    clash = sorted(set(strides.values()) & (set(k.params) | names_in(k.node)))
-    if clash:
-        raise RewriteRefused(f"{k.name} already uses the name {clash[0]}")
+    strides = {q: mod.fresh(f"{q}_bstride") for q in plan.batched}
     kstart, kend = kernel_span(mod, k)
     copy_text = _batched_copy(mod, mod.source[kstart:kend], k.name, new_name, plan, strides)
     dispatch = _dispatch(mod, plan, new_name, strides, option_edits(mod, plan, p, OPTION_DOMAIN))

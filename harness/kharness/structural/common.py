@@ -622,9 +622,10 @@ def derived(k: Kernel, depends: Callable[[ast.AST, set[str]], bool]) -> set[str]
     return out
 
 
-def program_id_axis(mod: Module, node: ast.AST) -> int | None:
-    """The axis of a ``tl.program_id(axis)`` call (-1 when the axis is not a literal)."""
-    if mod.tl_func(node) != "program_id":
+def program_id_axis(mod: Module, node: ast.AST, funcs: tuple[str, ...] = ("program_id",)) -> int | None:
+    """The axis of a ``tl.program_id(axis)`` call (of any of ``funcs``: also
+    ``tl.num_programs``); -1 when the axis is not a literal."""
+    if mod.tl_func(node) not in funcs:
         return None
     assert isinstance(node, ast.Call)
     ax = call_arg(node, 0, "axis")

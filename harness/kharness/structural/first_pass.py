@@ -219,10 +219,10 @@ class _Folder:
         op = node.op
         if isinstance(op, ast.Add):
             for k_, e in ((a, b), (b, a)):
-                if _is(k_, 0.0, shaped=True) and (kept := self.keep(e, k_)) is not None:
+                if _is(k_, 0.0) and (kept := self.keep(e, k_)) is not None:
                     return kept
         if isinstance(op, ast.Sub):
-            if _is(b, 0.0, shaped=True) and (kept := self.keep(a, b)) is not None:
+            if _is(b, 0.0) and (kept := self.keep(a, b)) is not None:
                 return kept
             if isinstance(a.expr, ast.Name) and isinstance(b.expr, ast.Name) and \
                     self.root(a.expr.id) == self.root(b.expr.id) and a.k is None:
@@ -230,10 +230,10 @@ class _Folder:
                 return _Folded(node, _K(0.0, None, None))
         if isinstance(op, ast.Mult):
             for k_, e in ((a, b), (b, a)):
-                if _is(k_, 1.0, shaped=True) and k_.k is not None and k_.k.shape != SCALAR and \
-                        (kept := self.keep(e, k_)) is not None:
+                if _is(k_, 1.0, tensor=True) and (kept := self.keep(e, k_)) is not None:
                     return kept
-                if _is(k_, 0.0, shaped=True) and k_.k is not None and k_.k.shape != SCALAR:
+                if _is(k_, 0.0, tensor=True):
+                    assert k_.k is not None
                     self.inexact = True
                     return _Folded(node, k_.k)
         return self.with_operands(node, [a, b])
@@ -242,7 +242,7 @@ class _Folder:
         a, b = (self.fold(x) for x in node.args)
         neutral = -math.inf if f == "maximum" else math.inf
         for k_, e in ((a, b), (b, a)):
-            if _is(k_, neutral, shaped=True) and (kept := self.keep(e, k_)) is not None:
+            if _is(k_, neutral) and (kept := self.keep(e, k_)) is not None:
                 return kept
         return self.with_operands(node, [a, b])
 
@@ -308,8 +308,9 @@ class _Folder:
         return f"{self.mod.tl()}.full({k_.shape}, {_spell(k_.value)}, {k_.dtype})"
 
 
-def _is(f: _Folded, v: float, shaped: bool) -> bool:
-    return f.k is not None and f.k.value == v and (not shaped or f.k.shape is not None)
+def _is(f: _Folded, v: float, tensor: bool = False) -> bool:
+    """f is T(v) (a constant of known shape) or, with tensor, t(v) (a tensor constant)."""
+    return f.k is not None and f.k.value == v and f.k.shape is not None and not (tensor and f.k.shape == SCALAR)
 
 
 def _cast_dtype(e: ast.expr) -> str | None:

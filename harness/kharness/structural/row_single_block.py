@@ -152,10 +152,6 @@ def analyze(mod: Module, k: Kernel, max_row: int = MAX_ROW) -> RowPlan:
            f"with `range(0, {n_param}, {block})`, every load/store in them masked; {n_param} = {n_value} at the "
            f"recorded launch (line {site.call.lineno}) fits one block of {next_pow2(n_value)} <= max_row {max_row}")
     configs: list[dict[str, int]] = [{**c, "fold": 1} for c in distinct_configs(next_pow2(n_value))]
-    kstart, kend = kernel_span(mod, k)
-    if first_pass_folds(mod, mod.source[kstart:kend], k.name):
-        configs.append({key: v for key, v in DEFAULTS.items() if key in DOMAIN and isinstance(v, int)} | {"fold": 0})
-        why += "; its single pass folds arithmetic on its accumulators' starting constants (first_pass)"
     return RowPlan(k, site, why, {**DEFAULTS, "kernel": k.name, "max_row": max_row},
                    {"configs": configs}, loops, n_param, block, n_value)
 
@@ -217,7 +213,18 @@ def _check_loop(mod: Module, k: Kernel, loop: ast.For, loops: list[ast.For]) -> 
 
 
 def survey(mod: Module) -> Fit:
-    return survey_one(mod, NAME, analyze)
+    """survey_one's fit, with the unfolded copy as one more configuration where the fold
+    applies a finite-only rule (checked here, where the configurations are offered, not in
+    analyze, which apply runs too)."""
+    fit = survey_one(mod, NAME, analyze)
+    if fit.fits:
+        k = mod.kernels[fit.params["kernel"]]
+        kstart, kend = kernel_span(mod, k)
+        if first_pass_folds(mod, mod.source[kstart:kend], k.name):
+            home = {key: v for key, v in DEFAULTS.items() if key in DOMAIN and isinstance(v, int)}
+            fit.domain["configs"].append(home | {"fold": 0})
+            fit.why += "; its single pass folds arithmetic on its accumulators' starting constants (first_pass)"
+    return fit
 
 
 def apply(mod: Module, params: dict[str, object]) -> str:
@@ -410,12 +417,23 @@ LANEWISE_TL = {"exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "abs", 
                "cast", "umulhi"}
 
 
+def _reads(e: ast.AST, tracked: set[str], leaf: ast.AST | None) -> bool:
+    """e reads one of the tracked names or contains the node leaf."""
+    return bool(names_in(e) & tracked) or (leaf is not None and any(n is leaf for n in ast.walk(e)))
+
+
+def _stores_lanewise(frag: Module, st: ast.Call, tracked: set[str], leaf: ast.AST | None, mask_dump: str) -> bool:
+    """The store st writes a lane-wise function of the tracked values under the mask whose
+    expression dumps to mask_dump, at an address that does not read them."""
+    ptr, value, mask = call_arg(st, 0, "pointer"), call_arg(st, 1, "value"), call_arg(st, 2, "mask")
+    return (ptr is not None and value is not None and mask is not None and not _reads(ptr, tracked, leaf)
+            and _lanewise(frag, value, tracked, leaf) and ast.dump(mask) == mask_dump)
+
+
 def _lanewise(frag: Module, e: ast.AST, tracked: set[str], leaf: ast.AST | None = None) -> bool:
     """Every tracked value in e (the names, and the node leaf) reaches e's value through
     lane-wise operations only: arithmetic, comparisons, `.to(...)` and LANEWISE_TL calls."""
-    if e is leaf or (isinstance(e, ast.Name) and e.id in tracked):
-        return True
-    if not (names_in(e) & tracked) and (leaf is None or all(n is not leaf for n in ast.walk(e))):
+    if e is leaf or (isinstance(e, ast.Name) and e.id in tracked) or not _reads(e, tracked, leaf):
         return True
     if isinstance(e, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp)):
         return all(_lanewise(frag, c, tracked, leaf) for c in ast.iter_child_nodes(e)
@@ -443,14 +461,10 @@ def masked_lanes_dead(frag: Module, body: list[ast.stmt], i: int, ld: ast.Call) 
     tracked: set[str] = set()
     for j, stmt in enumerate(body[i:], start=i):
         leaf = ld if j == i else None
-        uses = bool(names_in(stmt) & tracked) or leaf is not None
+        uses = _reads(stmt, tracked, leaf)
         targets = assigned_names([stmt])
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and frag.tl_func(stmt.value) == "store":
-            st = stmt.value
-            ptr, value, smask = call_arg(st, 0, "pointer"), call_arg(st, 1, "value"), call_arg(st, 2, "mask")
-            if uses and not (ptr is not None and value is not None and smask is not None
-                             and not (names_in(ptr) & tracked) and (leaf is None or all(n is not leaf for n in ast.walk(ptr)))
-                             and _lanewise(frag, value, tracked, leaf) and ast.dump(smask) == mask_dump):
+            if uses and not _stores_lanewise(frag, stmt.value, tracked, leaf, mask_dump):
                 return False
         elif uses:
             value = stmt.value if isinstance(stmt, (ast.Assign, ast.AugAssign)) else None
