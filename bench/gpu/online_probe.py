@@ -22,12 +22,14 @@ and range over --repeat interleaved measurements (each triton.testing.do_bench's
 cleared between repetitions) and its fraction of the same-size copy's bandwidth.
 
     python3 bench/gpu/online_probe.py [--repeat 5] [--out p.json]
+    python3 bench/gpu/online_probe.py --offline   # no GPU: registers and spills (ptxas -v)
 
 Under TRITON_INTERPRET=1 (no GPU) it runs every variant once at 8 x 3000 and checks it."""
 from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from collections.abc import Callable
 from types import ModuleType
 
@@ -117,8 +119,48 @@ def _variants(x: torch.Tensor, y: torch.Tensor) -> dict[str, Callable[[], object
     return out
 
 
+OFFLINE_ARCH = "sm_90a"         # what Triton's cuda:90 PTX targets
+OFFLINE_FORMS = {"unrolled": (0, 1), "folded_where": (1, 1), "folded": (1, 0)}   # FOLD, WHERE
+
+
+def offline_registers(row_block: int, warps: int) -> dict[str, tuple[int, int]]:
+    """{form: (registers, spilled bytes)} of the single-block forms at a row block, compiled
+    for cuda:90 without a GPU and assembled by the ptxas Triton ships (`ptxas -v`)."""
+    import re
+    import subprocess
+    import tempfile
+
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler.compiler import ASTSource, make_backend
+    tgt = GPUTarget("cuda", 90, 32)
+    ptxas = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "ptxas")
+    sig = {"x_ptr": "*bf16", "y_ptr": "*bf16", "n_cols": "i32", "stride_row": "i32", "BLOCK": "constexpr",
+           "FOLD": "constexpr", "WHERE": "constexpr"}
+    out = {}
+    for form, (fold, where) in OFFLINE_FORMS.items():
+        src = ASTSource(single_kernel, sig, {(4,): row_block, (5,): fold, (6,): where})
+        k = triton.compile(src, target=tgt, options=make_backend(tgt).parse_options({"num_warps": warps}).__dict__)
+        with tempfile.NamedTemporaryFile("w", suffix=".ptx") as f:
+            f.write(k.asm["ptx"])
+            f.flush()
+            r = subprocess.run([ptxas, f"-arch={OFFLINE_ARCH}", "-v", f.name, "-o", os.devnull], check=True,
+                               capture_output=True, text=True)
+        regs, spills = re.search(r"Used (\d+) registers", r.stderr), re.search(r"(\d+) bytes spill stores", r.stderr)
+        assert regs and spills, r.stderr
+        out[form] = (int(regs.group(1)), int(spills.group(1)))
+    return out
+
+
 def main() -> int:
-    a = parse_args()
+    a = parse_args(offline="no GPU: registers and spills of the single-block forms (ptxas -v)")
+    if a.offline and INTERP:
+        print("online_probe: --offline compiles the real kernels; unset TRITON_INTERPRET", file=sys.stderr)
+        return 2
+    if a.offline:
+        for w in (16, 32):
+            for form, (regs, spills) in offline_registers(1 << 15, w).items():
+                print(f"{form:14s} 32768 x {w:2d} warps: {regs} registers, {spills} bytes spilled")
+        return 0
     dev = "cpu" if INTERP else "cuda"
     m, n_cols = (8, 3000) if INTERP else (4096, 32000)
     torch.manual_seed(0)

@@ -43,10 +43,13 @@ class Line:
     copy_fraction: float
 
 
-def parse_args() -> argparse.Namespace:
+def parse_args(offline: str | None = None) -> argparse.Namespace:
+    """--repeat and --out; --offline with its help text where the probe has an offline report."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5, help=f"interleaved measurements (1..{MAX_REPEAT})")
     ap.add_argument("--out", help="write the lines as JSON here")
+    if offline:
+        ap.add_argument("--offline", action="store_true", help=offline)
     a = ap.parse_args()
     if not 1 <= a.repeat <= MAX_REPEAT:
         ap.error(f"--repeat must be 1..{MAX_REPEAT}")

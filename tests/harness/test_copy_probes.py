@@ -12,9 +12,14 @@ import pytest
 GPU_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "gpu")
 
 
-def run_probe(probe: str, *args: str) -> subprocess.CompletedProcess[str]:
+def run_probe(probe: str, *args: str, interp: bool = True) -> subprocess.CompletedProcess[str]:
+    """The probe as a script; under the interpreter unless interp is False (an offline compile
+    needs the real @triton.jit functions)."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    if interp:
+        env["TRITON_INTERPRET"] = "1"
     return subprocess.run([sys.executable, os.path.join(GPU_DIR, probe), *args], check=False, capture_output=True,
-                          text=True, env={**os.environ, "TRITON_INTERPRET": "1"}, timeout=300)
+                          text=True, env=env, timeout=300)
 
 
 @pytest.mark.parametrize("probe, variants", [("online_probe.py", 18), ("modulo_probe.py", 21)])
@@ -28,3 +33,16 @@ def test_probe_variants_are_correct(probe: str, variants: int) -> None:
 def test_probe_refuses_bad_repeat(repeat: str) -> None:
     r = run_probe("online_probe.py", "--repeat", repeat)
     assert r.returncode == 2 and "--repeat must be 1..20" in r.stderr, r.stderr
+
+
+def test_online_probe_offline_spills() -> None:
+    """The unfolded single-block copy spills at a 32768-element row on cuda:90 and the folded
+    ones do not (Triton's offline compile and its bundled ptxas; what bench/results/
+    h100-fold-batch-2026-12-06 reports)."""
+    r = run_probe("online_probe.py", "--offline", interp=False)
+    assert r.returncode == 0, r.stderr[-2000:]
+    spilled = {(ln.split()[0], int(ln.split()[3])): int(ln.split()[7]) for ln in r.stdout.splitlines()
+               if "bytes spilled" in ln}
+    assert set(spilled) == {(f, w) for f in ("unrolled", "folded_where", "folded") for w in (16, 32)}, r.stdout
+    for w in (16, 32):
+        assert spilled[("unrolled", w)] > 0 and spilled[("folded", w)] == 0 == spilled[("folded_where", w)], r.stdout
