@@ -8,10 +8,12 @@ one process:
 - `online`: the suite's kernel as written (bench/suite/ops/log_softmax/kernel.py, imported),
   at several blocks and warps;
 - row_single_block's copy (one block per row, the loop's single iteration, the output pass
-  reusing the first load), in three forms of one kernel: `unrolled` (FOLD=0: the online body
+  reusing the first load), in four forms of one kernel: `unrolled` (FOLD=0: the online body
   with its vector state, as the rewrite wrote it before first_pass), `folded_where` (FOLD=1,
-  WHERE=1: after first_pass, the reused value rebuilt with 0 in the masked lanes) and `folded`
-  (FOLD=1, WHERE=0: as it writes it now, the output pass's masked lanes being dead);
+  WHERE=1: after first_pass, the reused value rebuilt with 0 in the masked lanes), `folded`
+  (FOLD=1, WHERE=0: the output pass's masked lanes being dead; the final combine still
+  multiplies by the folded sum s = where(alive, 1, 0)) and `folded_sel` (FOLD=2, WHERE=0: as
+  first_pass writes it now, s dropped from the combine under its own condition);
 - `direct`: one block per row, the plain form: max, sum of exp(x - max), x - max - log(sum)
   (one exp per element against the online form's three);
 - `direct_reload`: the same, reading x again for the output instead of keeping it live;
@@ -55,7 +57,8 @@ def _suite_kernel() -> ModuleType:
 @triton.jit
 def single_kernel(x_ptr, y_ptr, n_cols, stride_row, BLOCK: tl.constexpr, FOLD: tl.constexpr,
                   WHERE: tl.constexpr):
-    # row_single_block's copy of the suite kernel; FOLD: first_pass's fold of the online state,
+    # row_single_block's copy of the suite kernel; FOLD: first_pass's fold of the online state
+    # (2: and of the final combine's s),
     # WHERE: the output pass's reused value rebuilt with its own `other` (0) in masked lanes
     row = tl.program_id(0)
     x_row = x_ptr + row * stride_row
@@ -74,7 +77,10 @@ def single_kernel(x_ptr, y_ptr, n_cols, stride_row, BLOCK: tl.constexpr, FOLD: t
         s = s * tl.where(alive, tl.exp(m - m_new), 0.0) + tl.where(alive, tl.exp(x - m_new), 0.0)
     m = m_new
     row_max = tl.max(m, axis=0)
-    row_sum = tl.sum(tl.where(m > float("-inf"), s * tl.exp(m - row_max), 0.0), axis=0)
+    if FOLD == 2:
+        row_sum = tl.sum(tl.where(m > float("-inf"), tl.exp(m - row_max).to(tl.float32), 0.0), axis=0)
+    else:
+        row_sum = tl.sum(tl.where(m > float("-inf"), s * tl.exp(m - row_max), 0.0), axis=0)
     lse = row_max + tl.log(row_sum)
     mask = cols < n_cols
     if WHERE:
@@ -105,7 +111,8 @@ def _variants(x: torch.Tensor, y: torch.Tensor) -> dict[str, Callable[[], object
     out: dict[str, Callable[[], object]] = {}
     for bs, w in ((128, 4), (4096, 16), (4096, 8), (8192, 16)):
         out[f"online {bs}x{w}w"] = lambda bs=bs, w=w: online[(rows,)](x, y, n_cols, st, BLOCK=bs, num_warps=w)
-    forms = (("folded", 1, 0, (8, 16, 32)), ("folded_where", 1, 1, (16, 32)), ("unrolled", 0, 1, (16, 32)))
+    forms = (("folded_sel", 2, 0, (8, 16, 32)), ("folded", 1, 0, (16, 32)), ("folded_where", 1, 1, (16, 32)),
+             ("unrolled", 0, 1, (16, 32)))
     for name, fold, where, warps in forms:
         for w in warps:
             out[f"{name} {whole}x{w}w"] = lambda fold=fold, where=where, w=w: single_kernel[(rows,)](
@@ -120,7 +127,7 @@ def _variants(x: torch.Tensor, y: torch.Tensor) -> dict[str, Callable[[], object
 
 
 OFFLINE_ARCH = "sm_90a"         # what Triton's cuda:90 PTX targets
-OFFLINE_FORMS = {"unrolled": (0, 1), "folded_where": (1, 1), "folded": (1, 0)}   # FOLD, WHERE
+OFFLINE_FORMS = {"unrolled": (0, 1), "folded_where": (1, 1), "folded": (1, 0), "folded_sel": (2, 0)}  # FOLD, WHERE
 
 
 def offline_registers(row_block: int, warps: int) -> dict[str, tuple[int, int]]:

@@ -22,7 +22,7 @@ def run_probe(probe: str, *args: str, interp: bool = True) -> subprocess.Complet
                           text=True, env=env, timeout=300)
 
 
-@pytest.mark.parametrize("probe, variants", [("online_probe.py", 18), ("modulo_probe.py", 21)])
+@pytest.mark.parametrize("probe, variants", [("online_probe.py", 20), ("modulo_probe.py", 21)])
 def test_probe_variants_are_correct(probe: str, variants: int) -> None:
     r = run_probe(probe)
     assert r.returncode == 0, r.stderr[-2000:]
@@ -43,6 +43,8 @@ def test_online_probe_offline_spills() -> None:
     assert r.returncode == 0, r.stderr[-2000:]
     spilled = {(ln.split()[0], int(ln.split()[3])): int(ln.split()[7]) for ln in r.stdout.splitlines()
                if "bytes spilled" in ln}
-    assert set(spilled) == {(f, w) for f in ("unrolled", "folded_where", "folded") for w in (16, 32)}, r.stdout
+    assert set(spilled) == {(f, w) for f in ("unrolled", "folded_where", "folded", "folded_sel")
+                            for w in (16, 32)}, r.stdout
     for w in (16, 32):
-        assert spilled[("unrolled", w)] > 0 and spilled[("folded", w)] == 0 == spilled[("folded_where", w)], r.stdout
+        assert spilled[("unrolled", w)] > 0, r.stdout
+        assert spilled[("folded", w)] == spilled[("folded_where", w)] == spilled[("folded_sel", w)] == 0, r.stdout

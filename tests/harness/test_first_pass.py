@@ -3,6 +3,9 @@ folded where it reads accumulators still at their starting constants. Snippets o
 kernels; each case says what is folded, what is left and whether a finite-only rule ran."""
 from __future__ import annotations
 
+import importlib.util
+import pathlib
+
 import pytest
 from kharness.srcedit import apply_edits
 from kharness.structural.common import Module
@@ -95,3 +98,73 @@ def test_a_copy_of_a_constant_is_left_as_written() -> None:
     """`c = a` with a a known constant binds c to it without writing the statement again."""
     out, _ = fold("a = tl.zeros([B], dtype=tl.float32)\nc = a\nd = c + tl.load(x_ptr + cols).to(tl.float32)")
     assert "    c = a\n" in out and "    d = tl.load(x_ptr + cols).to(tl.float32)\n" in out, out
+
+
+def test_selector_of_the_same_comparison_drops_from_the_product() -> None:
+    """The online pass's s is where(alive, 1, 0): inside where(m > -inf, ...) (m and alive's
+    m_new both x) it is 1, so the final combine is the plain exponential and s is dead."""
+    out, _ = fold(ONLINE)
+    want = ("    row_sum = tl.sum(tl.where(m > float('-inf'), tl.exp(m - row_max).to(tl.float32), 0.0), "
+            "axis=0)\n")
+    assert want in out, out
+
+
+SELECT = """
+x = tl.load(x_ptr + cols, mask=cols < n, other=0.0).to(tl.float32)
+c = x > 0.5
+s = tl.where(c, 1.0, 0.0)
+r = tl.where(x > 0.5, s * tl.exp(x), 0.0)
+"""
+
+
+@pytest.mark.parametrize("body, kept", [
+    # another comparison: s is not known there
+    (SELECT.replace("tl.where(x > 0.5, s", "tl.where(x > 0.25, s"), "r = tl.where(x > 0.25, s * tl.exp(x), 0.0)"),
+    # in the false operand s is 0, not 1
+    (SELECT.replace("s * tl.exp(x), 0.0)", "0.0, s * tl.exp(x))"), "r = tl.where(x > 0.5, 0.0, s * tl.exp(x))"),
+    # x bound again after c: the comparisons read different values
+    (SELECT.replace("s = tl.where", "x = x * 2.0\ns = tl.where"), "r = tl.where(x > 0.5, s * tl.exp(x), 0.0)"),
+    # s bound again (to an unknown value)
+    (SELECT.replace("r = ", "s = tl.load(y_ptr + cols)\nr = "), "r = tl.where(x > 0.5, s * tl.exp(x), 0.0)"),
+    # an integer selector without a cast: its dtype (and the product's) is not known
+    (SELECT.replace("1.0, 0.0)", "1, 0)"), "r = tl.where(x > 0.5, s * tl.exp(x), 0.0)"),
+])
+def test_selector_left_as_written(body: str, kept: str) -> None:
+    out, inexact = fold(body)
+    assert f"    {kept}\n" in out, out
+    assert not inexact
+
+
+def test_selector_of_the_false_operand_and_its_cast() -> None:
+    """where(c, 0, 1).to(dtype) is 1 where c is false: dropped from that operand, the value
+    cast to its dtype."""
+    out, inexact = fold(SELECT.replace("tl.where(c, 1.0, 0.0)", "tl.where(c, 0.0, 1.0).to(tl.float16)")
+                        .replace("s * tl.exp(x), 0.0)", "0.0, tl.exp(x) * s)"))
+    assert "    r = tl.where(x > 0.5, 0.0, tl.exp(x).to(tl.float16))\n" in out, out
+    assert not inexact
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")   # unrolled: -inf - -inf
+def test_folded_online_pass_computes_the_same_log_softmax(tmp_path: pathlib.Path) -> None:
+    """The unrolled online pass and its fold, run under the interpreter on a row with masked
+    lanes: the same log-softmax."""
+    torch = pytest.importorskip("torch")
+    body = ONLINE.strip().splitlines()
+    srcs = {}
+    for name, text in (("unrolled", HEAD + "".join(f"    {ln}\n" for ln in body)),
+                       ("folded", HEAD + fold(ONLINE)[0])):
+        path = tmp_path / f"fp_{name}.py"
+        path.write_text(text)
+        spec = importlib.util.spec_from_file_location(f"fp_{name}", path)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        srcs[name] = mod.k
+    x = torch.randn(100, dtype=torch.float32)
+    ys = {}
+    for name, k in srcs.items():
+        y = torch.zeros(128)
+        k[(1,)](x, y, 100, B=128)
+        ys[name] = y[:100]
+    torch.testing.assert_close(ys["folded"], ys["unrolled"], rtol=1e-6, atol=1e-6)
+    torch.testing.assert_close(ys["folded"], torch.log_softmax(x, dim=0), rtol=1e-5, atol=1e-5)

@@ -18,8 +18,17 @@ applied bottom-up to each statement at the kernel's top level, in order:
     t(1) * e = e * t(1) = e                                  exact
     t(0) * e = e * t(0) = K(0), e - e = K(0)                 for finite e
     exp(K(0)) = K(1), exp(K(-inf)) = K(0) (exp2 alike), where(c, K(a), K(a)) = K(a)
+    where(c, s * e, y) = where(c, e, y) (e * s alike),       exact: s is a selector of c, so 1
+      where(c, y, s * e) = where(c, y, e)                    wherever that operand is chosen
 
-with K(0)'s shape that of e. A statement whose value changed is written out again; one whose
+with K(0)'s shape that of e. A selector of c is a name bound to ``where(c', 1, 0)`` (or
+``where(c', 0, 1)`` for the false operand), optionally ``.to(dtype)``, with c' the same
+comparison as c once names bound to other names are read as those names (``m_new = x; alive =
+m_new > -inf; m = m_new`` makes ``alive`` and ``m > -inf`` the same), none of them bound again
+since: the online pass's ``s`` is one, so the final combine's ``s * exp(m - max)`` is the plain
+``exp(m - max)`` and s is dead (the state kept live across the row's max, else). e is cast to
+the selector's dtype as above; the operand's shape may shrink to e's, never the where's (the
+selector's shape is c's). A statement whose value changed is written out again; one whose
 value became a constant of known shape binds it (``tl.full`` or a number), else it is left
 as written. Where an operand takes a tensor constant's place it is cast to the constant's
 dtype (``.to(dtype)``) unless it is known to have it (a name bound to ``E.to(dtype)``), so an
@@ -35,6 +44,7 @@ from __future__ import annotations
 import ast
 import copy
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..srcedit import Edit, RewriteRefused
@@ -43,6 +53,8 @@ from .common import Kernel, Module, assigned_names, body_after_docstring, call_a
 SCALAR = ""             # _K.shape of a plain number
 INT_LITERAL, FLOAT_LITERAL = "int", "float"     # _K.dtype of a plain number
 EXPONENTIALS = ("exp", "exp2", "math.exp", "math.exp2")
+CANON_NODES = (ast.Compare, ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.cmpop, ast.operator,
+               ast.unaryop, ast.expr_context)      # a comparison's parts other than numbers
 
 
 @dataclass(frozen=True)
@@ -50,6 +62,28 @@ class _K:
     value: float
     shape: str | None       # the tensor's shape text, SCALAR, or None (that of an expression)
     dtype: str | None       # the tensor's dtype text, where known; a number's kind
+
+
+@dataclass(frozen=True)
+class _Cond:
+    text: str               # the comparison's dump, names read as their roots
+    names: frozenset[str]   # the roots it reads: binding one again forgets it
+
+
+@dataclass(frozen=True)
+class _Selector:
+    cond: _Cond
+    one_when: bool          # the comparison's value where the selector is 1
+    dtype: str
+
+
+class _Rooted(ast.NodeTransformer):
+    """Names replaced by the names their values were bound to."""
+    def __init__(self, root: Callable[[str], str]) -> None:
+        self.root = root
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        return ast.Name(self.root(node.id), ast.Load())
 
 
 @dataclass(frozen=True)
@@ -98,6 +132,9 @@ class _Folder:
         self.same: dict[str, str] = {}     # a name -> the name whose value it was bound to
         self.dtype: dict[str, str] = {}    # a name bound to `E.to(dtype)` -> the dtype's text
         self.inexact = False               # a rule for finite values only was applied
+        self.cond: dict[str, _Cond] = {}   # a name bound to a comparison -> the comparison
+        self.selector: dict[str, _Selector] = {}
+        self.assumed: dict[str, bool] = {}  # comparison -> its value in the operand being folded
 
     # -------------------------------------------------------------- statements
     def statement(self, stmt: ast.stmt) -> list[Edit]:
@@ -114,7 +151,12 @@ class _Folder:
         # a constant the rules computed comes back on the original node: changed all the same
         changed = f.expr is not value or (f.k is not None and not isinstance(value, ast.Name)
                                           and _number(value) is None)
+        cond, sel = self.canon(f.expr), self.as_selector(f.expr)
         self.forget({target})
+        if cond is not None and target not in cond.names:
+            self.cond[target] = cond
+        if sel is not None and target not in sel.cond.names:
+            self.selector[target] = sel
         if f.k is not None and f.k.shape is not None:
             self.const[target] = f.k
         elif isinstance(f.expr, ast.Name):
@@ -159,8 +201,54 @@ class _Folder:
             self.const.pop(n, None)
             self.same.pop(n, None)
             self.dtype.pop(n, None)
+            self.cond.pop(n, None)
+            self.selector.pop(n, None)
         for n in [a for a, b in self.same.items() if b in names]:
             del self.same[n]
+        for n in [a for a, c in self.cond.items() if c.names & names]:
+            del self.cond[n]
+        for n in [a for a, sel in self.selector.items() if sel.cond.names & names]:
+            del self.selector[n]
+
+    # ------------------------------------------------------------- comparisons
+    def canon(self, e: ast.expr) -> _Cond | None:
+        """The comparison e is (a name bound to one, or one of names, numbers and arithmetic)
+        with every name read as the name its value was bound to: equal texts, equal values."""
+        if isinstance(e, ast.Name):
+            return self.cond.get(e.id)
+        if not isinstance(e, ast.Compare) or len(e.ops) != 1:
+            return None
+        names: set[str] = set()
+        for sub in ast.walk(e):
+            if isinstance(sub, ast.Name):
+                names.add(self.root(sub.id))
+            elif not isinstance(sub, CANON_NODES) and _number(sub) is None:  # type: ignore[arg-type]
+                return None
+        rooted = _Rooted(self.root).visit(copy.deepcopy(e))
+        return _Cond(ast.dump(rooted, annotate_fields=False), frozenset(names))
+
+    def as_selector(self, e: ast.expr) -> _Selector | None:
+        """e as ``where(c, 1, 0)`` or ``where(c, 0, 1)``, optionally ``.to(dtype)``; its dtype
+        is the cast's, float32 for two float numbers."""
+        dt = _cast_dtype(e)
+        if dt is not None:
+            assert isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute)
+            e = e.func.value
+        if not isinstance(e, ast.Call) or self.mod.tl_func(e) != "where" or len(e.args) != 3 or e.keywords:
+            return None
+        cond, a, b = self.canon(e.args[0]), _literal(e.args[1]), _literal(e.args[2])
+        if cond is None or a is None or b is None or {a.value, b.value} != {0.0, 1.0}:
+            return None
+        if dt is None and a.dtype == b.dtype == FLOAT_LITERAL:
+            dt = f"{self.mod.tl()}.float32"
+        return None if dt is None else _Selector(cond, a.value == 1.0, dt)
+
+    def selected_one(self, e: ast.expr) -> str | None:
+        """The dtype of a selector that is 1 in the operand being folded, else None."""
+        sel = self.selector.get(e.id) if isinstance(e, ast.Name) else None
+        if sel is None or self.assumed.get(sel.cond.text) is None:
+            return None
+        return sel.dtype if self.assumed[sel.cond.text] == sel.one_when else None
 
     def root(self, name: str) -> str:
         return self.same.get(name, name)
@@ -229,6 +317,10 @@ class _Folder:
                 self.inexact = True
                 return _Folded(node, _K(0.0, None, None))
         if isinstance(op, ast.Mult):
+            for sel, e in ((node.left, b), (node.right, a)):
+                dt = self.selected_one(sel)
+                if dt is not None and e.k is None:
+                    return self.cast(e, dt)
             for k_, e in ((a, b), (b, a)):
                 if _is(k_, 1.0, tensor=True) and (kept := self.keep(e, k_)) is not None:
                     return kept
@@ -253,11 +345,23 @@ class _Folder:
         return self.with_operands(node, [a])
 
     def where(self, node: ast.Call) -> _Folded:
-        c, a, b = (self.fold(x) for x in node.args)
+        c = self.fold(node.args[0])
+        cond = self.canon(c.expr)
+        a, b = (self.fold_assuming(cond, truth, x) for truth, x in ((True, node.args[1]), (False, node.args[2])))
         if a.k is not None and b.k is not None and a.k.value == b.k.value:
             tensor = next((k_.k for k_ in (a, b) if k_.k is not None and k_.k.shape), None)
             return _Folded(node, tensor if tensor is not None else _K(a.k.value, None, None))
         return self.with_operands(node, [c, a, b])
+
+    def fold_assuming(self, cond: _Cond | None, truth: bool, node: ast.expr) -> _Folded:
+        """node folded where cond is known to be truth (a where's operand)."""
+        if cond is None or cond.text in self.assumed:
+            return self.fold(node)
+        self.assumed[cond.text] = truth
+        try:
+            return self.fold(node)
+        finally:
+            del self.assumed[cond.text]
 
     def with_operands(self, node: ast.expr, ops: list[_Folded]) -> _Folded:
         """node over its folded operands: unchanged where none changed."""
@@ -293,7 +397,11 @@ class _Folder:
         dt = k_.k.dtype
         if k_.k.shape == SCALAR:
             return e if dt == INT_LITERAL or "float" in (self.dtype_of(e.expr) or "") else None
-        if dt is None or self.dtype_of(e.expr) == dt:
+        return _Folded(e.expr, None) if dt is None else self.cast(e, dt)
+
+    def cast(self, e: _Folded, dt: str) -> _Folded:
+        """e as dtype dt: ``e.to(dt)`` unless e is known to have it."""
+        if self.dtype_of(e.expr) == dt:
             return _Folded(e.expr, None)
         cast = ast.Call(ast.Attribute(e.expr, "to", ast.Load()), [ast.parse(dt, mode="eval").body], [])
         return _Folded(cast, None)
