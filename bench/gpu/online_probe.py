@@ -12,8 +12,10 @@ one process:
   with its vector state, as the rewrite wrote it before first_pass), `folded_where` (FOLD=1,
   WHERE=1: after first_pass, the reused value rebuilt with 0 in the masked lanes), `folded`
   (FOLD=1, WHERE=0: the output pass's masked lanes being dead; the final combine still
-  multiplies by the folded sum s = where(alive, 1, 0)) and `folded_sel` (FOLD=2, WHERE=0: as
-  first_pass writes it now, s dropped from the combine under its own condition);
+  multiplies by the folded sum s = where(alive, 1, 0)), `folded_sel` (FOLD=2, WHERE=0: s
+  dropped from the combine under its own condition; no faster than `folded` on the H100) and
+  `folded_guard` (FOLD=3, WHERE=0: as first_pass writes it now, the combine's per-lane guard
+  `m > -inf` replaced by the row's `row_max > -inf`);
 - `direct`: one block per row, the plain form: max, sum of exp(x - max), x - max - log(sum)
   (one exp per element against the online form's three);
 - `direct_reload`: the same, reading x again for the output instead of keeping it live;
@@ -58,7 +60,7 @@ def _suite_kernel() -> ModuleType:
 def single_kernel(x_ptr, y_ptr, n_cols, stride_row, BLOCK: tl.constexpr, FOLD: tl.constexpr,
                   WHERE: tl.constexpr):
     # row_single_block's copy of the suite kernel; FOLD: first_pass's fold of the online state
-    # (2: and of the final combine's s),
+    # (2: and of the final combine's s; 3: and its per-lane guard made the row's),
     # WHERE: the output pass's reused value rebuilt with its own `other` (0) in masked lanes
     row = tl.program_id(0)
     x_row = x_ptr + row * stride_row
@@ -77,7 +79,9 @@ def single_kernel(x_ptr, y_ptr, n_cols, stride_row, BLOCK: tl.constexpr, FOLD: t
         s = s * tl.where(alive, tl.exp(m - m_new), 0.0) + tl.where(alive, tl.exp(x - m_new), 0.0)
     m = m_new
     row_max = tl.max(m, axis=0)
-    if FOLD == 2:
+    if FOLD == 3:
+        row_sum = tl.sum(tl.where(row_max > float("-inf"), tl.exp(m - row_max).to(tl.float32), 0.0), axis=0)
+    elif FOLD == 2:
         row_sum = tl.sum(tl.where(m > float("-inf"), tl.exp(m - row_max).to(tl.float32), 0.0), axis=0)
     else:
         row_sum = tl.sum(tl.where(m > float("-inf"), s * tl.exp(m - row_max), 0.0), axis=0)
@@ -111,7 +115,7 @@ def _variants(x: torch.Tensor, y: torch.Tensor) -> dict[str, Callable[[], object
     out: dict[str, Callable[[], object]] = {}
     for bs, w in ((128, 4), (4096, 16), (4096, 8), (8192, 16)):
         out[f"online {bs}x{w}w"] = lambda bs=bs, w=w: online[(rows,)](x, y, n_cols, st, BLOCK=bs, num_warps=w)
-    forms = (("folded_sel", 2, 0, (8, 16, 32)), ("folded", 1, 0, (16, 32)), ("folded_where", 1, 1, (16, 32)),
+    forms = (("folded_guard", 3, 0, (16, 32)), ("folded_sel", 2, 0, (16, 32)), ("folded", 1, 0, (16, 32)), ("folded_where", 1, 1, (16, 32)),
              ("unrolled", 0, 1, (16, 32)))
     for name, fold, where, warps in forms:
         for w in warps:
@@ -127,12 +131,19 @@ def _variants(x: torch.Tensor, y: torch.Tensor) -> dict[str, Callable[[], object
 
 
 OFFLINE_ARCH = "sm_90a"         # what Triton's cuda:90 PTX targets
-OFFLINE_FORMS = {"unrolled": (0, 1), "folded_where": (1, 1), "folded": (1, 0), "folded_sel": (2, 0)}  # FOLD, WHERE
+# form -> the single-block kernel's FOLD and WHERE, or direct_kernel's RELOAD (None)
+OFFLINE_FORMS: dict[str, tuple[int, int | None]] = {
+    "unrolled": (0, 1), "folded_where": (1, 1), "folded": (1, 0), "folded_sel": (2, 0), "folded_guard": (3, 0),
+    "direct": (0, None)}
+# what Triton's launcher specializes the suite's arguments to at run time (both pointers and
+# 32000 divisible by 16): without it the offline build loads 16 bits at a time
+OFFLINE_ATTRS = {(i,): [["tt.divisibility", 16]] for i in range(4)}
 
 
-def offline_registers(row_block: int, warps: int) -> dict[str, tuple[int, int]]:
-    """{form: (registers, spilled bytes)} of the single-block forms at a row block, compiled
-    for cuda:90 without a GPU and assembled by the ptxas Triton ships (`ptxas -v`)."""
+def offline_registers(row_block: int, warps: int) -> dict[str, tuple[int, int, int]]:
+    """{form: (registers, spilled bytes, SASS instructions)} of the single-block forms and the
+    direct kernel at a row block, compiled for cuda:90 without a GPU, assembled by the ptxas Triton ships (`ptxas -v`)
+    and counted by its nvdisasm."""
     import re
     import subprocess
     import tempfile
@@ -140,21 +151,30 @@ def offline_registers(row_block: int, warps: int) -> dict[str, tuple[int, int]]:
     from triton.backends.compiler import GPUTarget
     from triton.compiler.compiler import ASTSource, make_backend
     tgt = GPUTarget("cuda", 90, 32)
-    ptxas = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "ptxas")
-    sig = {"x_ptr": "*bf16", "y_ptr": "*bf16", "n_cols": "i32", "stride_row": "i32", "BLOCK": "constexpr",
-           "FOLD": "constexpr", "WHERE": "constexpr"}
+    tools = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
+    args = {"x_ptr": "*bf16", "y_ptr": "*bf16", "n_cols": "i32", "stride_row": "i32", "BLOCK": "constexpr"}
     out = {}
     for form, (fold, where) in OFFLINE_FORMS.items():
-        src = ASTSource(single_kernel, sig, {(4,): row_block, (5,): fold, (6,): where})
+        if where is None:
+            src = ASTSource(direct_kernel, {**args, "RELOAD": "constexpr"}, {(4,): row_block, (5,): fold},
+                            OFFLINE_ATTRS)
+        else:
+            src = ASTSource(single_kernel, {**args, "FOLD": "constexpr", "WHERE": "constexpr"},
+                            {(4,): row_block, (5,): fold, (6,): where}, OFFLINE_ATTRS)
         k = triton.compile(src, target=tgt, options=make_backend(tgt).parse_options({"num_warps": warps}).__dict__)
-        with tempfile.NamedTemporaryFile("w", suffix=".ptx") as f:
-            f.write(k.asm["ptx"])
-            f.flush()
-            r = subprocess.run([ptxas, f"-arch={OFFLINE_ARCH}", "-v", f.name, "-o", os.devnull], check=True,
-                               capture_output=True, text=True)
+        with tempfile.TemporaryDirectory() as d:
+            ptx, cubin = os.path.join(d, "k.ptx"), os.path.join(d, "k.cubin")
+            with open(ptx, "w") as f:
+                f.write(k.asm["ptx"])
+            r = subprocess.run([os.path.join(tools, "ptxas"), f"-arch={OFFLINE_ARCH}", "-v", ptx, "-o", cubin],
+                               check=True, capture_output=True, text=True)
+            sass = subprocess.run([os.path.join(tools, "nvdisasm"), "-c", cubin], check=True, capture_output=True,
+                                  text=True).stdout
         regs, spills = re.search(r"Used (\d+) registers", r.stderr), re.search(r"(\d+) bytes spill stores", r.stderr)
         assert regs and spills, r.stderr
-        out[form] = (int(regs.group(1)), int(spills.group(1)))
+        # one instruction per `/*offset*/ OPCODE ...` line
+        count = len(re.findall(r"^\s*/\*[0-9a-f]{4,}\*/\s+\S", sass, flags=re.MULTILINE))
+        out[form] = (int(regs.group(1)), int(spills.group(1)), count)
     return out
 
 
@@ -165,8 +185,9 @@ def main() -> int:
         return 2
     if a.offline:
         for w in (16, 32):
-            for form, (regs, spills) in offline_registers(1 << 15, w).items():
-                print(f"{form:14s} 32768 x {w:2d} warps: {regs} registers, {spills} bytes spilled")
+            for form, (regs, spills, count) in offline_registers(1 << 15, w).items():
+                print(f"{form:14s} 32768 x {w:2d} warps: {regs} registers, {spills} bytes spilled, "
+                      f"{count} instructions")
         return 0
     dev = "cpu" if INTERP else "cuda"
     m, n_cols = (8, 3000) if INTERP else (4096, 32000)

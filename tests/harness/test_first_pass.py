@@ -102,11 +102,48 @@ def test_a_copy_of_a_constant_is_left_as_written() -> None:
 
 def test_selector_of_the_same_comparison_drops_from_the_product() -> None:
     """The online pass's s is where(alive, 1, 0): inside where(m > -inf, ...) (m and alive's
-    m_new both x) it is 1, so the final combine is the plain exponential and s is dead."""
+    m_new both x) it is 1, so the final combine is the plain exponential and s is dead; its
+    per-lane guard is then the row's (row_max is the maximum of m)."""
     out, _ = fold(ONLINE)
-    want = ("    row_sum = tl.sum(tl.where(m > float('-inf'), tl.exp(m - row_max).to(tl.float32), 0.0), "
+    want = ("    row_sum = tl.sum(tl.where(row_max > float('-inf'), tl.exp(m - row_max).to(tl.float32), 0.0), "
             "axis=0)\n")
     assert want in out, out
+
+
+GUARD = """
+x = tl.load(x_ptr + cols, mask=cols < n, other=float("-inf")).to(tl.float32)
+mx = tl.max(x, axis=0)
+r = tl.sum(tl.where(x > float("-inf"), tl.exp(x - mx), 0.0), axis=0)
+"""
+
+
+@pytest.mark.parametrize("body, want", [
+    (GUARD, "r = tl.sum(tl.where(mx > float('-inf'), tl.exp(x - mx), 0.0), axis=0)"),
+    # -inf < v, the axis by position, base 2 with a cast, through a name bound to the guard
+    (GUARD.replace("axis=0)\nr", "0)\nr").replace("x > float(\"-inf\")", "ok")
+     .replace("r = ", "ok = -float(\"inf\") < x\nr = ").replace("tl.exp(x - mx)", "tl.exp2(x - mx).to(tl.float32)"),
+     "r = tl.sum(tl.where(mx > float('-inf'), tl.exp2(x - mx).to(tl.float32), 0.0), axis=0)"),
+])
+def test_lane_guard_becomes_the_rows(body: str, want: str) -> None:
+    """where(v > -inf, exp(v - M), 0) with M the maximum of v: the guard is M's."""
+    out, inexact = fold(body)
+    assert f"    {want}\n" in out, out
+    assert not inexact
+
+
+@pytest.mark.parametrize("body", [
+    GUARD.replace("axis=0)\nr", "axis=1)\nr"),                 # another axis: M is not above v's lanes
+    GUARD.replace("0.0), axis=0)", "1.0), axis=0)"),           # -inf lanes give 1, not exp(-inf)
+    GUARD.replace("x > float", "x >= float"),                  # not the guard against -inf
+    GUARD.replace("x > float(\"-inf\")", "x > 0.0"),
+    GUARD.replace("tl.exp(x - mx)", "tl.exp(mx - x)"),          # not exp(v - M)
+    GUARD.replace("r = ", "mx = mx + 1.0\nr = "),               # M bound again
+    GUARD.replace("r = ", "x = x * 2.0\nr = "),                 # v bound again: M is the old v's
+    GUARD.replace("tl.max(x, axis=0)", "tl.max(x, axis=0, keep_dims=True)"),
+])
+def test_lane_guard_left_as_written(body: str) -> None:
+    out, _ = fold(body)
+    assert "mx > float" not in out, out
 
 
 SELECT = """
@@ -161,6 +198,7 @@ def test_folded_online_pass_computes_the_same_log_softmax(tmp_path: pathlib.Path
         spec.loader.exec_module(mod)
         srcs[name] = mod.k
     x = torch.randn(100, dtype=torch.float32)
+    x[7] = float("-inf")          # a real -inf lane: 0 under the lane's guard and under the row's
     ys = {}
     for name, k in srcs.items():
         y = torch.zeros(128)
