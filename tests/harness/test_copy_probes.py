@@ -40,7 +40,7 @@ def test_online_probe_offline_spills() -> None:
     ones do not; the row's guard (folded_guard, what first_pass writes) takes fewer registers
     and instructions than the per-lane one, and no more instructions than the direct kernel
     (Triton's offline compile, its bundled ptxas and nvdisasm; what bench/results/
-    h100-rowguard-2026-12-06 reports)."""
+    cuda90-offline-rowguard-2026-12-06 reports)."""
     r = run_probe("online_probe.py", "--offline", interp=False)
     assert r.returncode == 0, r.stderr[-2000:]
     got = {}
