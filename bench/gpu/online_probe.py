@@ -35,6 +35,7 @@ import importlib.util
 import os
 import sys
 from collections.abc import Callable
+from functools import partial
 from types import ModuleType
 
 import torch
@@ -114,18 +115,18 @@ def _variants(x: torch.Tensor, y: torch.Tensor) -> dict[str, Callable[[], object
     online = _suite_kernel().log_softmax_kernel
     out: dict[str, Callable[[], object]] = {}
     for bs, w in ((128, 4), (4096, 16), (4096, 8), (8192, 16)):
-        out[f"online {bs}x{w}w"] = lambda bs=bs, w=w: online[(rows,)](x, y, n_cols, st, BLOCK=bs, num_warps=w)
-    forms = (("folded_guard", 3, 0, (16, 32)), ("folded_sel", 2, 0, (16, 32)), ("folded", 1, 0, (16, 32)), ("folded_where", 1, 1, (16, 32)),
-             ("unrolled", 0, 1, (16, 32)))
+        out[f"online {bs}x{w}w"] = partial(online[(rows,)], x, y, n_cols, st, BLOCK=bs, num_warps=w)
+    forms = (("folded_guard", 3, 0, (16, 32)), ("folded_sel", 2, 0, (16, 32)), ("folded", 1, 0, (16, 32)),
+             ("folded_where", 1, 1, (16, 32)), ("unrolled", 0, 1, (16, 32)))
     for name, fold, where, warps in forms:
         for w in warps:
-            out[f"{name} {whole}x{w}w"] = lambda fold=fold, where=where, w=w: single_kernel[(rows,)](
-                x, y, n_cols, st, BLOCK=whole, FOLD=fold, WHERE=where, num_warps=w)
+            out[f"{name} {whole}x{w}w"] = partial(single_kernel[(rows,)], x, y, n_cols, st, BLOCK=whole,
+                                                  FOLD=fold, WHERE=where, num_warps=w)
     for w in (8, 16, 32):
         for rl in (0, 1):
             name = "direct_reload" if rl else "direct"
-            out[f"{name} {whole}x{w}w"] = lambda w=w, rl=rl: direct_kernel[(rows,)](
-                x, y, n_cols, st, BLOCK=whole, RELOAD=rl, num_warps=w)
+            out[f"{name} {whole}x{w}w"] = partial(direct_kernel[(rows,)], x, y, n_cols, st, BLOCK=whole,
+                                                  RELOAD=rl, num_warps=w)
     out[COPY] = copy_variant(x, y)
     return out
 
