@@ -108,6 +108,11 @@ def direct_kernel(x_ptr, y_ptr, n_cols, stride_row, BLOCK: tl.constexpr, RELOAD:
     tl.store(y_ptr + row * stride_row + cols, (x - lse).to(y_ptr.dtype.element_ty), mask=mask)
 
 
+# row_single_block's forms of single_kernel: name -> (FOLD, WHERE)
+SINGLE_FORMS = {"unrolled": (0, 1), "folded_where": (1, 1), "folded": (1, 0), "folded_sel": (2, 0),
+                "folded_guard": (3, 0)}
+
+
 def _variants(x: torch.Tensor, y: torch.Tensor) -> dict[str, Callable[[], object]]:
     rows, n_cols = x.shape
     st = x.stride(0)
@@ -116,10 +121,8 @@ def _variants(x: torch.Tensor, y: torch.Tensor) -> dict[str, Callable[[], object
     out: dict[str, Callable[[], object]] = {}
     for bs, w in ((128, 4), (4096, 16), (4096, 8), (8192, 16)):
         out[f"online {bs}x{w}w"] = partial(online[(rows,)], x, y, n_cols, st, BLOCK=bs, num_warps=w)
-    forms = (("folded_guard", 3, 0, (16, 32)), ("folded_sel", 2, 0, (16, 32)), ("folded", 1, 0, (16, 32)),
-             ("folded_where", 1, 1, (16, 32)), ("unrolled", 0, 1, (16, 32)))
-    for name, fold, where, warps in forms:
-        for w in warps:
+    for name, (fold, where) in SINGLE_FORMS.items():
+        for w in (16, 32):
             out[f"{name} {whole}x{w}w"] = partial(single_kernel[(rows,)], x, y, n_cols, st, BLOCK=whole,
                                                   FOLD=fold, WHERE=where, num_warps=w)
     for w in (8, 16, 32):
@@ -132,10 +135,10 @@ def _variants(x: torch.Tensor, y: torch.Tensor) -> dict[str, Callable[[], object
 
 
 OFFLINE_ARCH = "sm_90a"         # what Triton's cuda:90 PTX targets
-# form -> the single-block kernel's FOLD and WHERE, or direct_kernel's RELOAD (None)
-OFFLINE_FORMS: dict[str, tuple[int, int | None]] = {
-    "unrolled": (0, 1), "folded_where": (1, 1), "folded": (1, 0), "folded_sel": (2, 0), "folded_guard": (3, 0),
-    "direct": (0, None)}
+# form -> (kernel, its constexprs after BLOCK, in order)
+OFFLINE_FORMS: dict[str, tuple[triton.runtime.JITFunction, dict[str, int]]] = {
+    **{name: (single_kernel, {"FOLD": fold, "WHERE": where}) for name, (fold, where) in SINGLE_FORMS.items()},
+    "direct": (direct_kernel, {"RELOAD": 0})}
 # what Triton's launcher specializes the suite's arguments to at run time (both pointers and
 # 32000 divisible by 16): without it the offline build loads 16 bits at a time
 OFFLINE_ATTRS = {(i,): [["tt.divisibility", 16]] for i in range(4)}
@@ -143,8 +146,9 @@ OFFLINE_ATTRS = {(i,): [["tt.divisibility", 16]] for i in range(4)}
 
 def offline_registers(row_block: int, warps: int) -> dict[str, tuple[int, int, int]]:
     """{form: (registers, spilled bytes, SASS instructions)} of the single-block forms and the
-    direct kernel at a row block, compiled for cuda:90 without a GPU, assembled by the ptxas Triton ships (`ptxas -v`)
-    and counted by its nvdisasm."""
+    direct kernel at a row block, compiled for cuda:90 without a GPU, assembled by the ptxas
+    Triton ships (`ptxas -v`; the one its launcher uses, not whichever is on PATH) and counted
+    by its nvdisasm."""
     import re
     import subprocess
     import tempfile
@@ -155,13 +159,9 @@ def offline_registers(row_block: int, warps: int) -> dict[str, tuple[int, int, i
     tools = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
     args = {"x_ptr": "*bf16", "y_ptr": "*bf16", "n_cols": "i32", "stride_row": "i32", "BLOCK": "constexpr"}
     out = {}
-    for form, (fold, where) in OFFLINE_FORMS.items():
-        if where is None:
-            src = ASTSource(direct_kernel, {**args, "RELOAD": "constexpr"}, {(4,): row_block, (5,): fold},
-                            OFFLINE_ATTRS)
-        else:
-            src = ASTSource(single_kernel, {**args, "FOLD": "constexpr", "WHERE": "constexpr"},
-                            {(4,): row_block, (5,): fold, (6,): where}, OFFLINE_ATTRS)
+    for form, (kernel, flags) in OFFLINE_FORMS.items():
+        consts = {(4 + i,): v for i, v in enumerate([row_block, *flags.values()])}
+        src = ASTSource(kernel, {**args, **dict.fromkeys(flags, "constexpr")}, consts, OFFLINE_ATTRS)
         k = triton.compile(src, target=tgt, options=make_backend(tgt).parse_options({"num_warps": warps}).__dict__)
         with tempfile.TemporaryDirectory() as d:
             ptx, cubin = os.path.join(d, "k.ptx"), os.path.join(d, "k.cubin")

@@ -29,13 +29,15 @@ exponential optionally ``.to(dtype)``: M is at least v in every lane it is broad
 where v is -inf the exponential is already 0 unless M is -inf too, and then every lane of v is.
 The online pass's guard against its own -inf lanes is one predicate per element kept across
 the row's sum; the row's guard is one (log_softmax at 32768 x 32 warps for cuda:90: 64
-registers and 648 instructions per thread against 51 and 504). A selector of c is a name bound to ``where(c', 1, 0)`` (or
-``where(c', 0, 1)`` for the false operand), optionally ``.to(dtype)``, with c' the same
-comparison as c once names bound to other names are read as those names (``m_new = x; alive =
-m_new > -inf; m = m_new`` makes ``alive`` and ``m > -inf`` the same), none of them bound again
-since: the online pass's ``s`` is one, so the final combine's ``s * exp(m - max)`` is the plain
-``exp(m - max)`` and s is dead (the state kept live across the row's max, else). e is cast to
-the selector's dtype as above; the operand's shape may shrink to e's, never the where's (the
+registers and 648 instructions per thread against 51 and 504).
+
+A selector of c is a name bound to ``where(c', 1, 0)`` (or ``where(c', 0, 1)`` for the false
+operand), optionally ``.to(dtype)``, with c' the same comparison as c once names bound to
+other names are read as those names (``m_new = x; alive = m_new > -inf; m = m_new`` makes
+``alive`` and ``m > -inf`` the same), none of them bound again since: the online pass's
+``s`` is one, so the final combine's ``s * exp(m - max)`` is the plain ``exp(m - max)`` and s
+is dead (the state kept live across the row's max, else). e is cast to the selector's dtype
+as above; the operand's shape may shrink to e's, never the where's (the
 selector's shape is c's). A statement whose value changed is written out again; one whose
 value became a constant of known shape binds it (``tl.full`` or a number), else it is left
 as written. Where an operand takes a tensor constant's place it is cast to the constant's
@@ -76,7 +78,7 @@ class _K:
 class _Cond:
     text: str               # the comparison's dump, names read as their roots
     names: frozenset[str]   # the roots it reads: binding one again forgets it
-    guarded: str | None = None  # v's root where the comparison is v > -inf (or -inf < v)
+    guarded: str | None     # v's root where the comparison is v > -inf (or -inf < v)
 
 
 @dataclass(frozen=True)
@@ -291,7 +293,8 @@ class _Folder:
             return None
         if self.root(d.left.id) != cond.guarded or self.maxof.get(d.right.id) != cond.guarded:
             return None
-        return ast.Compare(ast.Name(d.right.id, ast.Load()), [ast.Gt()], [ast.parse(_spell(-math.inf), mode="eval").body])
+        minus_inf = ast.parse(_spell(-math.inf), mode="eval").body
+        return ast.Compare(ast.Name(d.right.id, ast.Load()), [ast.Gt()], [minus_inf])
 
     # ------------------------------------------------------------- expressions
     def fold(self, node: ast.expr) -> _Folded:
