@@ -984,6 +984,60 @@ def test_tma_loads_in_a_persistent_tile_loop(h, recorded):
     assert res["passed"], res["failure"]
 
 
+def _descriptor_calls(source: str, kernel: str) -> tuple[ast.For, list[ast.Call]]:
+    """The kernel's persistent tile loop and its make_tensor_descriptor calls."""
+    fn = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == kernel)
+    tile_loop = next(s for s in fn.body if isinstance(s, ast.For))
+    return tile_loop, [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                       and n.func.attr == "make_tensor_descriptor"]
+
+
+TILE_BATCHED = {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2, "num_warps": 2, "num_stages": 2,
+                "PERSISTENT": 1}
+
+
+def test_tma_loads_batch_axis_in_a_folded_batch_loop(h, recorded):
+    """tile_grid's persistent form of a batched matmul folds the batch into the tile loop (bid =
+    tile // num_tiles, the loop up to num_tiles * NUM_BATCH); tma_loads then makes one 3-D
+    descriptor per operand before the loop, the batch its leading axis of extent NUM_BATCH,
+    instead of a 2-D one per tile; the candidate validates on the interpreter (2 x 2 tiles of 2
+    batches over 4 programs) and compiles for cuda:90 with tensor-map copies."""
+    name = "tile_grid_batched"
+    pers = apply(fixture(name)[1], "tile_grid", TILE_BATCHED, recorded[name])
+    cand = apply(pers, "tma_loads", {}, recorded[name])
+    tile_loop, descs = _descriptor_calls(cand, "bmm_kernel")
+    assert len(descs) == 2 and all(d.lineno < tile_loop.lineno for d in descs), cand
+    assert all(ast.unparse(next(kw.value for kw in d.keywords if kw.arg == "shape")).startswith("[NUM_BATCH, ")
+               for d in descs), cand
+    assert "a = tl.reshape(a_ptr_desc.load([bid, pid_m * BLOCK_M, k]), [BLOCK_M, BLOCK_K])" in cand, cand
+    fit = {f.name: f for f in survey(pers, recorded[name])}["tma_loads"]
+    assert "one 3-D descriptor made before the tile loop" in fit.why, fit.why
+    res = load_and_validate(h, name, cand)
+    assert res["passed"], res["failure"]
+    ttgir = read(_compile(h, name, cand)["files"]["ttgir"]["path"])
+    assert ttgir.count("ttng.tensormap_create") == 2 and "ttng.async_tma_copy_global_to_local" in ttgir
+
+
+@pytest.mark.parametrize("change", [
+    # the batch index not the loop's quotient: no bound the leading axis could have
+    ("bid = tl.cast(tile // num_tiles, tl.int32)", "bid = tl.cast(tile // num_tiles % NUM_BATCH, tl.int32)"),
+    # the loop's stop not written as a product: its quotient's bound is not read off it
+    ("range(tl.program_id(0), num_tiles * NUM_BATCH,", "range(tl.program_id(0), num_tiles * NUM_BATCH + 0,"),
+], ids=["index", "stop"])
+def test_tma_loads_batch_axis_needs_the_loops_bound(h, recorded, change):
+    """Where the loop does not bound the batch index, the descriptors stay 2-D and per tile (as
+    before the batch axis), and the candidate still validates."""
+    name = "tile_grid_batched"
+    pers = apply(fixture(name)[1], "tile_grid", TILE_BATCHED, recorded[name])
+    assert change[0] in pers
+    cand = apply(pers.replace(change[0], change[1]), "tma_loads", {}, recorded[name])
+    tile_loop, descs = _descriptor_calls(cand, "bmm_kernel")
+    assert len(descs) == 2 and all(d.lineno > tile_loop.lineno for d in descs), cand
+    assert "tl.reshape(" not in cand and "a_ptr + (bid * sab)" in cand, cand
+    res = load_and_validate(h, name, cand)
+    assert res["passed"], res["failure"]
+
+
 def test_persistent_tile_twins_only_where_the_device_counts_sms(recorded: dict[str, list[dict[str, Any]]]) -> None:
     """tile_grid offers its persistent twins on cuda (and the interpreter), right after the
     head of its list, then the descriptor twins of those four (TMA=1, at their stages and one

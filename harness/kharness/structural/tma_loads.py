@@ -25,6 +25,14 @@ In a kernel whose body is a persistent loop over its tiles (``for t in range(tl.
 n, tl.num_programs(0))``, tile_grid's PERSISTENT=1), that loop's body counts as the top level
 (a name bound once there is fixed for a tile), and a descriptor that reads only parameters,
 constexprs and names bound before the loop is made before it: once per program, not per tile.
+A base that moves with the tile only by one offset ``b * S_b`` (a batch's matrix: S_b known
+before the loop, 16-byte aligned on the recorded launch) whose index is bounded by the loop
+itself, ``b = t // D`` (or ``tl.cast`` of it) with the loop's stop written ``D * E``, becomes a
+leading axis instead: one 3-D descriptor ``(E, D0, D1)`` with strides ``(S_b, S0, 1)`` and block
+``(1, B0, B1)``, made before the loop, loaded at ``[b, start0, start1]`` and reshaped to the
+tile (0 <= t < D * E gives 0 <= b < E, so the leading axis never clips). Descriptors made per
+tile cost a persistent batched matmul 1.3-2.0% of its time on the H200 (bench/gpu/bmm_probe.py,
+bench/results/h200-current-tree-2026-12-06); tile_grid's folded batch loop is that form.
 
 The rewrite: before the loop,
 ``P_desc = tl.make_tensor_descriptor(P, shape=[D0, D1], strides=[S0, 1], block_shape=[B0,
@@ -40,7 +48,8 @@ device; the interpreter does not call it).
 Why it is correct: the descriptor addresses element (i, j) of the block at [s0, s1] as
 P + (s0 + i) * S0 + (s1 + j) * 1, the original tile's address, and fills the positions with
 s0 + i >= D0 or s1 + j >= D1 with zeros, which is what the mask and ``other=0`` did (without
-``other`` the original left them undefined)."""
+``other`` the original left them undefined). The 3-D form addresses (0, i, j) of the block at
+[b, s0, s1] as P + b * S_b + (s0 + i) * S0 + (s1 + j), the same address, b within its extent."""
 from __future__ import annotations
 
 import ast
@@ -55,6 +64,7 @@ from .common import (
     Kernel,
     Module,
     Plan,
+    assigned_names,
     body_after_docstring,
     call_arg,
     calls,
@@ -87,6 +97,16 @@ class Axis:
 
 
 @dataclass
+class BatchAxis:
+    """A per-tile offset ``index * stride`` of a load's base that becomes the descriptor's leading
+    axis (module docstring): index < extent by the tile loop's own bounds."""
+    index: str               # the tile's batch index as written (a name bound in the tile loop)
+    stride: str
+    extent: str
+    base: str                # the pointer parameter plus the base's offsets known before the loop
+
+
+@dataclass
 class TileLoad:
     stmt: ast.Assign
     loop: ast.For
@@ -97,6 +117,7 @@ class TileLoad:
     rows: Axis
     cols: Axis
     unit_param: str | None   # the unit stride when it is a parameter (the load keeps a fallback)
+    batch: BatchAxis | None = None   # set when the descriptor is 3-D, made before the tile loop
 
     @property
     def transposed(self) -> bool:
@@ -415,9 +436,14 @@ def analyze(mod: Module, k: Kernel) -> TmaPlan:
     if not loads:
         raise RewriteRefused(f"{name}: no tile load in a loop fits: " + ("; ".join(why_not) if why_not else
                                                                           "no `x = tl.load(...)` in a for loop"))
+    for t in loads:
+        t.batch = _batch_axis(mod, k, tile_loop, defs, t)
     names = ", ".join(f"{t.ptr} (line {t.stmt.lineno})" for t in loads)
+    batched = [t.ptr for t in loads if t.batch]
     why = (f"{name}: the tile loads of {names} are pointer tensors whose masks bound their axes, with a "
-           "contiguous axis: tensor descriptors (TMA) can load them")
+           "contiguous axis: tensor descriptors (TMA) can load them" +
+           (f" ({', '.join(batched)}: the tile's batch as a leading axis, one 3-D descriptor made before the "
+            "tile loop)" if batched else ""))
     site = mod.one_site(name)
     options, domain = option_domain(mod, site, OPTION_DOMAIN)
     return TmaPlan(k, site, why, {**DEFAULTS, "kernel": name, **options}, domain, loads, tile_loop)
@@ -466,11 +492,20 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     for t in plan.loads:
         first, second = (t.cols, t.rows) if t.transposed else (t.rows, t.cols)
         desc = mod.fresh(f"{t.ptr if t.ptr.isidentifier() else t.tensor}_desc")
-        line = (f"{desc} = {tl}.make_tensor_descriptor({t.ptr}, shape=[{first.extent}, {second.extent}], "
-                f"strides=[{first.stride}, 1], block_shape=[{first.block}, {second.block}])")
+        if t.batch is None:
+            line = (f"{desc} = {tl}.make_tensor_descriptor({t.ptr}, shape=[{first.extent}, {second.extent}], "
+                    f"strides=[{first.stride}, 1], block_shape=[{first.block}, {second.block}])")
+            load = f"{desc}.load([{first.start}, {second.start}])"
+        else:
+            b = t.batch
+            line = (f"{desc} = {tl}.make_tensor_descriptor({b.base}, shape=[{b.extent}, {first.extent}, "
+                    f"{second.extent}], strides=[{b.stride}, {first.stride}, 1], block_shape=[1, {first.block}, "
+                    f"{second.block}])")
+            load = (f"{tl}.reshape({desc}.load([{b.index}, {first.start}, {second.start}]), "
+                    f"[{first.block}, {second.block}])")
         at = _descriptor_loop(mod, plan, t, line)
+        assert t.batch is None or at is plan.tile_loop, line       # _batch_axis checked what it reads
         before.setdefault(id(at), (at, []))[1].append(line)
-        load = f"{desc}.load([{first.start}, {second.start}])"
         if t.transposed:
             load = f"{tl}.trans({load})"
         target = mod.text(t.stmt.targets[0])
@@ -483,6 +518,13 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     return apply_edits(mod.source, edits)
 
 
+def _known_before(mod: Module, k: Kernel, loop: ast.For) -> set[str]:
+    """What a descriptor made before the tile loop may read: parameters, constexprs and names
+    the kernel binds once before that loop."""
+    bound_before = {n for n, s in Defs(k).stmt.items() if s.lineno < loop.lineno}
+    return set(k.params) | set(k.constexprs) | bound_before | {mod.tl()}
+
+
 def _descriptor_loop(mod: Module, plan: TmaPlan, t: TileLoad, line: str) -> ast.For:
     """Where a descriptor is made: before the persistent loop over the tiles when it reads only
     parameters, constexprs and names the kernel binds once before that loop (then each program
@@ -492,6 +534,58 @@ def _descriptor_loop(mod: Module, plan: TmaPlan, t: TileLoad, line: str) -> ast.
         return t.loop
     stmt = ast.parse(line).body[0]
     assert isinstance(stmt, ast.Assign)
-    bound_before = {n for n, s in Defs(k).stmt.items() if s.lineno < loop.lineno}
-    known = set(k.params) | set(k.constexprs) | bound_before | {mod.tl()}
-    return loop if names_in(stmt.value) <= known else t.loop
+    return loop if names_in(stmt.value) <= _known_before(mod, k, loop) else t.loop
+
+
+def _tile_quotient_extent(mod: Module, k: Kernel, loop: ast.For, idx: ast.expr, known: set[str]) -> str | None:
+    """E when ``idx`` is a name bound once in the tile loop's body to ``t // D`` (or
+    ``tl.cast(t // D, ...)``), t the loop's variable (not rebound) and the loop's stop ``D * E``
+    in either order, D and E known before the loop: then 0 <= idx < E. None otherwise."""
+    assert isinstance(loop.iter, ast.Call)             # _tile_loop: range(pid, stop, programs)
+    stop, target = loop.iter.args[1], loop.target
+    if not (isinstance(idx, ast.Name) and isinstance(target, ast.Name) and isinstance(stop, ast.BinOp)
+            and isinstance(stop.op, ast.Mult)) or target.id in assigned_names(loop.body):
+        return None
+    st = Defs(k, loop.body).stmt.get(idx.id)
+    v = st.value if st is not None and st in loop.body else None
+    if isinstance(v, ast.Call) and mod.tl_func(v) == "cast" and v.args:
+        v = v.args[0]
+    if not (isinstance(v, ast.BinOp) and isinstance(v.op, ast.FloorDiv) and isinstance(v.left, ast.Name)
+            and v.left.id == target.id and names_in(v.right) <= known):
+        return None
+    for d, e in ((stop.left, stop.right), (stop.right, stop.left)):
+        if ast.dump(d) == ast.dump(v.right) and names_in(e) <= known:
+            return mod.text(e)
+    return None
+
+
+def _batch_axis(mod: Module, k: Kernel, loop: ast.For | None, defs: Defs, t: TileLoad) -> BatchAxis | None:
+    """The load's per-tile base offset ``b * S_b`` as a leading descriptor axis (module
+    docstring), or None: no tile loop, no such single offset, b not bounded by the loop, S_b not
+    16-byte aligned on the recorded launch, or the tile's extents and strides not known before
+    the loop (then the descriptor stays per tile)."""
+    if loop is None or not t.offsets:
+        return None
+    known = _known_before(mod, k, loop)
+    per_tile = [o for o in t.offsets if not names_in(o) <= known]
+    if len(per_tile) != 1 or not isinstance(per_tile[0], ast.BinOp) or not isinstance(per_tile[0].op, ast.Mult):
+        return None
+    if any(n not in known for a in (t.rows, t.cols) for x in (a.extent, a.stride, a.block)
+           for n in names_in(ast.parse(x, mode="eval").body)):
+        return None
+    term = per_tile[0]
+    esize = DTYPE_BYTES.get(str((mod.recorded_values(k.name).get(t.tensor) or {}).get("dtype")), 0)
+    for idx, stride in ((term.left, term.right), (term.right, term.left)):
+        if not (int_const(stride) is not None or (isinstance(stride, ast.Name) and stride.id in known)):
+            continue
+        extent = _tile_quotient_extent(mod, k, loop, idx, known)
+        if extent is None:
+            continue
+        try:
+            _aligned(mod, k, defs, stride, esize, "batch stride")
+        except RewriteRefused:
+            return None
+        before = [mod.text(o) for o in t.offsets if o is not term]
+        base = " + ".join([t.tensor] + [f"({b})" for b in before])
+        return BatchAxis(mod.text(idx), mod.text(stride), extent, base)
+    return None
