@@ -548,6 +548,10 @@ def test_row_single_block_reuse_other(tmp_path, recorded):
               and isinstance(c.func, ast.Attribute) and c.func.attr == "where" and "_vals" in ast.unparse(c)]
     assert len(loads) == 1, ast.unparse(row)
     assert not wheres, wheres
+    # what the fold left unread is gone: the sum's starting zeros, the selector s the combine no
+    # longer reads, the loops' variables bound to 0
+    bound = [t.id for st in row.body if isinstance(st, ast.Assign) for t in st.targets if isinstance(t, ast.Name)]
+    assert not {"s", "start", "alive"} & set(bound), ast.unparse(row)
     # the output pass also sums its values (times 0): its masked lanes are read
     live = fixture(name)[1].replace(
         "        tl.store(y_ptr + row * stride_row + cols, (x - lse).to(y_ptr.dtype.element_ty), mask=mask)",
@@ -604,6 +608,38 @@ def test_row_single_block_reuse_keeps_other_loads():
     mod = Module(other, [])
     out = apply_edits(other, reuse_loads(mod, mod.kernels["k"]))
     assert "d = tl.where(m, a, 2.0).to(a.dtype)" in out, out
+
+
+def test_row_single_block_drops_only_unread_values():
+    """drop_unread removes a binding no later statement reads before rebinding it (b's zeros,
+    and the chain it leaves: e feeds only f, which nothing reads) and keeps a load, a call of a
+    helper it cannot see into, a value an augmented assignment reads, one a loop reads and
+    one a loop rebinds."""
+    from kharness.structural.row_single_block import drop_unread
+    src = (
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def k(x_ptr, y_ptr, n, B: tl.constexpr):\n"
+        "    cols = tl.arange(0, B)\n"
+        "    a = tl.load(x_ptr + cols, mask=cols < n, other=0.0)\n"
+        "    b = tl.zeros([B], dtype=tl.float32)\n"
+        "    b = tl.full([B], 1.0, tl.float32)\n"
+        "    c = b * 2\n"
+        "    c += 1\n"
+        "    d = helper(b)\n"
+        "    e = tl.exp(c)\n"
+        "    f = tl.where(cols < n, e, 0.0).to(tl.float32)\n"
+        "    g = tl.zeros([B], dtype=tl.float32)\n"
+        "    h = tl.zeros([B], dtype=tl.float32)\n"
+        "    for i in range(0, n, B):\n"
+        "        g = g + c\n"
+        "        h = c\n"
+        "    h = c + 1\n"
+        "    tl.store(y_ptr + cols, c + g + h, mask=cols < n)\n"
+    )
+    out = drop_unread(src, "k", {})
+    kept = [ln.strip() for ln in out.splitlines() if ln.startswith("    ")]
+    dropped = {"b = tl.zeros([B], dtype=tl.float32)", "e = tl.exp(c)", "f = tl.where(cols < n, e, 0.0).to(tl.float32)"}
+    assert kept == [ln.strip() for ln in src.splitlines() if ln.startswith("    ") and ln.strip() not in dropped], out
 
 
 def test_row_single_block_distinct_configs(recorded):

@@ -15,7 +15,9 @@ later load's ``other`` is the same (or absent), as ``tl.where(mask, earlier, oth
 earlier value's dtype when it differs (an online softmax reads its row with -inf in the
 masked lanes, its output pass with 0), and as it is when the later value's masked lanes are
 dead: it reaches, through lane-wise operations, only stores under the same mask
-(masked_lanes_dead). The launch becomes::
+(masked_lanes_dead). A binding that only computes a value no later statement reads (an
+accumulator's starting value the single pass rebinds, a loop variable bound to 0) is dropped
+(drop_unread). The launch becomes::
 
     row_len = N
     if 0 < row_len <= max_row:
@@ -49,6 +51,7 @@ from .common import (
     Module,
     Plan,
     assigned_names,
+    body_after_docstring,
     call_arg,
     calls,
     check_block_uses,
@@ -298,10 +301,66 @@ def single_block_copy(mod: Module, text: str, name: str, new_name: str, fold: bo
         frag = Module(text, [], mod.aliases)
         text = apply_edits(text, fold_first_pass(frag, frag.kernels[name]).edits)
     frag = Module(text, [], mod.aliases)
-    text = apply_edits(text, reuse_loads(frag, frag.kernels[name]))
+    text = drop_unread(apply_edits(text, reuse_loads(frag, frag.kernels[name])), name, mod.aliases)
     frag = Module(text, [], mod.aliases)
     a, b = frag.def_name_token(frag.kernels[name].node)
     return text[:a] + new_name + text[b:]
+
+
+# ------------------------------------------------------------------------ unread values
+# Functions of triton.language whose call only computes a value from its arguments (no memory,
+# no output, no synchronisation): an allowlist, so a function not named here keeps its statement.
+VALUE_TL = frozenset({"where", "full", "zeros", "arange", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs",
+                      "maximum", "minimum", "max", "min", "sum", "cast", "fma", "sigmoid", "erf", "program_id",
+                      "cdiv", "math.exp", "math.exp2", "math.log", "math.log2", "math.sqrt", "math.rsqrt",
+                      "math.erf"})
+DROP_PASSES = 8     # a removal can leave the statement feeding it unread: chains this long at most
+
+
+def _computes_only(mod: Module, node: ast.AST) -> bool:
+    """Whether evaluating the expression only computes a value: VALUE_TL calls, ``.to(...)``,
+    ``float(...)`` and arithmetic on names and constants."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and not (mod.tl_func(n) in VALUE_TL or (
+                isinstance(n.func, ast.Attribute) and n.func.attr == "to") or (
+                isinstance(n.func, ast.Name) and n.func.id == "float")):
+            return False
+        if isinstance(n, (ast.NamedExpr, ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom)):
+            return False
+    return True
+
+
+def _overwritten(body: list[ast.stmt], i: int, name: str) -> bool:
+    """Whether the value statement i binds to ``name`` is never read: no later top-level
+    statement reads the name before one rebinds it by a plain ``name = value`` (any other
+    binding, in a loop, say, counts as a read)."""
+    for s in body[i + 1:]:
+        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(s)):
+            return False
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
+                and s.targets[0].id == name:
+            return True
+        if name in assigned_names([s]):
+            return False
+    return True
+
+
+def drop_unread(text: str, name: str, aliases: dict[str, str]) -> str:
+    """The text with the kernel's top-level ``x = value`` statements removed where the value only
+    computes (_computes_only) and nothing reads it (_overwritten): what unrolling and folding leave
+    behind (an accumulator's starting value the single pass rebinds, a loop variable bound to 0,
+    first_pass's selector once the combine no longer reads it). The compiler drops them too; the
+    user reading the candidate should not have to."""
+    for _ in range(DROP_PASSES):
+        frag = Module(text, [], aliases)
+        body = body_after_docstring(frag.kernels[name])
+        unread = [s for i, s in enumerate(body) if isinstance(s, ast.Assign) and len(s.targets) == 1
+                  and isinstance(s.targets[0], ast.Name) and _overwritten(body, i, s.targets[0].id)
+                  and frag.index.stmt_lines(s) is not None and _computes_only(frag, s.value)]
+        if not unread or len(unread) == len(body):
+            break
+        text = apply_edits(text, [frag.delete_stmt(s) for s in unread])
+    return text
 
 
 # ------------------------------------------------------------------------ load reuse
