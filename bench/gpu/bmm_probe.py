@@ -17,38 +17,44 @@ warps, 3 and 4 stages):
   loop, a tile loaded as a (1, BM, BK) block and reshaped; pointer store;
 - ``batch3d_st``: the same with the output stored through a 3-D descriptor made once.
 
-Prints one line per (variant, configuration): the median and range over --repeat interleaved
-measurements (each triton.testing.do_bench's median, L2 cleared between its repetitions),
-TFLOP/s, and the median's ratio to torch's median.
+Prints one line per (variant, configuration) to stderr, through matmul_probe.check_and_time
+(shared with matmul_probe.py): the median and range over --repeat interleaved measurements
+(each triton.testing.do_bench's median, L2 cleared between its repetitions), TFLOP/s, and the
+median's ratio to torch's median.
 
     python3 bench/gpu/bmm_probe.py [--repeat 3] [--out p.json]
     python3 bench/gpu/bmm_probe.py --offline    # no GPU: compile every variant for cuda:90
 
 Offline, each variant is compiled for cuda:90 (Triton's own ptxas) and its shared memory and
-PTX instruction counts (TMA copies, tensor-map writes, wgmma, global stores) are printed: how the variants were checked when
-written (2026-12-07, no GPU)."""
+PTX instruction counts (TMA copies, tensor-map writes, wgmma, global stores) are printed: how
+the variants were checked when written (2026-12-07, no GPU)."""
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
+from functools import partial
 from typing import Any
 
 import torch
 import triton
 import triton.language as tl
+from matmul_probe import (
+    MAX_REPEAT,
+    Config,
+    Row,
+    check_and_time,
+    config_label,
+    scratch_alloc,
+)
 from triton.errors import TritonError
 
 BATCH, M, N, K = 8, 2048, 2048, 2048
-Config = tuple[int, int, int, int, int, int]     # BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages
 CONFIGS: list[Config] = [(128, 256, 64, 8, 8, 3), (128, 256, 64, 8, 8, 4), (256, 128, 64, 8, 8, 3)]
 # variant -> (BATCH3D, STORE_DESC) of bmm_kernel
 VARIANTS = {"per_tile": (0, 0), "per_tile_st": (0, 1), "batch3d": (1, 0), "batch3d_st": (1, 1)}
-MAX_REPEAT = 20
-REL_TOL = 2e-2          # float16 output against torch's, relative to the output's largest value
 
 
 @triton.jit
@@ -102,30 +108,6 @@ def bmm_kernel(a_ptr, b_ptr, c_ptr, NB, M, N, K, s_ab, s_am, s_bb, s_bk, s_cb, s
                      mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-@dataclass
-class Row:
-    """One (variant, configuration): its times over the repeats (ms) and its median's ratio to
-    torch's median from the same repeats; ``note`` says why a variant was not timed."""
-
-    variant: str
-    config: str
-    ok: bool
-    ms: float | None = None
-    ms_min: float | None = None
-    ms_max: float | None = None
-    tflops: float | None = None
-    vs_torch: float | None = None
-    note: str = ""
-
-
-def _alloc(size: int, alignment: int, stream: Any) -> torch.Tensor:
-    return torch.empty(size, device="cuda", dtype=torch.int8)
-
-
-def _label(cfg: Config) -> str:
-    return "x".join(map(str, cfg[:3])) + f" g{cfg[3]} w{cfg[4]} s{cfg[5]}"
-
-
 def launcher(variant: str, a: torch.Tensor, b: torch.Tensor, cfg: Config, sms: int) -> Callable[[], torch.Tensor]:
     bm, bn, bk, g, w, s = cfg
     nb, m, k = a.shape
@@ -143,41 +125,13 @@ def launcher(variant: str, a: torch.Tensor, b: torch.Tensor, cfg: Config, sms: i
 
 
 def probe(configs: list[Config], repeat: int) -> list[Row]:
-    """Checks every variant against torch once, then times torch and every correct variant in
-    turn, ``repeat`` times over (interleaved, so drift over the run reaches all alike)."""
+    """Every variant at every configuration, against torch.bmm (matmul_probe.check_and_time)."""
     torch.manual_seed(0)
     a = torch.randn(BATCH, M, K, device="cuda", dtype=torch.float16)
     b = torch.randn(BATCH, K, N, device="cuda", dtype=torch.float16)
-    want = torch.bmm(a, b).float()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    timed: list[tuple[str, str, Callable[[], torch.Tensor]]] = [("torch", "cuBLAS", lambda: torch.bmm(a, b))]
-    failed: list[Row] = []
-    for variant in VARIANTS:
-        for cfg in configs:
-            note = ""
-            try:
-                fn = launcher(variant, a, b, cfg, sms)
-                err = float((fn().float() - want).abs().max() / want.abs().max())
-                note = f"wrong: relative error {err:.3g}" if err > REL_TOL else ""
-            except (RuntimeError, TritonError) as e:    # out of shared memory, compile errors: a row each
-                note = f"{type(e).__name__}: {str(e)[:200]}"
-            if note:
-                failed.append(Row(variant, _label(cfg), False, note=note))
-            else:
-                timed.append((variant, _label(cfg), fn))
-    times: list[list[float]] = [[] for _ in timed]
-    for _ in range(repeat):
-        for i, (_v, _l, fn) in enumerate(timed):
-            times[i].append(float(triton.testing.do_bench(fn, return_mode="median")))
-    t_ref = statistics.median(times[0])
-    flop = 2.0 * BATCH * M * N * K
-    rows = [Row(v, lab, True, statistics.median(t), min(t), max(t), flop / statistics.median(t) / 1e9,
-                statistics.median(t) / t_ref) for (v, lab, _f), t in zip(timed, times, strict=True)]
-    for r in rows + failed:
-        print(f"{r.variant:12s} {r.config:22s} " +
-              (f"{r.ms:.4f} ms [{r.ms_min:.4f}-{r.ms_max:.4f}] {r.tflops:6.1f} TFLOP/s {r.vs_torch:.3f} of torch's time"
-               if r.ok else r.note), flush=True)
-    return rows + failed
+    candidates = [(variant, cfg, partial(launcher, variant, a, b, cfg, sms)) for variant in VARIANTS for cfg in configs]
+    return check_and_time("bmm", lambda: torch.bmm(a, b), 2.0 * BATCH * M * N * K, candidates, repeat)
 
 
 OFFLINE_FACTS = ("cp.async.bulk.tensor", "tensormap", "wgmma.mma_async", "st.global")
@@ -200,7 +154,7 @@ def offline(configs: list[Config]) -> int:
             cx = {(i,): consts[n] for i, n in enumerate(names) if n in consts}
             attrs = {(i,): [["tt.divisibility", 16]] for i, n in enumerate(names) if n not in consts and n != "NB"}
             opts = make_backend(tgt).parse_options({"num_warps": w, "num_stages": s})
-            row: dict[str, Any] = {"variant": variant, "config": _label((bm, bn, bk, g, w, s))}
+            row: dict[str, Any] = {"variant": variant, "config": config_label((bm, bn, bk, g, w, s))}
             try:
                 kern = triton.compile(ASTSource(bmm_kernel, sig, cx, attrs), target=tgt, options=opts.__dict__)
                 ptx = kern.asm["ptx"]
@@ -225,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     if not torch.cuda.is_available() or torch.cuda.get_device_capability()[0] < 9:
         print("bmm_probe: needs a CUDA device of compute capability 9.0 or later", file=sys.stderr)
         return 2
-    triton.set_allocator(_alloc)
+    triton.set_allocator(scratch_alloc)
     rows = probe(CONFIGS, args.repeat)
     if args.out:
         with open(args.out, "w") as f:

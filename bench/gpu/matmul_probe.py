@@ -26,8 +26,9 @@ import argparse
 import json
 import statistics
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any
 
 import torch
@@ -129,8 +130,13 @@ class Row:
     note: str
 
 
-def _alloc(size: int, alignment: int, stream: Any) -> torch.Tensor:
+def scratch_alloc(size: int, alignment: int, stream: Any) -> torch.Tensor:
+    """Tensor descriptors' scratch memory (triton.set_allocator)."""
     return torch.empty(size, device="cuda", dtype=torch.int8)
+
+
+def config_label(cfg: Config) -> str:
+    return "x".join(map(str, cfg[:3])) + f" g{cfg[3]} w{cfg[4]} s{cfg[5]}"
 
 
 def launcher(variant: str, a: torch.Tensor, b: torch.Tensor, b_t: bool, cfg: Config,
@@ -149,31 +155,29 @@ def launcher(variant: str, a: torch.Tensor, b: torch.Tensor, b_t: bool, cfg: Con
     return lambda: (persistent_kernel[(min(tiles, sms),)](a, b, c, M, N, K, b_t, **meta), c)[1]
 
 
-def probe(shape: str, sms: int, configs: list[Config], repeat: int) -> list[Row]:
-    """Checks every variant against torch once, then times torch and every correct variant
-    in turn, ``repeat`` times over (interleaved, so drift over the run reaches all alike)."""
-    name, M, N, K, b_t = SHAPES[shape]
-    torch.manual_seed(0)
-    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
-    b = torch.randn(N, K, device="cuda", dtype=torch.float16) if b_t else torch.randn(K, N, device="cuda", dtype=torch.float16)
-    ref_fn: Callable[[], torch.Tensor] = (lambda: torch.nn.functional.linear(a, b)) if b_t else (lambda: a @ b)
+def check_and_time(shape: str, ref_fn: Callable[[], torch.Tensor], flop: float,
+                   candidates: Sequence[tuple[str, Config, Callable[[], Callable[[], torch.Tensor]]]],
+                   repeat: int) -> list[Row]:
+    """Builds and checks every candidate (variant, configuration, maker of its launch) against
+    ref_fn's output once, then times ref_fn ("torch") and every correct candidate in turn,
+    ``repeat`` times over (interleaved, so drift over the run reaches all alike). Prints and
+    returns one row each; a candidate that fails to build, launch or match is a row with its
+    reason. Shared by bmm_probe.py."""
     want = ref_fn().float()
-    flop = 2.0 * M * N * K
     timed: list[tuple[str, str, Callable[[], torch.Tensor]]] = [("torch", "cuBLAS", ref_fn)]
     failed: list[Row] = []
-    for variant in ("tile", "tma", "persistent"):
-        for cfg in configs:
-            label = "x".join(map(str, cfg[:3])) + f" g{cfg[3]} w{cfg[4]} s{cfg[5]}"
-            try:
-                fn = launcher(variant, a, b, b_t, cfg, sms)
-                err = float((fn().float() - want).abs().max() / want.abs().max())
-                note = f"wrong: relative error {err:.3g}" if err > REL_TOL else ""
-            except (RuntimeError, TritonError) as e:    # out of shared memory, compile errors: a row each
-                note = f"{type(e).__name__}: {str(e)[:200]}"
-            if note:
-                failed.append(Row(name, variant, label, False, None, None, None, None, None, note))
-            else:
-                timed.append((variant, label, fn))
+    for variant, cfg, make in candidates:
+        label = config_label(cfg)
+        try:
+            fn = make()
+            err = float((fn().float() - want).abs().max() / want.abs().max())
+            note = f"wrong: relative error {err:.3g}" if err > REL_TOL else ""
+        except (RuntimeError, TritonError) as e:    # out of shared memory, compile errors: a row each
+            note = f"{type(e).__name__}: {str(e)[:200]}"
+        if note:
+            failed.append(Row(shape, variant, label, False, None, None, None, None, None, note))
+        else:
+            timed.append((variant, label, fn))
     times: dict[int, list[float]] = {i: [] for i in range(len(timed))}
     for _ in range(repeat):
         for i, (_v, _l, fn) in enumerate(timed):
@@ -182,12 +186,24 @@ def probe(shape: str, sms: int, configs: list[Config], repeat: int) -> list[Row]
     rows = []
     for i, (variant, label, _fn) in enumerate(timed):
         ms = statistics.median(times[i])
-        rows.append(Row(name, variant, label, True, ms, min(times[i]), max(times[i]), flop / ms / 1e9, ms / t_ref, ""))
+        rows.append(Row(shape, variant, label, True, ms, min(times[i]), max(times[i]), flop / ms / 1e9, ms / t_ref, ""))
     for r in rows + failed:
-        print(f"{r.shape:7s} {r.variant:10s} {r.config:26s} " +
+        print(f"{r.shape:7s} {r.variant:12s} {r.config:26s} " +
               (f"{r.ms:.4f} ms [{r.ms_min:.4f}-{r.ms_max:.4f}] {r.tflops:6.1f} TFLOP/s {r.vs_torch:.3f} of torch's time"
                if r.ok else r.note), file=sys.stderr, flush=True)
     return rows + failed
+
+
+def probe(shape: str, sms: int, configs: list[Config], repeat: int) -> list[Row]:
+    """Every variant of the shape at every configuration, against torch (check_and_time)."""
+    name, M, N, K, b_t = SHAPES[shape]
+    torch.manual_seed(0)
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(N, K, device="cuda", dtype=torch.float16) if b_t else torch.randn(K, N, device="cuda", dtype=torch.float16)
+    ref_fn: Callable[[], torch.Tensor] = (lambda: torch.nn.functional.linear(a, b)) if b_t else (lambda: a @ b)
+    candidates = [(variant, cfg, partial(launcher, variant, a, b, b_t, cfg, sms))
+                  for variant in ("tile", "tma", "persistent") for cfg in configs]
+    return check_and_time(name, ref_fn, 2.0 * M * N * K, candidates, repeat)
 
 
 ARGS = {"tile": ["a", "b", "c", "M", "N", "K", "s_am", "s_bk", "s_bn", "s_cm"], "tma": ["a", "b", "c", "M", "N", "K", "B_T"]}
@@ -244,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     if not torch.cuda.is_available() or torch.cuda.get_device_capability()[0] < 9:
         print("matmul_probe: needs a CUDA device of compute capability 9.0 or later", file=sys.stderr)
         return 2
-    triton.set_allocator(_alloc)
+    triton.set_allocator(scratch_alloc)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     rows = [r for s in shapes for r in probe(s, sms, CONFIGS[:args.configs], args.repeat)]
     if args.out:

@@ -3,6 +3,7 @@
 The harness runs as a subprocess (backend interp, TRITON_INTERPRET=1) exactly as the C
 worker runs it; the unit tests import harness/kharness directly."""
 import os
+import subprocess
 import sys
 
 import pytest
@@ -12,6 +13,7 @@ HARNESS_DIR = os.path.join(ROOT, "harness")
 EXAMPLES = os.path.join(ROOT, "examples")
 BAD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bad")
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+GPU_DIR = os.path.join(ROOT, "bench", "gpu")      # the GPU probes, importable as siblings from there
 
 os.environ["TRITON_INTERPRET"] = "1"
 sys.path.insert(0, HARNESS_DIR)
@@ -55,3 +57,23 @@ def loaded(harness):
                         benchmark_cases=2)
     assert r["ok"], r
     return harness, r["result"]
+
+
+def run_probe(probe, *args, interp=True, timeout=300):
+    """A bench/gpu probe as a script; under the interpreter unless interp is False (an offline
+    compile needs the real @triton.jit functions)."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    if interp:
+        env["TRITON_INTERPRET"] = "1"
+    return subprocess.run([sys.executable, os.path.join(GPU_DIR, probe), *args], check=False, capture_output=True,
+                          text=True, env=env, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def cpu_allocator():
+    """Tensor descriptors' scratch memory on the CPU (the interpreter's device), for tests that
+    launch descriptor kernels in-process."""
+    import torch
+    import triton
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8))
+    yield

@@ -5,24 +5,17 @@ of several batches pass through one program; compiled offline for cuda:90 they a
 are named for (TMA copies and wgmma in all; no global store where the output goes through a
 descriptor). What the probe measures needs the GPU."""
 import json
-import os
-import subprocess
 import sys
 
 import pytest
 import torch
-import triton
+from conftest import GPU_DIR, run_probe
 
-PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "gpu", "bmm_probe.py")
-sys.path.insert(0, os.path.dirname(PROBE))
+sys.path.insert(0, GPU_DIR)
 import bmm_probe as bp
+from matmul_probe import REL_TOL
 
-
-@pytest.fixture(scope="module", autouse=True)
-def cpu_allocator():
-    """Descriptor scratch memory on the CPU (the interpreter's device)."""
-    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8))
-    yield
+pytestmark = pytest.mark.usefixtures("cpu_allocator")
 
 
 @pytest.mark.parametrize("variant", list(bp.VARIANTS))
@@ -33,15 +26,13 @@ def test_variants_compute_the_product(variant):
     want = torch.bmm(a.float(), b.float())
     got = bp.launcher(variant, a, b, (32, 32, 32, 2, 4, 2), 5)().float()   # 5 programs, 18 tiles
     assert got.shape == want.shape
-    assert float((got - want).abs().max() / want.abs().max()) < bp.REL_TOL
+    assert float((got - want).abs().max() / want.abs().max()) < REL_TOL
 
 
 def test_offline_cuda90_facts():
     """The --offline command in a process of its own: this one runs under the interpreter,
     whose jit functions do not compile for a GPU."""
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    p = subprocess.run([sys.executable, PROBE, "--offline"], check=False, env=env,
-                       capture_output=True, text=True, timeout=600)
+    p = run_probe("bmm_probe.py", "--offline", interp=False, timeout=600)
     assert p.returncode == 0, p.stderr[-2000:]
     rows = [json.loads(line) for line in p.stdout.splitlines()]
     assert [r["variant"] for r in rows] == [v for v in bp.VARIANTS for _ in bp.CONFIGS]

@@ -3,23 +3,8 @@ variant at a small size and checks it against PyTorch (the probe raises on a wro
 through the shared probe_timing module they import as a sibling."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
-
-GPU_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "gpu")
-
-
-def run_probe(probe: str, *args: str, interp: bool = True) -> subprocess.CompletedProcess[str]:
-    """The probe as a script; under the interpreter unless interp is False (an offline compile
-    needs the real @triton.jit functions)."""
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    if interp:
-        env["TRITON_INTERPRET"] = "1"
-    return subprocess.run([sys.executable, os.path.join(GPU_DIR, probe), *args], check=False, capture_output=True,
-                          text=True, env=env, timeout=300)
+from conftest import run_probe
 
 
 @pytest.mark.parametrize("probe, variants", [("online_probe.py", 21), ("modulo_probe.py", 21)])

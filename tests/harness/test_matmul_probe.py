@@ -4,24 +4,16 @@ B as nn.Linear's weight, with partial tiles and fewer programs than tiles; and c
 offline for cuda:90 they are what they are named for (wgmma in all three; TMA copies and no
 cp.async in the descriptor kernels). What the probe measures needs the GPU."""
 import json
-import os
-import subprocess
 import sys
 
 import pytest
 import torch
-import triton
+from conftest import GPU_DIR, run_probe
 
-PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "gpu", "matmul_probe.py")
-sys.path.insert(0, os.path.dirname(PROBE))
+sys.path.insert(0, GPU_DIR)
 import matmul_probe as mp
 
-
-@pytest.fixture(scope="module", autouse=True)
-def cpu_allocator():
-    """Descriptor scratch memory on the CPU (the interpreter's device)."""
-    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8))
-    yield
+pytestmark = pytest.mark.usefixtures("cpu_allocator")
 
 
 @pytest.mark.parametrize("b_t", [False, True], ids=["b", "weight"])
@@ -40,9 +32,7 @@ def test_variants_compute_the_product(variant, b_t):
 def test_offline_cuda90_facts():
     """The --offline command in a process of its own: this one runs under the interpreter,
     whose jit functions do not compile for a GPU."""
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    p = subprocess.run([sys.executable, PROBE, "--offline", "90", "--configs", "1"], check=False, env=env,
-                       capture_output=True, text=True, timeout=600)
+    p = run_probe("matmul_probe.py", "--offline", "90", "--configs", "1", interp=False, timeout=600)
     assert p.returncode == 0, p.stderr[-2000:]
     rows = [json.loads(line) for line in p.stdout.splitlines()]
     assert [(r["variant"], r["b_transposed"]) for r in rows] == [
