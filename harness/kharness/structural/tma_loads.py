@@ -437,7 +437,7 @@ def analyze(mod: Module, k: Kernel) -> TmaPlan:
         raise RewriteRefused(f"{name}: no tile load in a loop fits: " + ("; ".join(why_not) if why_not else
                                                                           "no `x = tl.load(...)` in a for loop"))
     for t in loads:
-        t.batch = _batch_axis(mod, k, tile_loop, defs, t)
+        t.batch = _batch_axis(mod, k, tile_loop, t)
     names = ", ".join(f"{t.ptr} (line {t.stmt.lineno})" for t in loads)
     batched = [t.ptr for t in loads if t.batch]
     why = (f"{name}: the tile loads of {names} are pointer tensors whose masks bound their axes, with a "
@@ -559,11 +559,12 @@ def _tile_quotient_extent(mod: Module, k: Kernel, loop: ast.For, idx: ast.expr, 
     return None
 
 
-def _batch_axis(mod: Module, k: Kernel, loop: ast.For | None, defs: Defs, t: TileLoad) -> BatchAxis | None:
+def _batch_axis(mod: Module, k: Kernel, loop: ast.For | None, t: TileLoad) -> BatchAxis | None:
     """The load's per-tile base offset ``b * S_b`` as a leading descriptor axis (module
-    docstring), or None: no tile loop, no such single offset, b not bounded by the loop, S_b not
-    16-byte aligned on the recorded launch, or the tile's extents and strides not known before
-    the loop (then the descriptor stays per tile)."""
+    docstring), or None: no tile loop, no such single offset, b not bounded by the loop, or the
+    tile's extents and strides not known before the loop (then the descriptor stays per tile).
+    S_b's alignment needs no check of its own: _check_recorded found the offset ``b * S_b`` a
+    multiple of 16 bytes, and b, bound to a quotient, is no recorded integer, so S_b is one."""
     if loop is None or not t.offsets:
         return None
     known = _known_before(mod, k, loop)
@@ -574,17 +575,12 @@ def _batch_axis(mod: Module, k: Kernel, loop: ast.For | None, defs: Defs, t: Til
            for n in names_in(ast.parse(x, mode="eval").body)):
         return None
     term = per_tile[0]
-    esize = DTYPE_BYTES.get(str((mod.recorded_values(k.name).get(t.tensor) or {}).get("dtype")), 0)
     for idx, stride in ((term.left, term.right), (term.right, term.left)):
         if not (int_const(stride) is not None or (isinstance(stride, ast.Name) and stride.id in known)):
             continue
         extent = _tile_quotient_extent(mod, k, loop, idx, known)
         if extent is None:
             continue
-        try:
-            _aligned(mod, k, defs, stride, esize, "batch stride")
-        except RewriteRefused:
-            return None
         before = [mod.text(o) for o in t.offsets if o is not term]
         base = " + ".join([t.tensor] + [f"({b})" for b in before])
         return BatchAxis(mod.text(idx), mod.text(stride), extent, base)
