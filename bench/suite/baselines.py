@@ -11,7 +11,9 @@ ceilings of the roofline bound.
     python3 bench/suite/baselines.py --ops all --runs 3 --out results/ [--kopt results/]
 
 With --kopt DIR the best kernel of each kopt-<op>-run<r>.json found there (run.py's output) is
-timed in the same process, so kopt's figure is measured side by side with the others.
+timed in the same process, so kopt's figure is measured side by side with the others. Each
+--also RECORD (another kopt record of a chosen operator, e.g. of an older tree) adds its best
+kernel to that operator's side-by-side timing, under "also:<record's file name>".
 
 Every output is checked against the reference Model first (the harness's tolerances and
 float64 check): a torch.compile or kernel result that differs is reported as a mismatch and
@@ -55,6 +57,8 @@ DEFAULT_OP_TIMEOUT_S = 1200.0       # one operator in the child: compile + check
 STARTUP_TIMEOUT_S = 600.0           # the child's start: imports, device, bandwidth probe
 MARK = "baselines-child:"           # the child's progress lines on stdout
 MAX_PASSES = 20                     # interleaved timing passes (--passes)
+MAX_ALSO = 8                        # other kopt records timed beside (--also)
+ALSO_PREFIX = "also:"               # their keys in the baselines record
 
 
 def log(msg: str) -> None:
@@ -85,6 +89,8 @@ def run_parent(args: argparse.Namespace, ops: list[OpSpec], out: Path) -> int:
                    "--min-reps", str(args.min_reps), "--max-reps", str(args.max_reps), "--passes", str(args.passes)]
             if args.kopt:
                 cmd += ["--kopt", args.kopt]
+            for path in args.also:
+                cmd += ["--also", path]
             if args.cpu_compile:
                 cmd.append("--cpu-compile")
             if args.no_compile:
@@ -387,6 +393,12 @@ class Measurer:
         path = Path(self.args.kopt) / f"kopt-{op.name}-run{run}.json"
         if not path.exists():
             return None, None
+        return self._record_stage(op, path, f"kopt_best_{op.name}_{run}", init, inputs, truths, tmp)
+
+    def _record_stage(self, op: OpSpec, path: Path, modname: str, init: list[Any], inputs: list[Any],
+                      truths: list[Any], tmp: Path) -> tuple[dict[str, Any], Any]:
+        """The best kernel of the kopt record at path, written under tmp, built and checked: its
+        record and the model (None when it did not build or its job did not succeed)."""
         try:
             rec = read_record(path)
         except RecordError as e:
@@ -396,10 +408,10 @@ class Measurer:
         info = {"job_id": rec.get("job_id"), "best_round": best.get("round"), "tunables": best.get("tunables")}
         if not rec.get("ok") or not isinstance(src, str):
             return {"ok": False, "skipped": "the kopt job did not succeed", **info}, None
-        f = tmp / f"kopt_best_{op.name}.py"
+        f = tmp / f"{modname}.py"
         f.write_text(src)
         try:
-            mod = self._import(f, f"kopt_best_{op.name}_{run}")
+            mod = self._import(f, modname)
             model = self._build(mod, "ModelNew", init, best.get("tunables") or {})
         except Exception as e:  # noqa: BLE001 - the job's kernel is user code
             return {"ok": False, "error": f"kopt kernel: {type(e).__name__}: {str(e)[:1500]}", **info}, None
@@ -446,6 +458,11 @@ class Measurer:
             rec["kopt"] = kopt
         # every implementation that passed its check, timed side by side (interleaved passes)
         fns = {"initial": new, "eager": peer, "compile": compiled, "kopt": kopt_model}
+        for path in self.args.also:
+            if read_record(Path(path)).get("operator") == op.name:
+                key = f"{ALSO_PREFIX}{Path(path).stem}"
+                rec[key], fns[key] = self._record_stage(op, Path(path), f"also_{len(fns)}", init, inputs,
+                                                        truths, tmp)
         timed = {k: f for k, f in fns.items() if f is not None and (rec.get(k) or {}).get("ok")}
         for k, st in self._time_side_by_side(timed, inputs).items():
             rec[k].update(st)
@@ -501,6 +518,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--first-run", type=int, default=1)
     ap.add_argument("--out", required=True)
     ap.add_argument("--kopt", default=None, help="directory of run.py's records: also time kopt's best kernels")
+    ap.add_argument("--also", action="append", default=[], metavar="RECORD",
+                    help="another run.py record (kopt-<op>-run<r>.json, e.g. of an older tree) of a chosen operator: "
+                         f"its best kernel is timed beside the others in every run, as {ALSO_PREFIX}<file name>")
     ap.add_argument("--backend", default="cuda", choices=("cuda", "interp"))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--warmup-ms", type=float, default=None, help="default: the harness's (25 GPU, 0 CPU)")
@@ -525,6 +545,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         ap.error(f"--passes: must be 1..{MAX_PASSES}")
     if args.min_reps < 1 or args.max_reps < args.min_reps:
         ap.error("--min-reps must be >= 1 and --max-reps >= --min-reps")
+    if len(args.also) > MAX_ALSO:
+        ap.error(f"--also: at most {MAX_ALSO} records")
+    names = {o.name for o in args.ops}
+    for path in args.also:
+        try:
+            rec = read_record(Path(path))
+        except (OSError, RecordError) as e:
+            ap.error(f"--also {path}: {e}")
+        op = rec.get("operator")
+        if rec["kind"] != "kopt":
+            ap.error(f"--also {path}: a {rec['kind']!r} record, not run.py's (kind 'kopt')")
+        if op not in names:
+            ap.error(f"--also {path}: its operator {op!r} is not among --ops")
     return args
 
 

@@ -187,6 +187,28 @@ def test_baseline_class_from_the_syntax_tree(tmp_path):
         load_op(str(bad)).baseline_class()
 
 
+def test_baselines_time_another_record_beside(tmp_path):
+    """--also: another kopt record's best kernel (an older tree's, say) is checked and timed in
+    the same interleaved passes as the rest, under also:<its file name>; a record of an
+    operator not chosen, or no record at all, is refused before anything runs."""
+    other = tmp_path / "older" / "kopt-gelu_tanh-run7.json"
+    other.parent.mkdir()
+    other.write_text((Path(TESTDATA) / "kopt-gelu_tanh-run1.json").read_text())
+    out = tmp_path / "out"
+    p = run_baselines(out, "--ops", "gelu_tanh", "--kopt", TESTDATA, "--also", str(other), "--passes", "2")
+    assert p.returncode == 0, p.stderr[-3000:]
+    rec = json.loads((out / "baselines-gelu_tanh-run1.json").read_text())
+    also = rec["also:kopt-gelu_tanh-run7"]
+    assert also["ok"] and also["check"]["passed"] and also["median_ms"] > 0
+    assert len(also["passes"]) == len(rec["kopt"]["passes"]) == 2          # in both interleaved passes
+    assert len({x["place"] for x in also["passes"]}) == 2                      # at a different place in each
+    for bad, words in ((other, "'gelu_tanh' is not among --ops"),
+                       (tmp_path / "none.json", "No such file")):
+        p = run_baselines(tmp_path / "bad", "--ops", "silu", "--also", str(bad))
+        assert p.returncode == 2 and f"--also {bad}" in p.stderr and words in p.stderr, p.stderr[-2000:]
+    assert not (tmp_path / "bad").exists() or not list((tmp_path / "bad").iterdir())
+
+
 def test_baselines_time_the_peer(tmp_path):
     """gemm_blockptr's Model multiplies in float32; baselines.py times its Peer (a @ b at
     float16) as eager, judged against the float32 truth like every implementation."""
