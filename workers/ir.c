@@ -314,6 +314,15 @@ static const char *ir_ptx_key(const char *m)
   return NULL;
 }
 
+/* An atomic that orders the thread's other memory accesses around it (`atom.global.gpu.acq_rel.add`,
+ * Triton's default for tl.atomic_add; .acquire and .release likewise): ptxas brackets it with a
+ * fence and an L1 invalidation. A .relaxed one (or one naming no ordering: relaxed in PTX) has
+ * neither. */
+static int ir_ptx_atom_ordered(const char *m)
+{
+  return strstr(m, ".acq_rel") || strstr(m, ".acquire") || strstr(m, ".release");
+}
+
 /* Adds "ptx" to root and the PTX keys of spills and by_line (all borrowed); *srcfile points
  * into ptx (the user's .file path). */
 static int ir_ptx(const char *ptx, json_t *root, json_t *by_line, json_t *spills, int *trunc,
@@ -321,7 +330,7 @@ static int ir_ptx(const char *ptx, json_t *root, json_t *by_line, json_t *spills
 {
   static const char *const zero_keys[] = {"ld.shared", "st.shared", "ld.local", "st.local", "bar.sync",
                                           "mma.sync", "wgmma", "ldmatrix", "cp.async", "cp.async.bulk.tensor",
-                                          "mbarrier", "atom.global"};
+                                          "mbarrier", "atom.global", "atom.ordered"};
   struct ir_ptx *x = NULL;
   json_t *o = NULL;
   const char *cur, *end, *p;
@@ -438,6 +447,8 @@ static int ir_ptx(const char *ptx, json_t *root, json_t *by_line, json_t *spills
       if ((rc = ir_bump(o, key, 1)))
         goto out;
       if (cur_line > 0 && (rc = ir_line_bump(by_line, cur_line, key, 1, trunc)))
+        goto out;
+      if (!strcmp(key, "atom.global") && ir_ptx_atom_ordered(m) && (rc = ir_bump(o, "atom.ordered", 1)))
         goto out;
     }
   }

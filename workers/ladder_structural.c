@@ -56,7 +56,7 @@ static const struct {
   { "rows_per_program", 0 },   { "coalesce_access", 0 }, { "tma_loads", 0 },
   { "deinterleave_pairs", 0 }, { "fuse_kernels", 0 }, { "l2_reuse", 1 },
   { "split_rows", 0 },         { "even_bounds", 0 },  { "fold_exp2", 0 },
-  { "batch_launches", 0 },
+  { "batch_launches", 0 },     { "relaxed_atomics", 0 },
 };
 
 /* The family's entry in ladder_structural_tab, or -1. */
@@ -161,6 +161,15 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
   }
   if (d->level != 3)
     return;
+  /* Atomics at an acquire/release ordering that only accumulate (the survey checked the
+   * source: no result read, the target never loaded): relaxed, they lose the fence and the L1
+   * invalidation ptxas puts around each. Placed first here, so every rewrite justified below
+   * goes ahead of it and it goes ahead of the launch sweeps. */
+  if (ladder_ir_int(ptx, "atom.ordered") > 0 && ladder_fits(structural, "relaxed_atomics", &why)) {
+    ladder_why(d, " Structural: %s; the PTX has %ld ordered atomics.", why, ladder_ir_int(ptx, "atom.ordered"));
+    ladder_add(d, "relaxed_atomics", 3, "");
+    ladder_first(d, "relaxed_atomics");
+  }
   /* A tensor read again in a later pass (the loop form of softmax and norms, whose row may
    * not fit in registers): cache hints keeping the earlier pass's lines in L2. Last in the
    * list, behind every rewrite below (a row held in registers reads memory once and needs no

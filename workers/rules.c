@@ -66,6 +66,8 @@ static const struct rules_family rules_families[] = {
   { "fold_exp2", { NULL }, { NULL }, "fold_exp2", { NULL }, NULL },
   /* num_warps from the rewrite's own domain */
   { "batch_launches", { NULL }, { NULL }, "batch_launches", { NULL }, NULL },
+  /* num_warps from the rewrite's own domain */
+  { "relaxed_atomics", { NULL }, { NULL }, "relaxed_atomics", { NULL }, NULL },
 };
 
 /* Window half-widths, in steps of a knob's domain. */

@@ -100,6 +100,10 @@ FITS = {
     # a 16 x 16 tile matmul on a 2-D grid launched once per batch element, strides read from
     # the whole tensors (the written c among them)
     "batch_launches_bmm": {"batch_launches", "tile_grid", "tma_loads", "even_bounds"},
+    # bench/suite/ops/scatter_add (symlinks): a row added into the row its id names, atomically;
+    # a histogram with a segment maximum (two atomics, an address through tl.multiple_of)
+    "relaxed_atomics_scatter": {"relaxed_atomics", "row_single_block", "persistent_grid"},
+    "relaxed_atomics_histogram": {"relaxed_atomics", "elementwise_vector", "persistent_grid"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every

@@ -30,6 +30,8 @@ DEFAULT_OUT = os.path.join(ROOT, "tests", "unit", "data", "ir")
 D16 = [["tt.divisibility", 16]]
 MM_SIG = {"A": "*fp16", "B": "*fp16", "C": "*fp16", "M": "i32", "N": "i32", "K": "i32",
           "sam": "i32", "sbk": "i32", "scm": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
+SCATTER_SIG = {"ids": "*i64", "src": "*fp32", "out": "*fp32", "dim": "i32", "BLOCK": "constexpr",
+               "RELAXED": "constexpr"}
 
 # fixture -> (kernel, signature, constexprs, divisible-by-16 argument indices, options,
 #             keep per-pass dump, trim the dump after ConvertTritonGPUToLLVM's input)
@@ -46,6 +48,10 @@ FIXTURES = {
                   {"num_warps": 4, "num_stages": 1}, True, True),
     "scalar_loop": ("scalar_loop", {"X": "*fp32", "Y": "*fp32", "n": "i32"}, {}, (0, 1), {"num_warps": 1},
                     False, False),
+    "scatter_acq_rel": ("scatter_add", SCATTER_SIG, {"BLOCK": 1024, "RELAXED": False}, (0, 1, 2),
+                        {"num_warps": 8}, False, False),
+    "scatter_relaxed": ("scatter_add", SCATTER_SIG, {"BLOCK": 1024, "RELAXED": True}, (0, 1, 2),
+                        {"num_warps": 8}, False, False),
 }
 TRIM_AT = "// -----// IR Dump Before ConvertTritonGPUToLLVM "
 HEADER = "// -----// IR Dump "

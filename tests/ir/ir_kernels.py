@@ -60,3 +60,17 @@ def scalar_loop(X, Y, n):
     for i in range(0, n):  # @loop
         acc += tl.load(X + i)  # @load
     tl.store(Y, acc)  # @store
+
+
+@triton.jit
+def scatter_add(ids, src, out, dim, BLOCK: tl.constexpr, RELAXED: tl.constexpr):
+    # One source row added into the row `ids` names (an embedding's backward): tl.atomic_add at
+    # its default ordering (acq_rel) or relaxed.
+    i = tl.program_id(0)
+    dst = tl.load(ids + i)
+    cols = tl.arange(0, BLOCK)
+    v = tl.load(src + i * dim + cols, mask=cols < dim)  # @load
+    if RELAXED:
+        tl.atomic_add(out + dst * dim + cols, v, mask=cols < dim, sem="relaxed")  # @relaxed
+    else:
+        tl.atomic_add(out + dst * dim + cols, v, mask=cols < dim)  # @atomic

@@ -131,6 +131,23 @@ static void test_copy_scalar_vs_vectorized(void **state)
   json_decref(v);
 }
 
+/* tl.atomic_add at its default ordering is `atom.global.gpu.acq_rel.add` in PTX (ptxas brackets
+ * each with MEMBAR.ALL.GPU and CCTL.IVALL in the SASS); with sem="relaxed" the same atomics are
+ * `.relaxed`: both count as atom.global, only the first as atom.ordered. */
+static void test_atomic_ordering(void **state)
+{
+  json_t *a = fx_features("scatter_acq_rel"), *r = fx_features("scatter_relaxed");
+  json_t *ap = json_object_get(a, "ptx"), *rp = json_object_get(r, "ptx");
+  (void)state;
+  assert_true(geti(ap, "atom.global") > 0);
+  assert_int_equal(geti(ap, "atom.ordered"), geti(ap, "atom.global"));
+  assert_int_equal(geti(rp, "atom.global"), geti(ap, "atom.global"));
+  assert_int_equal(geti(rp, "atom.ordered"), 0);
+  assert_true(geti(line_ops(a, fx_line("scatter_acq_rel", "atomic")), "atom.global") > 0);
+  json_decref(a);
+  json_decref(r);
+}
+
 /* The largest register tensor: a matmul's 64 x 64 accumulator, not its 32-wide K slices; a
  * row sum's 4 x 256 tile, not its vectors of 4 rows. */
 static void test_max_tensor_elems(void **state)
@@ -641,6 +658,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_copy_scalar_vs_vectorized),
+    cmocka_unit_test(test_atomic_ordering),
     cmocka_unit_test(test_max_tensor_elems),
     cmocka_unit_test(test_missing_inputs_are_absent),
     cmocka_unit_test(test_pipelined_loop_l3),

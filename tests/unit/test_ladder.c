@@ -504,6 +504,46 @@ static void test_structural_l2_reuse_after_row(void **state)
   json_decref(one);
 }
 
+/* Atomics at an acquire/release ordering that only accumulate: relaxed_atomics at L3, behind
+ * the level's other rewrites (a row kept in registers first) and ahead of every launch
+ * sweep; not listed where the PTX's atomics are relaxed already or the survey refused it. */
+static void test_structural_relaxed_atomics(void **state)
+{
+  json_error_t e;
+  json_t *fits = json_loads("[{\"name\": \"row_single_block\", \"fits\": true, \"why\": \"sa: row\"},"
+                            " {\"name\": \"relaxed_atomics\", \"fits\": true, \"why\": \"sa: 1 atomic(s)\"}]", 0, &e);
+  json_t *refused = json_loads("[{\"name\": \"relaxed_atomics\", \"fits\": false, \"why\": \"result read\"}]", 0, &e);
+  json_t *ordered = json_loads("{\"ptx\": {\"ld.global.32\": 2, \"atom.global\": 4, \"atom.ordered\": 4},"
+                               " \"ttgir\": {\"loops\": [{\"loads\": 1}]}}", 0, &e);
+  json_t *relaxed = json_loads("{\"ptx\": {\"ld.global.32\": 2, \"atom.global\": 4, \"atom.ordered\": 0},"
+                               " \"ttgir\": {\"loops\": [{\"loads\": 1}]}}", 0, &e);
+  struct ladder_diag d;
+  int at = -1;
+  (void)state;
+  l3_structural(&d, ordered, "memory", fits);
+  assert_true(d.nfamilies >= 3);
+  assert_string_equal(d.family[0], "row_in_registers");
+  assert_string_equal(d.family[1], "relaxed_atomics");
+  for (unsigned i = 0; i < d.nfamilies; i++)
+    if (!strcmp(d.family[i], "relaxed_atomics"))
+      at = (int)i;
+  for (unsigned i = 0; i < d.nfamilies; i++)
+    if (!ladder_is_structural(d.family[i]))
+      assert_true((int)i > at);
+  assert_non_null(strstr(d.why, "sa: 1 atomic(s); the PTX has 4 ordered atomics"));
+  assert_int_equal(ladder_structural_ready("relaxed_atomics", NULL), 1);
+  l3_structural(&d, relaxed, "memory", fits);
+  for (unsigned i = 0; i < d.nfamilies; i++)
+    assert_string_not_equal(d.family[i], "relaxed_atomics");
+  l3_structural(&d, ordered, "memory", refused);
+  for (unsigned i = 0; i < d.nfamilies; i++)
+    assert_string_not_equal(d.family[i], "relaxed_atomics");
+  json_decref(fits);
+  json_decref(refused);
+  json_decref(ordered);
+  json_decref(relaxed);
+}
+
 /* l2_reuse goes before the sweeps only once a launch-parameter round has run (its hints are
  * tried at the incumbent's launch); the other structural families at once; a launch family
  * never by this rule. */
@@ -811,6 +851,7 @@ int main(void)
     cmocka_unit_test(test_structural_even_bounds),
     cmocka_unit_test(test_structural_deinterleave_after_rows),
     cmocka_unit_test(test_structural_l2_reuse_after_row),
+    cmocka_unit_test(test_structural_relaxed_atomics),
     cmocka_unit_test(test_structural_ready_after_a_sweep),
     cmocka_unit_test(test_structural_fuse_first),
     cmocka_unit_test(test_structural_batch_first),

@@ -23,6 +23,7 @@ from . import (
     fuse_kernels,
     l2_reuse,
     persistent_grid,
+    relaxed_atomics,
     row_single_block,
     rows_per_program,
     split_rows,
@@ -37,7 +38,7 @@ __all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
 REWRITES = {
     m.NAME: m for m in (row_single_block, tile_grid, strided_reduction_tiles, persistent_grid, elementwise_vector,
                         rows_per_program, tma_loads, deinterleave_pairs, fuse_kernels, l2_reuse, split_rows,
-                        even_bounds, fold_exp2, batch_launches)
+                        even_bounds, fold_exp2, batch_launches, relaxed_atomics)
 }
 
 

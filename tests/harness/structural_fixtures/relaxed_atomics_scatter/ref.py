@@ -1,0 +1,1 @@
+../../../../bench/suite/ops/scatter_add/ref.py
