@@ -136,3 +136,23 @@ def test_atomics_relaxed_in_the_ptx_cuda90(h: HarnessClient) -> None:
     atoms = {k: re.findall(r"\batom\.global\.\S+", v) for k, v in ptx.items()}
     assert atoms["before"] and all(".acq_rel." in a for a in atoms["before"]), atoms
     assert len(atoms["after"]) == len(atoms["before"]) and all(".relaxed." in a for a in atoms["after"]), atoms
+
+
+def test_after_the_row_rewrite(h: HarnessClient) -> None:
+    """On the H100 (bench/results/h100-relaxed-atomics-2026-12-07) round 1 of the suite's
+    scatter_add took row_in_registers, whose copy computes its launch's warps from the row's
+    block; the survey then refused relaxed_atomics (it could not sweep those warps). It fits
+    that copy now, its warps left as computed, and the candidate is correct."""
+    ref, ker = fixture(SCATTER)
+    row = apply(ker, "row_single_block", {}, launches(h, SCATTER))
+    r = h.request("load", reference_source=ref, kernel_source=row, workdir="w_row", seed=0,
+                  correctness_cases=2, benchmark_cases=1)
+    assert r["ok"], r
+    recorded = r["result"]["kernels"]
+    fit = fit_of(row, recorded)
+    assert fit.fits, fit.why
+    assert fit.params == {"kernel": "scatter_add_kernel_row"} and fit.domain == {"kernel": ["scatter_add_kernel_row"]}
+    cand = apply(row, "relaxed_atomics", fit.params, recorded)
+    assert cand.count('sem="relaxed"') == 1 and "num_warps=min(max(" in cand
+    v = h.request("validate", candidate_source=cand)
+    assert v["ok"] and v["result"]["passed"], v

@@ -23,7 +23,8 @@ Precondition (syntax and the recorded launch), in kernel K:
   other parameter; two targets may share one, both only accumulated into).
 
 The rewrite adds ``sem="relaxed"`` to each of those atomics; with it, ``num_warps`` over
-OPTION_DOMAIN (the launch's own is the default).
+OPTION_DOMAIN (the launch's own is the default) where the launch gives a literal or none; a
+computed one (row_single_block's copy sizes its warps from the row's block) stays as it is.
 
 Why it is correct: a relaxed atomic is still atomic — each read-modify-write of a location is
 indivisible and the updates of every program to it are totally ordered (PTX's memory model:
@@ -185,7 +186,12 @@ def analyze(mod: Module, k: Kernel) -> AtomicPlan:
     targets = _targets(mod, k, atomics)
     _check_unaliased(mod, k, targets)
     site = mod.one_site(k.name)
-    options, domain = option_domain(mod, site, OPTION_DOMAIN)
+    try:
+        options, domain = option_domain(mod, site, OPTION_DOMAIN)
+    except RewriteRefused:
+        # the launch computes its warps (row_single_block's copy does, from the row's block):
+        # they stay as computed, and the one point is the kernel's
+        options, domain = {}, {"kernel": [k.name]}
     lines = ", ".join(str(c.lineno) for c in atomics)
     why = (f"{k.name}: {len(atomics)} atomic(s) at the default acq_rel ordering (line {lines}) only accumulate "
            f"into {', '.join(targets)}, which the kernel never reads: relaxed ordering drops the fences around each")
@@ -200,6 +206,6 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     kernel = params.get("kernel")
     plan = pick(mod, NAME, analyze, kernel if isinstance(kernel, str) and kernel else None)
     p = check_params(NAME, dict(params), plan.params, plan.domain)
-    edits: list[Edit] = option_edits(mod, plan, p, OPTION_DOMAIN)
+    edits: list[Edit] = option_edits(mod, plan, p, [o for o in OPTION_DOMAIN if o in plan.params])
     edits += [mod.add_call_keyword(c, f"{SEM}={RELAXED}") for c in plan.atomics]
     return apply_edits(mod.source, edits)
