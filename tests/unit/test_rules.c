@@ -46,7 +46,9 @@ static const char *elementwise_knobs =
     "    \"domain\": {\"num_warps\": [4, 8], \"num_stages\": [2, 3, 4]}},"
     "   {\"name\": \"fold_exp2\", \"fits\": true, \"why\": \"gelu: s feeds exp\","
     "    \"params\": {\"kernel\": \"gelu\", \"num_warps\": 8, \"num_stages\": 3, \"defer\": 1},"
-    "    \"domain\": {\"num_warps\": [4, 8], \"num_stages\": [2, 3, 4], \"defer\": [0, 1]}}]}";
+    "    \"domain\": {\"num_warps\": [4, 8], \"num_stages\": [2, 3, 4], \"defer\": [0, 1]}},"
+    "   {\"name\": \"relaxed_atomics\", \"fits\": true, \"why\": \"gelu_row: 1 atomic(s)\","
+    "    \"params\": {\"kernel\": \"gelu_row\"}, \"domain\": {\"kernel\": [\"gelu_row\"]}}]}";
 
 static json_t *load(const char *text)
 {
@@ -333,6 +335,17 @@ static void test_structural(void **state)
     assert_string_equal(json_string_value(json_object_get(st, "name")), "fold_exp2");
     assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "params"), "num_warps")), 8);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "params"), "defer")), 1);
+  }
+  json_decref(out.candidates);
+  /* relaxed_atomics on a launch whose warps are computed: its domain is the kernel alone, one
+   * candidate naming it */
+  assert_int_equal(plan(k, "relaxed_atomics", "", NULL, NULL, 32, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 1);
+  {
+    const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
+    assert_string_equal(json_string_value(json_object_get(st, "name")), "relaxed_atomics");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(st, "params"), "kernel")), "gelu_row");
+    assert_int_equal(json_object_size(json_object_get(st, "params")), 1);
   }
   json_decref(out.candidates);
   /* row_in_registers does not fit: nothing, with the harness's reason */
