@@ -97,6 +97,7 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
   const char *why = NULL;
   long narrow = ladder_narrow(ptx, "ld");
   long wide = ladder_ir_int(ptx, "ld.global.128"), loops_loading = 0;
+  long ordered = ladder_ir_int(ptx, "atom.ordered"); /* atomics at an acquire/release ordering */
   long dots = ladder_ir_int(tg, "dots") + ladder_ir_int(ptx, "mma.sync") + ladder_ir_int(ptx, "wgmma");
   /* arithmetic may bound the loop: tensor-core dots, or a compute-bound profile; never on a
    * memory-bound one */
@@ -165,8 +166,8 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
    * source: no result read, the target never loaded): relaxed, they lose the fence and the L1
    * invalidation ptxas puts around each. Placed first here, so every rewrite justified below
    * goes ahead of it and it goes ahead of the launch sweeps. */
-  if (ladder_ir_int(ptx, "atom.ordered") > 0 && ladder_fits(structural, "relaxed_atomics", &why)) {
-    ladder_why(d, " Structural: %s; the PTX has %ld ordered atomics.", why, ladder_ir_int(ptx, "atom.ordered"));
+  if (ordered > 0 && ladder_fits(structural, "relaxed_atomics", &why)) {
+    ladder_why(d, " Structural: %s; the PTX has %ld ordered atomics.", why, ordered);
     ladder_add(d, "relaxed_atomics", 3, "");
     ladder_first(d, "relaxed_atomics");
   }

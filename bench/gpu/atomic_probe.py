@@ -67,14 +67,16 @@ def _check(name: str, got: torch.Tensor, ids: torch.Tensor, src: torch.Tensor) -
     torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5, msg=lambda m: f"{name}: {m}")
 
 
-def variants(dev: str) -> dict[str, Callable[[], object]]:
+def variants(dev: str) -> tuple[dict[str, Callable[[], object]], int]:
+    """The variants to time, and how many kernel launches were checked against PyTorch."""
     gen = torch.Generator(device="cpu").manual_seed(0)
     ids = torch.randint(0, V, (T,), generator=gen).to(dev)
     hot = torch.randint(0, min(HOT_ROWS, V), (T,), generator=gen).to(dev)
     src = torch.randn(T, D, generator=gen).to(dev)
-    for relaxed in (False, True):
-        for name, which in (("ids", ids), ("hot", hot)):
-            _check(f"{name} relaxed={relaxed}", _op(which, src, relaxed), which, src)
+    checks = [(f"{name} relaxed={relaxed}", which, relaxed)
+              for relaxed in (False, True) for name, which in (("ids", ids), ("hot", hot))]
+    for label, which, relaxed in checks:
+        _check(label, _op(which, src, relaxed), which, src)
     out = torch.zeros(V, D, device=dev)
     out_hot = torch.zeros(V, D, device=dev)
     fns: dict[str, Callable[[], object]] = {
@@ -87,17 +89,17 @@ def variants(dev: str) -> dict[str, Callable[[], object]]:
         "hot_relaxed": lambda: _launch(hot, src, out_hot, True),
         "eager_index_add": lambda: out.index_add_(0, ids, src),
     }
-    return fns
+    return fns, len(checks)
 
 
 def main() -> int:
     args = parse_args()
     dev = "cpu" if INTERP else "cuda"
-    fns = variants(dev)
+    fns, checked = variants(dev)
     if INTERP:
         for fn in fns.values():
             fn()
-        print(f"interpreter: {len(fns)} variants ran, {2 * 2} checked against PyTorch")
+        print(f"interpreter: {len(fns)} variants ran, {checked} launches checked against PyTorch")
         return 0
     time_variants(fns, args.repeat, args.out, {"V": V, "D": D, "T": T, "hot_rows": HOT_ROWS, "warps": WARPS})
     return 0

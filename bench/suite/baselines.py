@@ -458,11 +458,9 @@ class Measurer:
             rec["kopt"] = kopt
         # every implementation that passed its check, timed side by side (interleaved passes)
         fns = {"initial": new, "eager": peer, "compile": compiled, "kopt": kopt_model}
-        for path in self.args.also:
-            if read_record(Path(path)).get("operator") == op.name:
-                key = f"{ALSO_PREFIX}{Path(path).stem}"
-                rec[key], fns[key] = self._record_stage(op, Path(path), f"also_{len(fns)}", init, inputs,
-                                                        truths, tmp)
+        for path in self.args.also_by_op.get(op.name, []):
+            key = f"{ALSO_PREFIX}{path.stem}"
+            rec[key], fns[key] = self._record_stage(op, path, f"also_{len(fns)}", init, inputs, truths, tmp)
         timed = {k: f for k, f in fns.items() if f is not None and (rec.get(k) or {}).get("ok")}
         for k, st in self._time_side_by_side(timed, inputs).items():
             rec[k].update(st)
@@ -548,6 +546,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if len(args.also) > MAX_ALSO:
         ap.error(f"--also: at most {MAX_ALSO} records")
     names = {o.name for o in args.ops}
+    args.also_by_op = {}        # operator -> the --also records of it, each read once here
     for path in args.also:
         try:
             rec = read_record(Path(path))
@@ -558,6 +557,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             ap.error(f"--also {path}: a {rec['kind']!r} record, not run.py's (kind 'kopt')")
         if op not in names:
             ap.error(f"--also {path}: its operator {op!r} is not among --ops")
+        args.also_by_op.setdefault(op, []).append(Path(path))
     return args
 
 

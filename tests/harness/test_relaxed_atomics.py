@@ -12,15 +12,12 @@ from typing import Any
 import pytest
 from conftest import read, start_harness
 from kharness.client import HarnessClient
+from kharness.srcedit import RewriteRefused
 from kharness.structural import apply, survey
-from test_structural import FIX
+from test_structural import _compile, fixture, record
 
 HIST = "relaxed_atomics_histogram"
 SCATTER = "relaxed_atomics_scatter"
-
-
-def fixture(name: str) -> tuple[str, str]:
-    return read(FIX, name, "ref.py"), read(FIX, name, "kernel.py")
 
 
 @pytest.fixture(scope="module")
@@ -32,11 +29,7 @@ def h(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HarnessClient]:
 
 def launches(h: HarnessClient, name: str) -> list[dict[str, Any]]:
     """The launches the harness records when it loads the fixture."""
-    ref, ker = fixture(name)
-    r = h.request("load", reference_source=ref, kernel_source=ker, workdir=f"r_{name}", seed=0,
-                  correctness_cases=1, benchmark_cases=1)
-    assert r["ok"], r
-    return r["result"]["kernels"]
+    return record(h, [name])[name]
 
 
 def fit_of(source: str, recorded: list[dict[str, Any]]):
@@ -116,23 +109,17 @@ def test_candidate_and_its_warps(h: HarnessClient, hist_launches: list[dict[str,
               correctness_cases=2, benchmark_cases=1)
     v = h.request("validate", candidate_source=cand8)
     assert v["ok"] and v["result"]["passed"], v
-    with pytest.raises(Exception, match="num_warps=3 is outside its domain"):
+    with pytest.raises(RewriteRefused, match="num_warps=3 is outside its domain"):
         apply(src, "relaxed_atomics", {"num_warps": 3}, hist_launches)
 
 
 def test_atomics_relaxed_in_the_ptx_cuda90(h: HarnessClient) -> None:
     """Offline for cuda:90: the suite's scatter_add adds with `atom.global.gpu.acq_rel.add.f32`;
     its candidate with the same atomics `.relaxed` and none ordered."""
-    ref, ker = fixture(SCATTER)
-    recorded = launches(h, SCATTER)
-    ptx = {}
-    for label, src in (("before", ker), ("after", apply(ker, "relaxed_atomics", {}, recorded))):
-        h.request("load", reference_source=ref, kernel_source=ker, workdir=f"c_{label}", seed=0,
-                  correctness_cases=1, benchmark_cases=1)
-        c = h.request("compile", target="cuda:90", candidate_source=src)
-        assert c["ok"], c
-        (k,) = c["result"]["kernels"]
-        ptx[label] = read(k["files"]["ptx"]["path"])
+    ker = fixture(SCATTER)[1]
+    cand = apply(ker, "relaxed_atomics", {}, launches(h, SCATTER))
+    ptx = {label: read(_compile(h, SCATTER, src)["files"]["ptx"]["path"])
+           for label, src in (("before", ker), ("after", cand))}
     atoms = {k: re.findall(r"\batom\.global\.\S+", v) for k, v in ptx.items()}
     assert atoms["before"] and all(".acq_rel." in a for a in atoms["before"]), atoms
     assert len(atoms["after"]) == len(atoms["before"]) and all(".relaxed." in a for a in atoms["after"]), atoms

@@ -146,21 +146,19 @@ def _targets(mod: Module, k: Kernel, atomics: list[ast.Call]) -> list[str]:
     """The tensor parameters the atomics write through, each checked to be used only to address
     atomics (module docstring)."""
     values = mod.recorded_values(k.name)        # refused when the forward did not launch it
-    tensors = [p for p in k.params if values.get(p, {}).get("kind") == "tensor"]
+    roots = {p: _derived_from(mod, k, p) for p in k.params if values.get(p, {}).get("kind") == "tensor"}
     out: list[str] = []
     for c in atomics:
         ptr = call_arg(c, 0, "pointer")
         if ptr is None:
             raise RewriteRefused(f"{k.name} line {c.lineno}: the atomic's pointer is not a plain argument")
-        for p in tensors:
-            if _address_names(mod, ptr) & _derived_from(mod, k, p) and p not in out:
-                out.append(p)
+        names = _address_names(mod, ptr)
+        out += [p for p, r in roots.items() if names & r and p not in out]
     if not out:
         raise RewriteRefused(f"{k.name}: no atomic's address is computed from a tensor the recorded launch passed")
     for p in out:
-        roots = _derived_from(mod, k, p)
         for n in ast.walk(k.node):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in roots \
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in roots[p] \
                     and not _in_address(mod, n, atomics):
                 raise RewriteRefused(f"{k.name} line {n.lineno}: {n.id} (the atomics' target {p}) is used other "
                                      "than as an atomic's address; a load or store of it could see the ordering")
