@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from . import kernelinfo, pyflow
 from .kernelinfo import KernelFacts
-from .normalize import lift_constexpr_globals
+from .normalize import lift_constexpr_globals, name_kernel_attributes
 from .pyflow import (
     Computed,
     Ctor,
@@ -152,7 +152,8 @@ class Discovery:
     frozen: list[Frozen]
     kernels: list[KernelRecord]
     autotune: dict[str, AutotunePlan] = field(default_factory=dict)
-    # the source the knobs' sites are in: `source` after normalize.lift_constexpr_globals
+    # the source the knobs' sites are in: `source` after normalize.name_kernel_attributes and
+    # lift_constexpr_globals
     # (the same text when that does not apply); a change set edits it
     base: str = ""
 
@@ -177,7 +178,7 @@ def discover(source: str, launches: list[dict], tunables: dict[str, object] | No
              declared: dict[str, list[int]] | None = None) -> Discovery:
     """Knobs of `source` given the launches one forward recorded. Raises RewriteRefused when
     the source does not parse and ValueError for a malformed `declared`."""
-    base = lift_constexpr_globals(source)
+    base = lift_constexpr_globals(name_kernel_attributes(source))
     prog = pyflow.load_program(base)
     b = _Builder(prog, launches, dict(tunables or {}))
     b.run()

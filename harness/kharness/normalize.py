@@ -7,12 +7,17 @@ apply. A candidate made from a normalized module carries the normalization in it
 - lift_constexpr_globals: a module-level `G = tl.constexpr(128)` read inside a launched
   kernel becomes a constexpr parameter of that kernel passed as `G=G` at every launch (knob
   discovery, which finds what a launch passes, then finds G; its value stays the global's
-  literal, so the kernel, its helpers and the host code keep reading one value)."""
+  literal, so the kernel, its helpers and the host code keep reading one value).
+- name_kernel_attributes: a launch through an attribute that holds a kernel
+  (`self.fn[grid](...)`, `self.fn = my_kernel` once in `__init__` or `fn = my_kernel` in the
+  class body, never rebound) names the kernel (`my_kernel[grid](...)`), for the analyses that
+  find a kernel's launches by its name."""
 from __future__ import annotations
 
 import ast
 import io
 import tokenize
+from collections import Counter
 
 from .pyflow import (
     CONSTEXPR_NAMES,
@@ -20,6 +25,8 @@ from .pyflow import (
     double_star,
     is_int_constant,
     is_jit,
+    launch_target,
+    launched_expr,
     sole_dict_binding,
     spread_keywords,
 )
@@ -52,6 +59,59 @@ def inline_spreads(source: str) -> str:
     return apply_edits(source, edits) if edits else source
 
 
+def name_kernel_attributes(source: str) -> str:
+    """The module with every launch `self.X[grid](...)` (or `wrap_triton(self.X)[grid](...)`)
+    inside a class written as a launch of kernel K, where X is bound to K exactly once in that
+    class, either by `self.X = K` at the top level of its `__init__` or by `X = K` in its
+    body, K a module-level @triton.jit function, and no method binds X otherwise (an
+    assignment, a `setattr`, a `del`) or binds K locally. The attribute then always holds K,
+    so the launch computes the same. Unchanged when there is no such launch."""
+    tree = parse_module(source)
+    kernels = {fn.name for fn in tree.body if isinstance(fn, ast.FunctionDef) and is_jit(fn)}
+    if not kernels:
+        return source
+    index = LineIndex(source)
+    edits: list[Edit] = []
+    for cls in (c for c in tree.body if isinstance(c, ast.ClassDef)):
+        held = _kernel_attributes(cls, kernels)
+        for node in ast.walk(cls):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)):
+                continue
+            v = launched_expr(node)
+            if isinstance(v, ast.Attribute) and dotted(v) == f"self.{v.attr}" and v.attr in held:
+                a, b = index.span(v)
+                edits.append(Edit(a, b, held[v.attr]))
+    return apply_edits(source, edits) if edits else source
+
+
+def _kernel_attributes(cls: ast.ClassDef, kernels: set[str]) -> dict[str, str]:
+    """{X: K} for the attributes of `cls` that always hold kernel K (name_kernel_attributes)."""
+    init = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
+    bindings: Counter[str] = Counter()          # attribute -> statements binding it
+    value: dict[str, ast.expr] = {}             # attribute -> the value of its one plain binding
+    for st in cls.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            bindings[st.targets[0].id] += 1
+            value[st.targets[0].id] = st.value
+    for st in init.body if init is not None else []:
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1):
+            continue
+        t = st.targets[0]
+        if isinstance(t, ast.Attribute) and dotted(t.value) == "self":
+            value[t.attr] = st.value
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and dotted(node.value) == "self":
+            bindings[node.attr] += 1
+        elif isinstance(node, ast.Call) and dotted(node.func) in ("setattr", "delattr"):
+            name = node.args[1] if len(node.args) > 1 else None
+            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+                return {}           # an attribute named at run time may be any of them
+            bindings[name.value] += 2
+    local = {n.id for n in ast.walk(cls) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    return {attr: v.id for attr, v in value.items()
+            if bindings[attr] == 1 and isinstance(v, ast.Name) and v.id in kernels and v.id not in local}
+
+
 def lift_constexpr_globals(source: str) -> str:
     """The module with each module-level integer `G = tl.constexpr(N)` (or `G: tl.constexpr =
     N`) that a launched @triton.jit kernel reads, and does not bind, added to that kernel's
@@ -66,9 +126,10 @@ def lift_constexpr_globals(source: str) -> str:
     index = LineIndex(source)
     launches: dict[str, list[ast.Call]] = {}
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)
-                and isinstance(node.func.value, ast.Name)):
-            launches.setdefault(node.func.value.id, []).append(node)
+        target = launch_target(node)
+        if target is not None:
+            assert isinstance(node, ast.Call)
+            launches.setdefault(target.id, []).append(node)
     edits: list[Edit] = []
     for fn in tree.body:
         if not (isinstance(fn, ast.FunctionDef) and is_jit(fn)):
@@ -136,7 +197,7 @@ def _liftable(tree: ast.Module, fn: ast.FunctionDef, sites: list[ast.Call], name
     if not sites or any(double_star(c) is not None or {kw.arg for kw in c.keywords} & set(names)
                         or any(isinstance(x, ast.Starred) for x in c.args) for c in sites):
         return False
-    launched = {id(c.func.value) for c in sites if isinstance(c.func, ast.Subscript)}
+    launched = {id(launch_target(c)) for c in sites}
     return all(id(n) in launched for n in ast.walk(tree)
                if isinstance(n, ast.Name) and n.id == fn.name and isinstance(n.ctx, ast.Load))
 

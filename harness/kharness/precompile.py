@@ -126,9 +126,13 @@ def _child_compile(req: CompileRequest, target: tuple[str, Any, int]) -> Compile
         from triton.compiler.compiler import ASTSource, make_backend
         from triton.runtime.jit import JITFunction
 
+        from .opns import IsolatingLoader
+
         mod = sys.modules.get(req.module_name)
         if mod is None or getattr(mod, "__file__", None) != req.module_path:
-            spec = importlib.util.spec_from_file_location(req.module_name, req.module_path)
+            # as the harness imports it (operator namespaces isolated per module: opns)
+            spec = importlib.util.spec_from_file_location(req.module_name, req.module_path,
+                                                          loader=IsolatingLoader(req.module_name, req.module_path))
             if spec is None or spec.loader is None:
                 return CompileOutcome(False, 0.0, f"cannot import {req.module_path}")
             mod = importlib.util.module_from_spec(spec)

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
+from .opns import operator_decorated
 from .srcedit import LineIndex, parse_module
 
 MODEL_CLASS = "ModelNew"
@@ -155,6 +156,30 @@ def dotted(node: ast.AST) -> str | None:
     return None
 
 
+# Functions of one kernel that return something launched as the kernel: torch.library's
+# wrap_triton (capture_triton before torch 2.6), which torch.compile traces and which is the
+# kernel itself outside a trace.
+LAUNCH_WRAPPERS = frozenset({"wrap_triton", "capture_triton"})
+
+
+def launched_expr(node: ast.AST) -> ast.expr | None:
+    """What a launch `E[grid](...)` or `wrap_triton(E)[grid](...)` launches (E), else None
+    (node not such a call)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)):
+        return None
+    v = node.func.value
+    if (isinstance(v, ast.Call) and len(v.args) == 1 and not v.keywords
+            and (dotted(v.func) or "").rsplit(".", 1)[-1] in LAUNCH_WRAPPERS):
+        return v.args[0]
+    return v
+
+
+def launch_target(node: ast.AST) -> ast.Name | None:
+    """The kernel's name in a launch `k[grid](...)` or `wrap_triton(k)[grid](...)`, else None."""
+    v = launched_expr(node)
+    return v if isinstance(v, ast.Name) else None
+
+
 def short(text: str) -> str:
     """Source text for a record: whitespace runs collapsed, at most TEXT_CAP characters."""
     one = " ".join(text.split())
@@ -217,6 +242,9 @@ class Program:
     model: ast.ClassDef | None = None
     methods: dict[str, ast.FunctionDef] = field(default_factory=dict)
     autograd: dict[str, ast.FunctionDef] = field(default_factory=dict)    # autograd_forwards
+    # "ns.op" -> the module function @custom_op/@triton_op("ns::op") registers, which a call
+    # torch.ops.ns.op(...) runs
+    own_ops: dict[str, str] = field(default_factory=dict)
     module_env: Env = field(init=False)
     attrs: dict[str, Binding] = field(default_factory=dict)
     sites: list[LaunchSite] = field(default_factory=list)
@@ -320,6 +348,8 @@ def load_program(source: str) -> Program:
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
             (prog.jit if is_jit(node) else prog.functions)[node.name] = node
+            for op in filter(None, map(operator_decorated, node.decorator_list)):
+                prog.own_ops[op.replace("::", ".")] = node.name
         elif isinstance(node, ast.ClassDef) and node.name == MODEL_CLASS:
             prog.model = node
             for m in node.body:
@@ -342,6 +372,13 @@ def load_program(source: str) -> Program:
     if fwd is not None:
         env = Env({}, f"{MODEL_CLASS}.forward", prog, True)
         _bind_params(fwd, env, None, None)
+        # forward is called with the case's inputs: an integer-defaulted parameter past them
+        # (`def forward(self, x, block=256)`) runs with its default. Where an input does fill
+        # it, the launch records another value and the knob is frozen for the difference.
+        defaults = _defaults(fwd)
+        for p in _param_list(fwd):
+            if is_int_constant(defaults.get(p.arg)):
+                env.vars[p.arg] = Bound(defaults[p.arg], prog.module_env, p, env.function, "default")
         _Walker(prog, {id(fwd)}).block(fwd.body, env, in_function=True)
     return prog
 
@@ -595,15 +632,21 @@ class _Walker:
         f = node.func
         if env.function == "<module>":
             return              # code run at import is not a launch of forward
-        if (isinstance(f, ast.Subscript) and isinstance(f.value, ast.Name) and f.value.id in prog.jit
-                and f.value.id not in env.vars):
-            prog.sites.append(LaunchSite(node, f.value.id, f.slice, env.copy(), env.function))
+        target = launch_target(node)
+        if target is not None and target.id in prog.jit and target.id not in env.vars:
+            assert isinstance(f, ast.Subscript)
+            prog.sites.append(LaunchSite(node, target.id, f.slice, env.copy(), env.function))
             return
         callee: ast.FunctionDef | None = None
         in_model = implicit_first = False
         qual = ""
+        path = (dotted(f) or "").split(".")
         if isinstance(f, ast.Name) and f.id in prog.functions and f.id not in env.vars:
             callee, qual = prog.functions[f.id], f.id
+        elif path[1:2] == ["ops"] and ".".join(path[2:4]) in prog.own_ops:
+            # torch.ops.ns.op(...) (or .default) of an operator the module registers
+            qual = prog.own_ops[".".join(path[2:4])]
+            callee = prog.functions[qual]
         elif (isinstance(f, ast.Attribute) and f.attr == "apply" and isinstance(f.value, ast.Name)
               and f.value.id in prog.autograd and f.value.id not in env.vars):
             callee, qual, implicit_first = prog.autograd[f.value.id], f"{f.value.id}.forward", True

@@ -23,8 +23,10 @@ Warnings (reported, not refused): dtype casts (.to(dtype), .float(), .half()), .
 import ast
 import threading
 import traceback
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, Self
 
+from .opns import operator_decorated
 from .pyflow import autograd_forwards
 
 if TYPE_CHECKING:
@@ -225,6 +227,9 @@ class _FuncChecker(ast.NodeVisitor):
                                 self.tensors.add(a.id)
                 elif rest[0] == "nn":
                     pass
+                elif rest[0] == "ops" and ".".join(rest[1:3]) in self.ctx.own_ops:
+                    # torch.ops.ns.op(...) of an operator this module defines: its function
+                    self.calls.append(("func", self.ctx.own_ops[".".join(rest[1:3])]))
                 else:
                     self.add(node, f"torch.{'.'.join(rest)} computes in torch; use a Triton kernel "
                                    "(torch may only allocate outputs and make views)")
@@ -285,12 +290,17 @@ class _Ctx:
         self.autograd: dict[str, ast.FunctionDef] = autograd_forwards(tree)
         # a @triton.jit definition, or the `kernel = triton.jit(fn)` assignment
         self.jit: dict[str, ast.FunctionDef | ast.AsyncFunctionDef | ast.Assign] = {}
+        # "ns.op" -> the module function registered as that operator by
+        # @custom_op("ns::op") / @triton_op("ns::op"), which torch.ops.ns.op(...) runs
+        self.own_ops: dict[str, str] = {}
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if any(_is_jit_decorator(d) for d in node.decorator_list):
                     self.jit[node.name] = node
                 else:
                     self.functions[node.name] = node
+                    for op in filter(None, map(operator_decorated, node.decorator_list)):
+                        self.own_ops[op.replace("::", ".")] = node.name
             elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
                 # kernel = triton.jit(fn) style
                 parts = _dotted(node.value.func) or []
@@ -372,6 +382,11 @@ def check_source(src: str, filename: str = "kernel.py", class_name: str = "Model
 # ---------------------------------------------------------------------------------------
 # runtime trace
 
+OWN_OPERATOR_UNTRACED = ("an operator the module registers through torch.library.Library: its body "
+                         "runs in the dispatcher, where the run-time trace does not follow it "
+                         "(the source check read it)")
+
+
 class RuntimeTrace:
     """Context manager recording torch calls made by user code (outside Triton launches)."""
 
@@ -437,8 +452,40 @@ class RuntimeTrace:
             return None
         return ("violation", f"torch compute {name}")
 
+    def _check(self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Callable[..., Any] | None:
+        """Classifies one torch call of user code, recording a violation or warning. Returns
+        the Python body to run instead of `func` when func is an operator the user's module
+        registered (opns), whose body is user code to be checked like forward."""
+        from torch.overrides import resolve_name
+
+        from .opns import is_own_operator, own_implementation
+        own = None
+        try:
+            name = resolve_name(func) or getattr(func, "__qualname__", None) or repr(func)
+            mine = is_own_operator(name)
+            own = own_implementation(func, args) if mine else None
+            if own is not None:
+                verdict = None
+            elif mine:
+                verdict = ("warning", OWN_OPERATOR_UNTRACED)
+            else:
+                verdict = self._classify(name, func, args, kwargs)
+            if verdict is not None:
+                with self._lock:
+                    first = name not in self.calls
+                    self.calls[name] = self.calls.get(name, 0) + 1
+                    if first:
+                        item = {"op": name, "where": self._where(), "reason": verdict[1]}
+                        (self.violations if verdict[0] == "violation" else self.warnings).append(item)
+        # Broad on purpose: this runs inside every torch call of user code, on every device;
+        # classifying must never break the call. An op it could not classify is reported as a
+        # warning (not checked) instead.
+        except Exception as e:  # noqa: BLE001
+            self._unclassified(func, e)
+        return own
+
     def __enter__(self) -> Self:
-        from torch.overrides import TorchFunctionMode, resolve_name
+        from torch.overrides import TorchFunctionMode
 
         from . import launches
         trace = self
@@ -447,22 +494,14 @@ class RuntimeTrace:
             def __torch_function__(self, func: Any, types: Any, args: tuple[Any, ...] = (),
                                    kwargs: dict[str, Any] | None = None) -> Any:
                 kwargs = kwargs or {}
-                if launches.depth() == 0:
-                    try:
-                        name = resolve_name(func) or getattr(func, "__qualname__", None) or repr(func)
-                        verdict = trace._classify(name, func, args, kwargs)
-                        if verdict is not None:
-                            with trace._lock:
-                                first = name not in trace.calls
-                                trace.calls[name] = trace.calls.get(name, 0) + 1
-                                if first:
-                                    item = {"op": name, "where": trace._where(), "reason": verdict[1]}
-                                    (trace.violations if verdict[0] == "violation" else trace.warnings).append(item)
-                    # Broad on purpose: this runs inside every torch call of user code, on every
-                    # device; classifying must never break the call. An op it could not
-                    # classify is reported as a warning (not checked) instead.
-                    except Exception as e:  # noqa: BLE001
-                        trace._unclassified(func, e)
+                own = trace._check(func, args, kwargs) if launches.depth() == 0 else None
+                if own is not None:
+                    # an operator the user's module registered (opns): its body is user code,
+                    # checked like forward. Called through the operator, its body would run
+                    # with this mode switched off (a mode is off inside its own handler), so
+                    # the body is called directly, under a mode of this trace.
+                    with _Mode():
+                        return own(*args, **kwargs)
                 return func(*args, **kwargs)
 
         self._mode = _Mode()

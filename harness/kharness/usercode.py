@@ -1,5 +1,6 @@
 """Importing and running user code (reference, kernels) under the guard, turning failures
 into messages a submitter can act on."""
+import ast
 import hashlib
 import importlib.util
 import os
@@ -54,9 +55,24 @@ def write_source(directory: str, stem: str, source: str) -> tuple[str, str]:
     return path, h
 
 
-def import_module(path: str, name: str, what: str, user_dirs: Iterable[str]) -> ModuleType:
-    """Import a user file as module `name` (under the guard)."""
-    spec = importlib.util.spec_from_file_location(name, path)
+def import_module(path: str, name: str, what: str, user_dirs: Iterable[str], variant: bool = True) -> ModuleType:
+    """Import a user file as module `name` (under the guard), with the custom-operator
+    namespaces it defines renamed for this module (opns: the initial kernel and its
+    candidates, imported side by side, would otherwise replace each other's operators).
+    A `variant` (a kernel module: one of many versions loaded together) that registers an
+    operator under a computed name is refused, since its registrations cannot be kept apart."""
+    from .opns import IsolatingLoader, isolation_gaps
+    if variant:
+        try:
+            with open(path, encoding="utf-8") as f:
+                gaps = isolation_gaps(ast.parse(f.read()))
+        except (OSError, SyntaxError, ValueError):
+            gaps = []       # the import below reports it, with the user's location
+        if gaps:
+            raise UserCodeFailure("exception", f"importing the {what}: {gaps[0]}; kopt imports each candidate "
+                                  "beside the initial kernel and keeps their operators apart by renaming "
+                                  "the namespaces they name literally (harness/PROTOCOL.md, load: custom operators)")
+    spec = importlib.util.spec_from_file_location(name, path, loader=IsolatingLoader(name, path))
     if spec is None or spec.loader is None:   # not a file name Python has a loader for (not *.py)
         raise ImportError(f"cannot import the {what} from {path}: not a Python source file")
     loader = spec.loader

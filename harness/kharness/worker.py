@@ -107,6 +107,9 @@ class Worker:
         self.timer = Timer(backend)
         launches.install()
         guard.install()
+        if backend == "interp":
+            from .opns import install_interpreter_wrap_triton
+            install_interpreter_wrap_triton()
         self._set_roots()
 
     # ------------------------------------------------------------------ helpers
@@ -304,7 +307,7 @@ class Worker:
             p.ref_mod = None
             if rsrc:
                 p.ref_path, rh = write_source(pdir, "ref", rsrc)
-                p.ref_mod = import_module(p.ref_path, f"kopt_ref_{rh}", "reference", udirs)
+                p.ref_mod = import_module(p.ref_path, f"kopt_ref_{rh}", "reference", udirs, variant=False)
                 p.module_names.append(f"kopt_ref_{rh}")
             p.kernel_mod = import_module(p.kernel_path, f"kopt_kernel_{kh}", "initial kernel", udirs)
             p.module_names.append(f"kopt_kernel_{kh}")

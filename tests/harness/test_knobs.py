@@ -722,6 +722,91 @@ def test_spread_keywords(body: str, keys: list[str] | None) -> None:
         ast.parse(out)
 
 
+def test_triton_op_launch(h: HarnessClient) -> None:
+    """A kernel behind torch.library.triton_op, launched as wrap_triton(k)[grid] and called
+    through torch.ops: its block (a literal the lambda grid reads through meta) and options
+    are knobs; the candidate changes the launch's keywords and keeps wrap_triton, and is
+    correct (on the interpreter the harness lets wrap_triton take the interpreted kernel)."""
+    load(h, "triton_op_launch.py", "ref_gelu.py")
+    ks = by_id(knobs(h))
+    assert set(ks) == {"BLOCK", "num_warps", "num_stages"}, ks
+    assert (ks["BLOCK"]["where"]["via"], ks["BLOCK"]["where"]["function"]) == ("launch_literal", "gelu"), ks["BLOCK"]
+    out = rewrite(h, changes={"BLOCK": 512, "num_warps": 2})
+    assert changed_lines(fx("triton_op_launch.py"), out["source"]) == {
+        25: "    wrap_triton(gelu_kernel)[lambda meta: (triton.cdiv(n, meta[\"BLOCK\"]),)](x, out, n, BLOCK=512, "
+            "num_warps=2)"}
+    check_candidate(h, out, {"BLOCK": 512, "num_warps": 2})
+
+
+def test_kernel_held_in_an_attribute(h: HarnessClient) -> None:
+    """`self.kernel = gelu_kernel` in __init__, launched `self.kernel[grid](...)`: the launch
+    is read as gelu_kernel's (normalize.name_kernel_attributes, which the candidate carries)
+    and its block, `self.block`, is a knob shared with the grid."""
+    load(h, "kernel_attr.py", "ref_gelu.py")
+    ks = by_id(knobs(h))
+    assert ks["BLOCK"]["where"]["via"] == "attr_literal" and ks["BLOCK"]["value"] == 128, ks["BLOCK"]
+    assert coupled(ks["BLOCK"]), ks["BLOCK"]
+    out = rewrite(h, changes={"BLOCK": 512})
+    assert changed_lines(fx("kernel_attr.py"), out["source"]) == {
+        22: "        self.block = 512",
+        27: "        gelu_kernel[(triton.cdiv(n, self.block),)](x, out, n, BLOCK=self.block)"}
+    check_candidate(h, out, {"BLOCK": 512})
+
+
+def test_forward_keyword_default(h: HarnessClient) -> None:
+    """`def forward(self, x, block=128)`: the harness passes the inputs only, so the default is
+    the launch's block: a knob (param_default) whose change edits the default."""
+    load(h, "forward_default.py", "ref_gelu.py")
+    ks = by_id(knobs(h))
+    where = ks["BLOCK"]["where"]
+    assert (where["via"], where["function"], ks["BLOCK"]["value"]) == ("param_default", "ModelNew.forward", 128), ks
+    assert coupled(ks["BLOCK"]), ks["BLOCK"]
+    out = rewrite(h, changes={"BLOCK": 1024})
+    assert changed_lines(fx("forward_default.py"), out["source"]) == {20: "    def forward(self, x, block=1024):"}
+    check_candidate(h, out, {"BLOCK": 1024})
+
+
+KERNEL_ATTR_MODULE = '''
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr):
+    pass
+
+def other():
+    pass
+
+class M:
+%s
+    def run(self, x):
+        self.fn[(1,)](x)
+'''
+
+
+@pytest.mark.parametrize("body,named", [
+    ("    def __init__(self):\n        self.fn = k", True),
+    ("    fn = k", True),                                                          # class attribute
+    ("    def __init__(self):\n        self.fn = other", False),                  # not a kernel
+    ("    def __init__(self, f):\n        self.fn = f", False),                    # a parameter
+    ("    def __init__(self):\n        self.fn = k\n    def swap(self):\n        self.fn = other", False),
+    ("    def __init__(self):\n        if x:\n            self.fn = k", False),      # in a branch
+    ("    fn = k\n    def __init__(self):\n        self.fn = k", False),             # bound twice
+    ("    def __init__(self):\n        self.fn = k\n        setattr(self, 'fn', other)", False),
+    ("    def __init__(self, a):\n        self.fn = k\n        setattr(self, a, other)", False),
+    ("    def __init__(self):\n        self.fn = k\n    def g(self):\n        k = other", False),  # k shadowed
+])
+def test_name_kernel_attributes(body: str, named: bool) -> None:
+    """normalize.name_kernel_attributes writes `self.fn[grid](...)` as `k[grid](...)` only
+    where the attribute always holds the kernel k."""
+    src = KERNEL_ATTR_MODULE % body
+    out = normalize.name_kernel_attributes(src)
+    assert (out != src) == named, out
+    if named:
+        assert "        k[(1,)](x)" in out and "self.fn[" not in out, out
+        ast.parse(out)
+
+
 LIFT_MODULE = '''
 import triton
 import triton.language as tl

@@ -104,6 +104,12 @@ FITS = {
     # a histogram with a segment maximum (two atomics, an address through tl.multiple_of)
     "relaxed_atomics_scatter": {"relaxed_atomics", "row_single_block", "persistent_grid"},
     "relaxed_atomics_histogram": {"relaxed_atomics", "elementwise_vector", "persistent_grid"},
+    # launch forms: a kernel behind torch.library.triton_op launched as wrap_triton(k)[grid]
+    # (its grid a nested def: the grid rewrites refuse it), a row walked by tl.range with
+    # num_stages, a kernel held in self.fn (normalize.name_kernel_attributes)
+    "row_single_block_triton_op": {"row_single_block", "l2_reuse"},
+    "row_single_block_tl_range": {"row_single_block", "persistent_grid", "rows_per_program"},
+    "elementwise_vector_kernel_attr": {"elementwise_vector", "persistent_grid", "rows_per_program"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -1214,3 +1220,20 @@ def test_batch_launches_dispatch(tmp_path, recorded):
         y = mod_sh.ModelNew()(row.expand(4, 300), w)
     assert [r["kernel"] for r in recs] == ["scale_kernel"] * 4
     torch.testing.assert_close(y[0], want[0])
+
+
+def test_launch_forms_are_kept(recorded):
+    """A rewrite keeps the way the module launches: wrap_triton(k)[grid] for both the row
+    copy and the original; tl.range's num_stages stays on the original loop and goes with the
+    unrolled one; a launch through self.fn is written as a launch of the kernel it holds."""
+    _, ker = fixture("row_single_block_triton_op")
+    out = apply(ker, "row_single_block", {}, recorded["row_single_block_triton_op"])
+    assert "wrap_triton(_rms_kernel_row)[grid](x, weight, y, n_cols, 1e-6, BLOCK_SIZE=row_block" in out, out
+    assert "wrap_triton(_rms_kernel)[grid](x, weight, y, n_cols, 1e-6, BLOCK_SIZE=256)" in out, out
+    _, ker = fixture("row_single_block_tl_range")
+    out = apply(ker, "row_single_block", {}, recorded["row_single_block_tl_range"])
+    row = out[out.index("def row_max_kernel_row"):]
+    assert out.count("tl.range(0, n_cols, BLOCK, num_stages=1)") == 1 and "tl.range" not in row, out
+    _, ker = fixture("elementwise_vector_kernel_attr")
+    out = apply(ker, "elementwise_vector", {}, recorded["elementwise_vector_kernel_attr"])
+    assert "self.fn[" not in out and "leaky_relu_kernel[grid](x, y, n, self.slope" in out, out

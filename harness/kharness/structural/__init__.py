@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..normalize import inline_spreads
+from ..normalize import inline_spreads, name_kernel_attributes
 from ..srcedit import RewriteRefused, check_parses
 from . import (
     batch_launches,
@@ -46,7 +46,7 @@ def survey(source: str, launches: list[dict[str, Any]]) -> list[Fit]:
     """For each rewrite, whether the module's syntax fits its precondition. A module that
     does not parse fits nothing (the reason says so)."""
     try:
-        mod = Module(inline_spreads(source), launches)
+        mod = Module(inline_spreads(name_kernel_attributes(source)), launches)
     except RewriteRefused as e:
         return [Fit(name, False, str(e), {}, {}) for name in REWRITES]
     return [m.survey(mod) for m in REWRITES.values()]
@@ -58,7 +58,7 @@ def apply(source: str, name: str, params: dict[str, Any], launches: list[dict[st
     m = REWRITES.get(name)
     if m is None:
         raise RewriteRefused(f"unknown structural rewrite {name!r} (known: {', '.join(REWRITES)})")
-    mod = Module(inline_spreads(source), launches)
+    mod = Module(inline_spreads(name_kernel_attributes(source)), launches)
     out = m.apply(mod, params or {})
     check_parses(out, f"module rewritten by {name}")
     return out

@@ -41,6 +41,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from ..pyflow import launch_target
 from ..srcedit import Edit, RewriteRefused, apply_edits
 from .common import (
     PURE_METHODS,
@@ -236,7 +237,9 @@ def _dispatch(mod: Module, plan: BatchPlan, new_name: str, strides: dict[str, st
         raise RewriteRefused("the module does not import torch, which the dispatch's run-time check needs")
     n_batch = mod.fresh("n_batch")
     grid = ", ".join(mod.text(g) for g in grid_elements(mod, site))
-    edits = [mod.replace(site.call.func, f"{new_name}[({grid}, {n_batch})]")]
+    target = launch_target(site.call)
+    assert target is not None
+    edits = [mod.replace(target, new_name), mod.replace(site.call.func.slice, f"({grid}, {n_batch})")]
     edits += [mod.replace(site.bound[q], t) for q, t in plan.batched.items()]
     extra = ", ".join(f"{s}={plan.batched[q]}.stride(0)" for q, s in strides.items())
     edits += [mod.add_call_keyword(site.call, extra), *options]

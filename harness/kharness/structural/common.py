@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from .. import kernelinfo
 from ..kernelinfo import KernelFacts
 from ..knobs import OPTION_DEFAULTS
-from ..pyflow import double_star
+from ..pyflow import double_star, launch_target
 from ..srcedit import Edit, LineIndex, RewriteRefused, apply_edits, parse_module
 
 # Element sizes of the dtypes a recorded tensor argument can have (launches._describe writes
@@ -308,9 +308,10 @@ class Module:
         sites = []
         kernel_nodes = {k.node for k in self.kernels.values()}
         for node in ast.walk(self.tree):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id in self.kernels):
+            target = launch_target(node)
+            if target is None or target.id not in self.kernels:
                 continue
+            assert isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)
             stmt: ast.AST = node
             func = None
             while stmt in self.parents and not isinstance(stmt, ast.stmt):
@@ -323,7 +324,7 @@ class Module:
                     break
             if func in kernel_nodes or not isinstance(stmt, ast.stmt):
                 continue
-            k = self.kernels[node.func.value.id]
+            k = self.kernels[target.id]
             site = LaunchSite(k.name, node, node.func.slice, stmt, func)
             for i, arg in enumerate(node.args):
                 if isinstance(arg, ast.Starred) or i >= len(k.params):

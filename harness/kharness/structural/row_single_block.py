@@ -3,6 +3,7 @@
 row stays in registers between passes.
 
 Precondition (syntax and the recorded launch): the kernel has loops ``for v in range(0, N, B)``
+(or ``tl.range(0, N, B, ...)``, its options such as ``num_stages`` dropped with the loop)
 with the same constexpr B and the same parameter N, no break/continue/return inside, and every
 load/store inside them masked (a block wider than the row must not touch memory past it); the
 kernel has one launch site, a statement of its own, passing N as a pure expression; the
@@ -41,6 +42,7 @@ import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from ..pyflow import launch_target
 from ..srcedit import Edit, RewriteRefused, apply_edits
 from .common import (
     IMPURE_TL,
@@ -116,14 +118,14 @@ def analyze(mod: Module, k: Kernel, max_row: int = MAX_ROW) -> RowPlan:
         raise RewriteRefused(f"{k.name} line {dot.lineno}: calls tl.dot; a tile kernel's K loop is not a row")
     loops: list[ast.For] = []
     for n in ast.walk(k.node):
-        if row_loop(mod, k, n) is not None:
+        if row_loop(mod, k, n, options=True) is not None:
             assert isinstance(n, ast.For)
             loops.append(n)
     if not loops:
         raise RewriteRefused(f"{k.name} has no loop `for off in range(0, n, BLOCK)` over a row "
                              "(BLOCK a constexpr parameter)")
     loops.sort(key=lambda n: n.lineno)
-    nb = {row_loop(mod, k, n) for n in loops}
+    nb = {row_loop(mod, k, n, options=True) for n in loops}
     if len(nb) != 1:
         raise RewriteRefused(f"{k.name}: the row loops (lines {', '.join(str(n.lineno) for n in loops)}) "
                              "do not all walk the same length with the same block")
@@ -253,7 +255,9 @@ def _dispatch(mod: Module, plan: RowPlan, new_name: str, p: dict[str, object]) -
     triton = mod.triton()
     assert isinstance(site.call.func, ast.Subscript)
     warps = f"min(max({row_block} // {p['elems_per_warp']}, {p['min_warps']}), {p['max_warps']})"
-    launch = mod.edited_text(site.stmt, [mod.replace(site.call.func.value, new_name),
+    target = launch_target(site.call)
+    assert target is not None
+    launch = mod.edited_text(site.stmt, [mod.replace(target, new_name),
                                          mod.set_launch_arg(site, plan.block, row_block),
                                          mod.set_launch_arg(site, "num_warps", warps)])
     original = mod.text(site.stmt)
@@ -273,7 +277,8 @@ def unrolled(mod: Module, text: str, name: str) -> str:
     k = frag.kernels[name]
     edits = []
     for loop in ast.walk(k.node):
-        if row_loop(frag, k, loop) is None:
+        # tl.range's options (num_stages=...) go with the loop: one pass is not pipelined
+        if row_loop(frag, k, loop, options=True) is None:
             continue
         assert isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
         ind = frag.stmt_indent(loop)
