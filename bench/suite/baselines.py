@@ -220,7 +220,12 @@ class Measurer:
 
     # ---------------------------------------------------------------- pieces
     def _import(self, path: Path, name: str) -> Any:
-        spec = importlib.util.spec_from_file_location(name, path)
+        # with the harness's loader: the initial kernel and kopt's kernels, imported side by
+        # side, keep their custom operators apart (kharness.opns) as in the harness
+        from kharness.opns import IsolatingLoader, install_interpreter_wrap_triton
+        if self.backend == "interp":
+            install_interpreter_wrap_triton()
+        spec = importlib.util.spec_from_file_location(name, path, loader=IsolatingLoader(name, str(path)))
         assert spec is not None and spec.loader is not None
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
