@@ -104,7 +104,8 @@ FITS = {
     # a histogram with a segment maximum (two atomics, an address through tl.multiple_of)
     "relaxed_atomics_scatter": {"relaxed_atomics", "row_single_block", "persistent_grid"},
     "relaxed_atomics_histogram": {"relaxed_atomics", "elementwise_vector", "persistent_grid"},
-    # launch forms: a kernel behind torch.library.triton_op launched as wrap_triton(k)[grid]
+    # launch forms (bench/suite/unseen/rmsnorm_triton_op, rowmax_tl_range, leaky_relu_attr
+    # through symlinks): a kernel behind torch.library.triton_op launched as wrap_triton(k)[grid]
     # (its grid a nested def: the grid rewrites refuse it), a row walked by tl.range with
     # num_stages, a kernel held in self.fn (normalize.name_kernel_attributes)
     "row_single_block_triton_op": {"row_single_block", "l2_reuse"},
