@@ -23,6 +23,8 @@
 #   OUT=/tmp/out OPS=gelu_tanh,softmax RUNS=3 ROUNDS=5 bash bench/gpu/suite_run.sh
 #
 # Environment: OPS (default all), RUNS (3), ROUNDS (5), POLICY (hierarchy), PROPOSER (rules),
+# BACKEND (cuda; interp runs the kopt phase on a development machine's CPU interpreter, with
+# PATH's python3 the one that has torch and Triton),
 # FIRST_RUN (number of the first run; give it when results of several invocations of the same
 # operators are merged), PHASES (default "kopt baselines exhaustive report"), EXH_CAP (256),
 # SANDBOX_BWRAP (1: the carried bubblewrap, bench/gpu/README.md), JOB_TIMEOUT (s per job,
@@ -47,6 +49,7 @@ RUNS=${RUNS:-3}
 ROUNDS=${ROUNDS:-5}
 POLICY=${POLICY:-hierarchy}
 PROPOSER=${PROPOSER:-rules}
+BACKEND=${BACKEND:-cuda}
 PHASES=${PHASES:-kopt baselines exhaustive report}
 EXH_CAP=${EXH_CAP:-256}
 JOB_TIMEOUT=${JOB_TIMEOUT:-900}
@@ -151,7 +154,7 @@ trap stop_stack EXIT
 if has_phase kopt; then
   if start_stack; then
     python3 bench/suite/run.py --ops "$OPS" --runs "$RUNS" "${first_run[@]}" --rounds "$ROUNDS" \
-      --policy "$POLICY" --proposer "$PROPOSER" --backend cuda --out "$RES" --job-timeout "$JOB_TIMEOUT" --timeout "$RUN_TIMEOUT" \
+      --policy "$POLICY" --proposer "$PROPOSER" --backend "$BACKEND" --out "$RES" --job-timeout "$JOB_TIMEOUT" --timeout "$RUN_TIMEOUT" \
       2>"$OUT/run.log"
     log "run.py exit $? ($(grep -c 'submitted job' "$OUT/run.log") jobs)"
   else
