@@ -11,7 +11,10 @@ apply. A candidate made from a normalized module carries the normalization in it
 - name_kernel_attributes: a launch through an attribute that holds a kernel
   (`self.fn[grid](...)`, `self.fn = my_kernel` once in `__init__` or `fn = my_kernel` in the
   class body, never rebound) names the kernel (`my_kernel[grid](...)`), for the analyses that
-  find a kernel's launches by its name."""
+  find a kernel's launches by its name.
+- tuple_grids: a grid written as a function of meta (`lambda meta: (cdiv(n, meta["BLOCK"]),)`,
+  or a nested `def grid(meta)`) becomes the tuple it returns at that launch, for the
+  structural rewrites, which rewrite a grid of sizes."""
 from __future__ import annotations
 
 import ast
@@ -110,6 +113,120 @@ def _kernel_attributes(cls: ast.ClassDef, kernels: set[str]) -> dict[str, str]:
     local = {n.id for n in ast.walk(cls) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     return {attr: v.id for attr, v in value.items()
             if bindings[attr] == 1 and isinstance(v, ast.Name) and v.id in kernels and v.id not in local}
+
+
+def tuple_grids(source: str) -> str:
+    """The module with every launch whose grid is a function of meta, `lambda meta: (E, ...)`
+    at the launch or a local bound once to one (that lambda, or a nested `def grid(meta):
+    return (E, ...)`) and read only there, given the tuple itself, each `meta["X"]` in it
+    replaced by what the launch passes as X. Triton calls the grid function at the launch
+    with the launch's keywords as meta, so the tuple evaluated there is what the function
+    returns. Only for a kernel with @triton.jit alone (an autotuner or heuristics supply meta
+    values the launch does not pass), a launch without `**`, a function of one parameter
+    without defaults that reads meta only by constant keys the launch passes, and a grid
+    bound in the launching function. Unchanged when there is no such launch."""
+    tree = parse_module(source)
+    plain = {fn.name for fn in tree.body if isinstance(fn, ast.FunctionDef) and is_jit(fn)
+             and len(fn.decorator_list) == 1}
+    index = LineIndex(source)
+    edits: list[Edit] = []
+    scopes: list[ast.Module | ast.FunctionDef] = [tree]
+    scopes += [f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)]
+    for scope in scopes:
+        for call in _own_nodes(scope):
+            target = launch_target(call)
+            if target is None or target.id not in plain:
+                continue
+            assert isinstance(call, ast.Call) and isinstance(call.func, ast.Subscript)
+            if double_star(call) is not None:
+                continue
+            grid, binding = _grid_function(scope, call.func.slice)
+            text = _grid_tuple(index, grid, call) if grid is not None else None
+            if text is None:
+                continue
+            a, b = index.span(call.func.slice)
+            edits.append(Edit(a, b, text))
+            lines = index.stmt_lines(binding) if binding is not None else None
+            if lines is not None:
+                edits.append(Edit(lines[0], lines[1], ""))
+    return apply_edits(source, edits) if edits else source
+
+
+def _own_nodes(scope: ast.Module | ast.FunctionDef) -> list[ast.AST]:
+    """The nodes of `scope` outside the functions and classes defined in it."""
+    out: list[ast.AST] = []
+    todo: list[ast.AST] = list(scope.body)
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        todo.extend(c for c in ast.iter_child_nodes(node)
+                    if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)))
+    return out
+
+
+GridFunction = ast.Lambda | ast.FunctionDef
+
+
+def _grid_function(scope: ast.Module | ast.FunctionDef,
+                   grid: ast.expr) -> tuple[GridFunction | None, ast.stmt | None]:
+    """(the grid function, the statement binding it or None) for a launch's grid: a lambda
+    written there, or a name the scope binds once, to a lambda or by a nested def, and reads
+    only there."""
+    if isinstance(grid, ast.Lambda):
+        return grid, None
+    if not isinstance(grid, ast.Name) or isinstance(scope, ast.Module):
+        return None, None
+    name = grid.id
+    if any(isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names for n in ast.walk(scope)):
+        return None, None
+    names = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name]
+    stores = [n for n in names if not isinstance(n.ctx, ast.Load)]
+    defs = [n for n in ast.walk(scope) if isinstance(n, ast.FunctionDef) and n.name == name and n is not scope]
+    if len(names) - len(stores) != 1 or len(stores) + len(defs) != 1:
+        return None, None
+    if defs:
+        d = defs[0]
+        ok = d in scope.body and len(d.body) == 1 and not d.decorator_list
+        return (d, d) if ok else (None, None)
+    for st in scope.body:
+        if (isinstance(st, ast.Assign) and len(st.targets) == 1 and st.targets[0] is stores[0]
+                and isinstance(st.value, ast.Lambda)):
+            return st.value, st
+    return None, None
+
+
+def _grid_tuple(index: LineIndex, fn: GridFunction, call: ast.Call) -> str | None:
+    """The text of the tuple `fn` returns at `call`, meta["X"] written as the launch's X."""
+    a = fn.args
+    if a.posonlyargs or len(a.args) != 1 or a.vararg or a.kwonlyargs or a.kwarg or a.defaults:
+        return None
+    meta = a.args[0].arg
+    if isinstance(fn, ast.Lambda):
+        body: ast.expr | None = fn.body
+    else:
+        ret = fn.body[0]
+        body = ret.value if isinstance(ret, ast.Return) else None
+    if not isinstance(body, (ast.Tuple, ast.List)) or not body.elts:
+        return None
+    given = {kw.arg: kw.value for kw in call.keywords if kw.arg is not None}
+    subs: dict[int, ast.expr] = {}
+    for node in ast.walk(body):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == meta:
+            key = node.slice.value if isinstance(node.slice, ast.Constant) else None
+            if not isinstance(key, str) or key not in given:
+                return None
+            subs[id(node)] = given[key]
+    reads = sum(isinstance(n, ast.Name) and n.id == meta for n in ast.walk(body))
+    if reads != len(subs):
+        return None         # meta read other than by a constant key
+    elts = []
+    for e in body.elts:
+        start, end = index.span(e)
+        local = [Edit(x - start, y - start, v if isinstance(sub_v, (ast.Name, ast.Constant)) else f"({v})")
+                 for n in ast.walk(e) if id(n) in subs
+                 for sub_v in [subs[id(n)]] for v in [index.text(sub_v)] for x, y in [index.span(n)]]
+        elts.append(apply_edits(index.source[start:end], local))
+    return "(" + ", ".join(elts) + ",)"
 
 
 def lift_constexpr_globals(source: str) -> str:

@@ -766,6 +766,44 @@ def test_forward_keyword_default(h: HarnessClient) -> None:
     check_candidate(h, out, {"BLOCK": 1024})
 
 
+GRID_MODULE = '''
+import triton
+import triton.language as tl
+
+@triton.jit%s
+def k(x_ptr, n, B: tl.constexpr):
+    pass
+
+def launch(x, n, blk):
+%s
+'''
+
+
+@pytest.mark.parametrize("deco,body,expect", [
+    ("", '    grid = lambda meta: (triton.cdiv(n, meta["B"]),)\n    k[grid](x, n, B=128)', "k[(triton.cdiv(n, 128),)](x, n, B=128)"),
+    ("", "    k[lambda META: (triton.cdiv(n, META['B']), 4)](x, n, B=blk)", "k[(triton.cdiv(n, blk), 4,)](x, n, B=blk)"),
+    ("", "    def grid(meta):\n        return (n // meta['B'],)\n    k[grid](x, n, B=blk * 2)", "k[(n // (blk * 2),)](x, n, B=blk * 2)"),
+    ("", "    def grid(meta):\n        return (n,)\n    k[grid](x, n, B=64)", "k[(n,)](x, n, B=64)"),
+    ("", '    k[lambda meta: (triton.cdiv(n, meta["C"]),)](x, n, B=128)', None),       # C not passed
+    # heuristics may set what meta holds: left as written even where the launch passes B
+    ("\n@triton.heuristics({'B': lambda a: 64})", '    k[lambda meta: (meta["B"],)](x, n, B=1)', None),
+    ("", '    grid = lambda meta: (meta["B"],)\n    k[grid](x, n, B=1)\n    k[grid](x, n, B=2)', None),   # read twice
+    ("", '    k[lambda meta, m=n: (m // meta["B"],)](x, n, B=1)', None),               # a default
+    ("", '    k[lambda meta: (n // meta.get("B"),)](x, n, B=1)', None),                # meta read otherwise
+    ("", '    cfg = {"B": 1}\n    k[lambda meta: (n // meta["B"],)](x, n, **cfg)', None),
+    ("", '    k[lambda meta: n // meta["B"]](x, n, B=1)', None),                        # not a tuple
+])
+def test_tuple_grids(deco: str, body: str, expect: str | None) -> None:
+    """normalize.tuple_grids writes a grid function of meta as the tuple it returns at the
+    launch, only where meta holds exactly the launch's keywords."""
+    src = GRID_MODULE % (deco, body)
+    out = normalize.tuple_grids(src)
+    assert (out != src) == (expect is not None), out
+    if expect is not None:
+        assert f"    {expect}\n" in out and "lambda" not in out and "def grid" not in out, out
+        ast.parse(out)
+
+
 KERNEL_ATTR_MODULE = '''
 import triton
 import triton.language as tl

@@ -106,11 +106,13 @@ FITS = {
     "relaxed_atomics_histogram": {"relaxed_atomics", "elementwise_vector", "persistent_grid"},
     # launch forms (bench/suite/unseen/rmsnorm_triton_op, rowmax_tl_range, leaky_relu_attr
     # through symlinks): a kernel behind torch.library.triton_op launched as wrap_triton(k)[grid]
-    # (its grid a nested def: the grid rewrites refuse it), a row walked by tl.range with
+    # (its grid a nested def, read as its tuple: normalize.tuple_grids), a row walked by tl.range with
     # num_stages, a kernel held in self.fn (normalize.name_kernel_attributes)
-    "row_single_block_triton_op": {"row_single_block", "l2_reuse"},
+    "row_single_block_triton_op": {"row_single_block", "l2_reuse", "persistent_grid", "rows_per_program"},
     "row_single_block_tl_range": {"row_single_block", "persistent_grid", "rows_per_program"},
     "elementwise_vector_kernel_attr": {"elementwise_vector", "persistent_grid", "rows_per_program"},
+    # the tutorial's `grid = lambda meta: (triton.cdiv(n_elements, meta['BLOCK_SIZE']),)`
+    "persistent_grid_lambda": {"persistent_grid", "elementwise_vector", "rows_per_program"},
 }
 
 # (fixture, rewrite, params): each candidate must pass validate on the interpreter: every
@@ -1229,8 +1231,10 @@ def test_launch_forms_are_kept(recorded):
     unrolled one; a launch through self.fn is written as a launch of the kernel it holds."""
     _, ker = fixture("row_single_block_triton_op")
     out = apply(ker, "row_single_block", {}, recorded["row_single_block_triton_op"])
-    assert "wrap_triton(_rms_kernel_row)[grid](x, weight, y, n_cols, 1e-6, BLOCK_SIZE=row_block" in out, out
-    assert "wrap_triton(_rms_kernel)[grid](x, weight, y, n_cols, 1e-6, BLOCK_SIZE=256)" in out, out
+    # the nested `def grid(meta): return (n_rows,)` is read as its tuple (normalize.tuple_grids)
+    assert "wrap_triton(_rms_kernel_row)[(n_rows,)](x, weight, y, n_cols, 1e-6, BLOCK_SIZE=row_block" in out, out
+    assert "wrap_triton(_rms_kernel)[(n_rows,)](x, weight, y, n_cols, 1e-6, BLOCK_SIZE=256)" in out, out
+    assert "def grid" not in out, out
     _, ker = fixture("row_single_block_tl_range")
     out = apply(ker, "row_single_block", {}, recorded["row_single_block_tl_range"])
     row = out[out.index("def row_max_kernel_row"):]

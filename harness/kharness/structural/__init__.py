@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..normalize import inline_spreads, name_kernel_attributes
+from ..normalize import inline_spreads, name_kernel_attributes, tuple_grids
 from ..srcedit import RewriteRefused, check_parses
 from . import (
     batch_launches,
@@ -42,11 +42,18 @@ REWRITES = {
 }
 
 
+def normalized(source: str) -> str:
+    """The module as the rewrites read it (normalize.py: each step computes the same): a
+    kernel held in an attribute named, `**cfg` written out, grid functions as tuples. A
+    candidate carries these changes."""
+    return tuple_grids(inline_spreads(name_kernel_attributes(source)))
+
+
 def survey(source: str, launches: list[dict[str, Any]]) -> list[Fit]:
     """For each rewrite, whether the module's syntax fits its precondition. A module that
     does not parse fits nothing (the reason says so)."""
     try:
-        mod = Module(inline_spreads(name_kernel_attributes(source)), launches)
+        mod = Module(normalized(source), launches)
     except RewriteRefused as e:
         return [Fit(name, False, str(e), {}, {}) for name in REWRITES]
     return [m.survey(mod) for m in REWRITES.values()]
@@ -58,7 +65,7 @@ def apply(source: str, name: str, params: dict[str, Any], launches: list[dict[st
     m = REWRITES.get(name)
     if m is None:
         raise RewriteRefused(f"unknown structural rewrite {name!r} (known: {', '.join(REWRITES)})")
-    mod = Module(inline_spreads(name_kernel_attributes(source)), launches)
+    mod = Module(normalized(source), launches)
     out = m.apply(mod, params or {})
     check_parses(out, f"module rewritten by {name}")
     return out
