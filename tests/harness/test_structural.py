@@ -111,6 +111,7 @@ FITS = {
     "row_single_block_triton_op": {"row_single_block", "l2_reuse", "persistent_grid", "rows_per_program"},
     "row_single_block_tl_range": {"row_single_block", "persistent_grid", "rows_per_program"},
     "elementwise_vector_kernel_attr": {"elementwise_vector", "persistent_grid", "rows_per_program"},
+    "elementwise_vector_unspecialized": {"elementwise_vector", "persistent_grid", "rows_per_program"},
     # the tutorial's `grid = lambda meta: (triton.cdiv(n_elements, meta['BLOCK_SIZE']),)`
     "persistent_grid_lambda": {"persistent_grid", "elementwise_vector", "rows_per_program"},
 }
@@ -148,6 +149,7 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     ("strided_reduction_tiles_colmax", "strided_reduction_tiles", {"BLOCK_C": 16, "num_warps": 2}),
     ("persistent_grid_scale", "persistent_grid", {"k": 1}),
     ("elementwise_vector_gelu", "elementwise_vector", {"num_warps": 1, "m": 1}),
+    ("elementwise_vector_unspecialized", "elementwise_vector", {"num_warps": 1, "m": 1}),
     # 21 and 13 rows: the last tile is partly past the grid (rows masked out)
     ("rows_per_program_rope", "rows_per_program", {"ROWS": 4}),
     ("rows_per_program_rope", "rows_per_program", {"ROWS": 8}),
@@ -1242,3 +1244,45 @@ def test_launch_forms_are_kept(recorded):
     _, ker = fixture("elementwise_vector_kernel_attr")
     out = apply(ker, "elementwise_vector", {}, recorded["elementwise_vector_kernel_attr"])
     assert "self.fn[" not in out and "leaky_relu_kernel[grid](x, y, n, self.slope" in out, out
+
+
+def _jit_decorator(source, kernel):
+    fn = next(f for f in ast.parse(source).body if isinstance(f, ast.FunctionDef) and f.name == kernel)
+    return ast.unparse(fn.decorator_list[0])
+
+
+@pytest.mark.parametrize("decorator,expected", [
+    # the fixture's own: n and the output pointer released, the slope stays unspecialised
+    ('@triton.jit(do_not_specialize=["n", "slope"], do_not_specialize_on_alignment=(1,))',
+     "triton.jit(do_not_specialize=['slope'])"),
+    ("@triton.jit(do_not_specialize=[2])", "triton.jit"),
+    ("@triton.jit(do_not_specialize=(2, 3), debug=False)", "triton.jit(do_not_specialize=(3,), debug=False)"),
+    ('@triton.jit(do_not_specialize_on_alignment=["x_ptr", "y_ptr"])', "triton.jit"),
+    # not literal lists: left as written
+    ("@triton.jit(do_not_specialize=DNS)", "triton.jit(do_not_specialize=DNS)"),
+    ('@triton.jit(do_not_specialize=["slope"])', "triton.jit(do_not_specialize=['slope'])"),
+])
+def test_elementwise_vector_specializes(recorded, decorator, expected):
+    """elementwise_vector drops the mask's size and the accessed pointers from the kernel's
+    do_not_specialize lists (names or indices), keeps every other entry and keyword, and
+    says so in its hypothesis."""
+    _, ker = fixture("elementwise_vector_unspecialized")
+    first = ker.splitlines()[ker.splitlines().index("@triton.jit(do_not_specialize=[\"n\", \"slope\"], "
+                                                   "do_not_specialize_on_alignment=(1,))")]
+    src = ker.replace(first, decorator).replace("import triton\n", "import triton\nDNS = [2]\n")
+    out = apply(src, "elementwise_vector", {}, recorded["elementwise_vector_unspecialized"])
+    assert _jit_decorator(out, "leaky_relu_kernel") == expected, out
+    (fit,) = [f for f in survey(src, recorded["elementwise_vector_unspecialized"]) if f.name == "elementwise_vector"]
+    assert fit.fits and ("do_not_specialize" in fit.why) == (expected != _jit_decorator(src, "leaky_relu_kernel")), fit.why
+
+
+def test_elementwise_vector_specialized_is_128_bit(h, recorded):
+    """Offline for cuda:90: with the length unspecialised the masked float16 accesses are one
+    element wide, whatever the hints; the candidate, with the length specialised (5008 is a
+    multiple of 16), loads and stores 128 bits per access."""
+    name = "elementwise_vector_unspecialized"
+    before = _compile(h, name, fixture(name)[1])["ptx_stats"]
+    assert before.get("ld.global.16", 0) > 0 and before.get("ld.global.v4.32", 0) == 0, before
+    after = _compile(h, name, apply(fixture(name)[1], "elementwise_vector", {}, recorded[name]))["ptx_stats"]
+    assert after.get("ld.global.16", 0) == 0 and after.get("st.global.16", 0) == 0, after
+    assert after.get("ld.global.v4.32", 0) > 0 and after.get("st.global.v4.32", 0) > 0, after

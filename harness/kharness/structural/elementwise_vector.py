@@ -16,7 +16,12 @@ num_warps; the grid becomes ``lambda meta: (triton.cdiv(n, meta['BLOCK']),)``.
 Why it is correct: the kernel computes each element independently from the elements at the
 same offset, so any block size with a grid of cdiv(n, BLOCK) programs covers every element
 once, and the mask keeps the last block inside n; the hints state what the offsets are — a
-run of BLOCK consecutive values starting at a multiple of BLOCK."""
+run of BLOCK consecutive values starting at a multiple of BLOCK.
+
+Where the kernel's ``@triton.jit`` lists n or an accessed pointer in ``do_not_specialize`` (or
+``do_not_specialize_on_alignment``), the candidate also drops it from the list
+(structural/specialize.py): an unspecialised n leaves the mask without a known divisibility and
+every access one element wide, whatever the block and the hints."""
 from __future__ import annotations
 
 import ast
@@ -24,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..srcedit import RewriteRefused, apply_edits
+from . import specialize
 from .common import (
     LANE_MIXING_TL,
     Defs,
@@ -62,6 +68,7 @@ class VectorPlan(Plan):
     n_param: str
     elem_bytes: int
     hinted: bool
+    unspec: specialize.Unspecialized | None
 
 
 def _offsets(mod: Module, k: Kernel, defs: Defs) -> tuple[str, str, set[int]]:
@@ -131,6 +138,7 @@ def analyze(mod: Module, k: Kernel) -> VectorPlan:
     defs = Defs(k)
     offs, block, _ = _offsets(mod, k, defs)
     n_params = set()
+    pointers: set[str] = set()
     accesses = 0
     for c in calls(k.node):
         f = mod.tl_func(c)
@@ -143,6 +151,7 @@ def analyze(mod: Module, k: Kernel) -> VectorPlan:
                 and ({ptr.left.id, ptr.right.id} - {offs}) <= set(k.params)):  # type: ignore
             raise RewriteRefused(f"{name} line {c.lineno}: tl.{f} does not address `ptr + {offs}` (a 1-D block of "
                                  "consecutive elements)")
+        pointers |= {ptr.left.id, ptr.right.id} - {offs}  # type: ignore[attr-defined]
         mask = call_arg(c, 1, "mask")
         if isinstance(mask, ast.Name) and mask.id in defs.stmt:
             mask = defs.stmt[mask.id].value
@@ -171,7 +180,9 @@ def analyze(mod: Module, k: Kernel) -> VectorPlan:
            f"every access `ptr + {offs}` masked by `{offs} < {n_param}`; {block} = {b_value} with "
            f"{_warps(mod, site)} warps gives {max(1, b_value // (32 * _warps(mod, site)))} element(s) per thread, "
            f"a 128-bit access needs {vec} ({elem}-byte elements)")
-    return VectorPlan(k, site, why, {**DEFAULTS, "kernel": name}, DOMAIN, offs, block, n_param, elem, hinted)
+    unspec = specialize.find(mod, k, pointers | {n_param})
+    return VectorPlan(k, site, why + specialize.describe(unspec), {**DEFAULTS, "kernel": name}, DOMAIN, offs, block,
+                      n_param, elem, hinted, unspec)
 
 
 def _warps(mod: Module, site: Any) -> int:
@@ -209,4 +220,6 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
         mod.set_launch_arg(site, plan.block, str(block)),
         mod.set_launch_arg(site, "num_warps", str(p["num_warps"])),
     ]
+    if plan.unspec is not None:
+        edits.append(specialize.edit(mod, k, plan.unspec))
     return apply_edits(mod.source, edits)
