@@ -56,7 +56,7 @@ static const struct {
   { "rows_per_program", 0 },   { "coalesce_access", 0 }, { "tma_loads", 0 },
   { "deinterleave_pairs", 0 }, { "fuse_kernels", 0 }, { "l2_reuse", 1 },
   { "split_rows", 0 },         { "even_bounds", 0 },  { "fold_exp2", 0 },
-  { "batch_launches", 0 },     { "relaxed_atomics", 0 },
+  { "batch_launches", 0 },     { "relaxed_atomics", 0 },  { "specialize_args", 0 },
 };
 
 /* The family's entry in ladder_structural_tab, or -1. */
@@ -232,6 +232,18 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
     ladder_why(d, " Structural: %s; global loads are narrow (%ld).", why, narrow);
     ladder_add(d, "deinterleave_pairs", 3, "");
     ladder_first(d, "deinterleave_pairs");
+  }
+  /* Narrow accesses bounded or addressed by a parameter the kernel's @triton.jit keeps from
+   * being specialised (do_not_specialize): Triton knows nothing of its divisibility or
+   * alignment, so no access can be wider than one element whatever the launch or the rewrites
+   * above (offline for cuda:90, a masked fp16 load: 16 ld.global.b16 per thread, two
+   * ld.global.v4.b32 once the length is specialised). Last here, so tried first. Not where
+   * elementwise_vector fits: vectorize_access releases the names itself. */
+  if ((narrow > 0 || ladder_narrow(ptx, "st") > 0) && !ladder_fits(structural, "elementwise_vector", &why) &&
+      ladder_fits(structural, "specialize_args", &why)) {
+    ladder_why(d, " Structural: %s.", why);
+    ladder_add(d, "specialize_args", 3, "");
+    ladder_first(d, "specialize_args");
   }
 }
 

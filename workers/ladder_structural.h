@@ -30,8 +30,10 @@ void ladder_short_rows(struct ladder_diag *d, const json_t *knobs);
  * tensor-core dots (a tile grid), and bound checks a flag can make constant (even_bounds) or
  * a softmax scale folded into exp2 (fold_exp2) on a kernel with tensor-core dots or
  * compute-bound, never on a memory-bound one, or atomics at an acquire/release ordering that
- * only accumulate (relaxed_atomics, behind the level's other rewrites). Justified ones
- * go first: a sweep cannot find them. l2_class and ir may be NULL. */
+ * only accumulate (relaxed_atomics, behind the level's other rewrites), and narrow accesses
+ * of a kernel whose @triton.jit keeps a size or pointer they read from being specialised
+ * (specialize_args, ahead of the level's other rewrites). Justified ones go first: a sweep
+ * cannot find them. l2_class and ir may be NULL. */
 void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
                        const json_t *ir);
 

@@ -68,6 +68,8 @@ static const struct rules_family rules_families[] = {
   { "batch_launches", { NULL }, { NULL }, "batch_launches", { NULL }, NULL },
   /* num_warps from the rewrite's own domain */
   { "relaxed_atomics", { NULL }, { NULL }, "relaxed_atomics", { NULL }, NULL },
+  /* one candidate: the kernel's do_not_specialize lists without the names it releases */
+  { "specialize_args", { NULL }, { NULL }, "specialize_args", { NULL }, NULL },
 };
 
 /* Window half-widths, in steps of a knob's domain. */

@@ -111,7 +111,11 @@ FITS = {
     "row_single_block_triton_op": {"row_single_block", "l2_reuse", "persistent_grid", "rows_per_program"},
     "row_single_block_tl_range": {"row_single_block", "persistent_grid", "rows_per_program"},
     "elementwise_vector_kernel_attr": {"elementwise_vector", "persistent_grid", "rows_per_program"},
-    "elementwise_vector_unspecialized": {"elementwise_vector", "persistent_grid", "rows_per_program"},
+    "elementwise_vector_unspecialized": {"elementwise_vector", "persistent_grid", "rows_per_program",
+                                         "specialize_args"},
+    # a row kernel whose stride and length are kept unspecialised
+    "specialize_args_l2norm": {"specialize_args", "row_single_block", "persistent_grid", "rows_per_program",
+                               "l2_reuse", "even_bounds"},
     # the tutorial's `grid = lambda meta: (triton.cdiv(n_elements, meta['BLOCK_SIZE']),)`
     "persistent_grid_lambda": {"persistent_grid", "elementwise_vector", "rows_per_program"},
 }
@@ -150,6 +154,7 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     ("persistent_grid_scale", "persistent_grid", {"k": 1}),
     ("elementwise_vector_gelu", "elementwise_vector", {"num_warps": 1, "m": 1}),
     ("elementwise_vector_unspecialized", "elementwise_vector", {"num_warps": 1, "m": 1}),
+    ("specialize_args_l2norm", "specialize_args", {}),
     # 21 and 13 rows: the last tile is partly past the grid (rows masked out)
     ("rows_per_program_rope", "rows_per_program", {"ROWS": 4}),
     ("rows_per_program_rope", "rows_per_program", {"ROWS": 8}),
@@ -1286,3 +1291,31 @@ def test_elementwise_vector_specialized_is_128_bit(h, recorded):
     after = _compile(h, name, apply(fixture(name)[1], "elementwise_vector", {}, recorded[name]))["ptx_stats"]
     assert after.get("ld.global.16", 0) == 0 and after.get("st.global.16", 0) == 0, after
     assert after.get("ld.global.v4.32", 0) > 0 and after.get("st.global.v4.32", 0) > 0, after
+
+
+def test_specialize_args(h, recorded):
+    """specialize_args releases the stride and the row length (multiples of 16 in the recorded
+    launch, both reaching the loads and stores) and keeps eps, which reaches none; offline for
+    cuda:90 the row kernel's float16 accesses go from one element to 128 bits (8 per thread at
+    one warp). Refused where nothing listed would be specialised, with each name's reason."""
+    name = "specialize_args_l2norm"
+    _, ker = fixture(name)
+    (fit,) = [f for f in survey(ker, recorded[name]) if f.name == "specialize_args"]
+    assert "n_cols (256, a multiple of 16), stride (256, a multiple of 16)" in fit.why, fit.why
+    out = apply(ker, "specialize_args", {}, recorded[name])
+    assert _jit_decorator(out, "l2norm_kernel") == "triton.jit(do_not_specialize=['eps'])", out
+    before = _compile(h, name, ker)["ptx_stats"]
+    assert before.get("ld.global.16", 0) > 0 and before.get("ld.global.v4.32", 0) == 0, before
+    after = _compile(h, name, out)["ptx_stats"]
+    assert after.get("ld.global.16", 0) == 0 and after.get("st.global.16", 0) == 0, after
+    assert after.get("ld.global.v4.32", 0) > 0 and after.get("st.global.v4.32", 0) > 0, after
+    eps_only = ker.replace('do_not_specialize=["stride", "n_cols", "eps"]', 'do_not_specialize=["eps"]')
+    with pytest.raises(RewriteRefused, match="eps: reaches no load, store or atomic"):
+        apply(eps_only, "specialize_args", {}, recorded[name])
+    with pytest.raises(RewriteRefused, match="n: not specialisable at the recorded launch"):
+        apply(fixture("elementwise_vector_kernel_attr")[1], "specialize_args", {},
+              recorded["elementwise_vector_kernel_attr"])
+    with pytest.raises(RewriteRefused, match="lists no parameter in do_not_specialize"):
+        apply(fixture("elementwise_vector_gelu")[1], "specialize_args", {}, recorded["elementwise_vector_gelu"])
+    with pytest.raises(RewriteRefused, match="unknown parameter 'num_warps'"):
+        apply(ker, "specialize_args", {"num_warps": 4}, recorded[name])

@@ -547,6 +547,47 @@ static void test_structural_relaxed_atomics(void **state)
   json_decref(relaxed);
 }
 
+/* Narrow accesses read through a parameter the kernel keeps unspecialised: specialize_args
+ * at L3, first (ahead of the level's other rewrites), also on narrow stores alone; not where
+ * the accesses are 128-bit, the survey refused it, or elementwise_vector fits (its
+ * vectorize_access releases the names itself). */
+static void test_structural_specialize_args(void **state)
+{
+  json_error_t e;
+  json_t *fits = json_loads("[{\"name\": \"row_single_block\", \"fits\": true, \"why\": \"rn: row\"},"
+                            " {\"name\": \"specialize_args\", \"fits\": true, \"why\": \"rn: n_cols (4096)\"}]",
+                            0, &e);
+  json_t *vector = json_loads("[{\"name\": \"elementwise_vector\", \"fits\": true, \"why\": \"ev\"},"
+                              " {\"name\": \"specialize_args\", \"fits\": true, \"why\": \"ev: n\"}]", 0, &e);
+  json_t *refused = json_loads("[{\"name\": \"specialize_args\", \"fits\": false, \"why\": \"none\"}]", 0, &e);
+  json_t *narrow = json_loads("{\"ptx\": {\"ld.global.16\": 16, \"st.global.16\": 16},"
+                              " \"ttgir\": {\"loops\": [{\"loads\": 1}]}}", 0, &e);
+  json_t *stores = json_loads("{\"ptx\": {\"ld.global.128\": 2, \"st.global.16\": 8}}", 0, &e);
+  json_t *wide = json_loads("{\"ptx\": {\"ld.global.128\": 2, \"st.global.128\": 2}}", 0, &e);
+  struct ladder_diag d;
+  (void)state;
+  l3_structural(&d, narrow, "memory", fits);
+  assert_int_equal(family_at(&d, "specialize_args"), 0);
+  assert_true(family_at(&d, "row_in_registers") > 0);
+  assert_non_null(strstr(d.why, "rn: n_cols (4096)"));
+  assert_int_equal(ladder_is_structural("specialize_args"), 1);
+  assert_int_equal(ladder_structural_ready("specialize_args", NULL), 1);
+  l3_structural(&d, stores, "memory", fits);
+  assert_int_equal(family_at(&d, "specialize_args"), 0);
+  l3_structural(&d, wide, "memory", fits);
+  assert_int_equal(family_at(&d, "specialize_args"), -1);
+  l3_structural(&d, narrow, "memory", refused);
+  assert_int_equal(family_at(&d, "specialize_args"), -1);
+  l3_structural(&d, narrow, "memory", vector);
+  assert_int_equal(family_at(&d, "specialize_args"), -1);
+  json_decref(fits);
+  json_decref(vector);
+  json_decref(refused);
+  json_decref(narrow);
+  json_decref(stores);
+  json_decref(wide);
+}
+
 /* l2_reuse goes before the sweeps only once a launch-parameter round has run (its hints are
  * tried at the incumbent's launch); the other structural families at once; a launch family
  * never by this rule. */
@@ -855,6 +896,7 @@ int main(void)
     cmocka_unit_test(test_structural_deinterleave_after_rows),
     cmocka_unit_test(test_structural_l2_reuse_after_row),
     cmocka_unit_test(test_structural_relaxed_atomics),
+    cmocka_unit_test(test_structural_specialize_args),
     cmocka_unit_test(test_structural_ready_after_a_sweep),
     cmocka_unit_test(test_structural_fuse_first),
     cmocka_unit_test(test_structural_batch_first),

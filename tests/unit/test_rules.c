@@ -48,7 +48,9 @@ static const char *elementwise_knobs =
     "    \"params\": {\"kernel\": \"gelu\", \"num_warps\": 8, \"num_stages\": 3, \"defer\": 1},"
     "    \"domain\": {\"num_warps\": [4, 8], \"num_stages\": [2, 3, 4], \"defer\": [0, 1]}},"
     "   {\"name\": \"relaxed_atomics\", \"fits\": true, \"why\": \"gelu_row: 1 atomic(s)\","
-    "    \"params\": {\"kernel\": \"gelu_row\"}, \"domain\": {\"kernel\": [\"gelu_row\"]}}]}";
+    "    \"params\": {\"kernel\": \"gelu_row\"}, \"domain\": {\"kernel\": [\"gelu_row\"]}},"
+    "   {\"name\": \"specialize_args\", \"fits\": true, \"why\": \"gelu: n (4096, a multiple of 16)\","
+    "    \"params\": {\"kernel\": \"gelu\"}, \"domain\": {\"kernel\": [\"gelu\"]}}]}";
 
 static json_t *load(const char *text)
 {
@@ -345,6 +347,16 @@ static void test_structural(void **state)
     const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
     assert_string_equal(json_string_value(json_object_get(st, "name")), "relaxed_atomics");
     assert_string_equal(json_string_value(json_object_get(json_object_get(st, "params"), "kernel")), "gelu_row");
+    assert_int_equal(json_object_size(json_object_get(st, "params")), 1);
+  }
+  json_decref(out.candidates);
+  /* specialize_args has no parameter but the kernel: one candidate */
+  assert_int_equal(plan(k, "specialize_args", "", NULL, NULL, 32, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 1);
+  {
+    const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
+    assert_string_equal(json_string_value(json_object_get(st, "name")), "specialize_args");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(st, "params"), "kernel")), "gelu");
     assert_int_equal(json_object_size(json_object_get(st, "params")), 1);
   }
   json_decref(out.candidates);

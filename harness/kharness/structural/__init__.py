@@ -26,6 +26,7 @@ from . import (
     relaxed_atomics,
     row_single_block,
     rows_per_program,
+    specialize,
     split_rows,
     strided_reduction_tiles,
     tile_grid,
@@ -38,7 +39,7 @@ __all__ = ["REWRITES", "Fit", "RewriteRefused", "apply", "survey"]
 REWRITES = {
     m.NAME: m for m in (row_single_block, tile_grid, strided_reduction_tiles, persistent_grid, elementwise_vector,
                         rows_per_program, tma_loads, deinterleave_pairs, fuse_kernels, l2_reuse, split_rows,
-                        even_bounds, fold_exp2, batch_launches, relaxed_atomics)
+                        even_bounds, fold_exp2, batch_launches, relaxed_atomics, specialize)
 }
 
 

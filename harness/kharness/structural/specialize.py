@@ -1,4 +1,4 @@
-"""specialize: lets Triton specialise a kernel's parameters again where the kernel's
+"""specialize_args: lets Triton specialise a kernel's parameters again where the kernel's
 ``@triton.jit(do_not_specialize=..., do_not_specialize_on_alignment=...)`` told it not to.
 
 Why a rewrite needs it: Triton specialises each integer argument on divisibility by 16 and
@@ -14,17 +14,40 @@ Why it is correct: the lists only choose which compiled variants Triton keeps; e
 computes the same values. What it costs: Triton compiles one variant per class of the argument
 (divisible by 16 or not, and 1), where the user's list kept one for every value; the rewrite's
 hypothesis says so. A list that is not a literal list or tuple of names and indices is left
-as written (the rewrite cannot tell what it names)."""
+as written (the rewrite cannot tell what it names).
+
+Precondition of the rewrite on its own (elementwise_vector applies ``find``/``edit`` itself):
+kernel K is launched, its ``@triton.jit`` call lists at least one parameter that reaches an
+access — a ``tl.load``/``tl.store``/atomic's pointer or mask, a block pointer's or
+descriptor's arguments, directly or through names K binds from it — and that Triton would
+specialise at the recorded launch: an integer that is a multiple of 16, a tensor whose data
+is 16-byte aligned. Other listed parameters stay listed. No parameters: one candidate."""
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..srcedit import Edit
-from .common import Kernel, Module, int_const
+from ..srcedit import Edit, RewriteRefused, apply_edits
+from .common import (
+    Fit,
+    Kernel,
+    Module,
+    Plan,
+    call_arg,
+    calls,
+    int_const,
+    pick,
+    survey_one,
+)
 
+NAME = "specialize_args"
 KEYWORDS = ("do_not_specialize", "do_not_specialize_on_alignment")
+DIVISOR = 16            # Triton specialises an integer on divisibility by 16, a pointer on 16-byte alignment
+# tl calls whose pointer (position 0) and mask (position given) decide an access's width
+MASK_POS: dict[str, int | None] = {"load": 1, "store": 2, "atomic_add": 2, "atomic_max": 2, "atomic_min": 2, "atomic_and": 2,
+            "atomic_or": 2, "atomic_xor": 2, "atomic_xchg": 2, "atomic_cas": None}
+WHOLE_CALLS = ("make_block_ptr", "make_tensor_descriptor", "advance")
 
 
 @dataclass
@@ -94,3 +117,101 @@ def edit(mod: Module, k: Kernel, u: Unspecialized) -> Edit:
             args.append(f"{kw.arg}=" + ("[" + body + "]" if isinstance(kw.value, ast.List) else "(" + body + ")"))
     func = mod.text(u.call.func)
     return mod.replace(u.call, f"{func}({', '.join(args)})" if args else func)
+
+
+@dataclass
+class SpecializePlan(Plan):
+    unspec: Unspecialized
+
+
+def _access_exprs(mod: Module, k: Kernel) -> list[ast.expr]:
+    out: list[ast.expr] = []
+    for c in calls(k.node):
+        f = mod.tl_func(c)
+        if f in MASK_POS:
+            pos = MASK_POS[f]
+            mask = call_arg(c, pos, "mask") if pos is not None else None
+            out += [e for e in (call_arg(c, 0, "pointer"), mask) if e is not None]
+        elif f in WHOLE_CALLS:
+            out += list(c.args) + [kw.value for kw in c.keywords]
+    return out
+
+
+def _reaching(k: Kernel, exprs: list[ast.expr]) -> set[str]:
+    """Names read by ``exprs`` and, through every binding in kernel k of a name so read (an
+    assignment, an augmented one, a for loop's target), by the values bound to it."""
+    bound: dict[str, list[ast.AST]] = {}
+
+    def bind(target: ast.AST, value: ast.AST) -> None:
+        for t in ast.walk(target):
+            if isinstance(t, ast.Name):
+                bound.setdefault(t.id, []).append(value)
+
+    for n in ast.walk(k.node):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                bind(t, n.value)
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and n.value is not None:
+            bind(n.target, n.value)
+        elif isinstance(n, (ast.For, ast.comprehension)):
+            bind(n.target, n.iter)
+        elif isinstance(n, ast.NamedExpr):
+            bind(n.target, n.value)
+    seen: set[str] = set()
+    work = [x.id for e in exprs for x in ast.walk(e) if isinstance(x, ast.Name)]
+    while work:
+        name = work.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        work += [x.id for v in bound.get(name, []) for x in ast.walk(v) if isinstance(x, ast.Name)]
+    return seen
+
+
+def _specialisable(d: dict[str, object] | None) -> str | None:
+    """Why Triton would specialise the recorded argument (None: it would not)."""
+    if not d:
+        return None
+    if d.get("kind") == "int" and isinstance(d.get("value"), int) and d["value"] % DIVISOR == 0:  # type: ignore[operator]
+        return f"{d['value']}, a multiple of {DIVISOR}"
+    if d.get("kind") == "tensor" and d.get("align16") is True:
+        return "a 16-byte aligned tensor"
+    return None
+
+
+def analyze(mod: Module, k: Kernel) -> SpecializePlan:
+    name = k.name
+    call = _jit_call(mod, k)
+    listed = {n for kw in (call.keywords if call else []) if kw.arg in KEYWORDS and isinstance(kw.value, (ast.List, ast.Tuple))
+              for n in (_named(k, e) for e in kw.value.elts) if n is not None}
+    if not listed:
+        raise RewriteRefused(f"{name}: its @triton.jit lists no parameter in do_not_specialize or "
+                             "do_not_specialize_on_alignment (as a literal list)")
+    site = mod.one_site(name)
+    values = mod.recorded_values(name)
+    reach = _reaching(k, _access_exprs(mod, k))
+    why_each = {n: _specialisable(values.get(n)) for n in sorted(listed & reach)}
+    wanted = {n for n, w in why_each.items() if w}
+    unspec = find(mod, k, wanted)
+    if unspec is None:
+        detail = "; ".join(f"{n}: {'reaches no load, store or atomic' if n not in reach else 'not specialisable at the recorded launch'}"
+                           for n in sorted(listed))
+        raise RewriteRefused(f"{name}: no parameter its @triton.jit keeps unspecialised would be specialised "
+                             f"usefully ({detail})")
+    assert call is not None
+    why = (f"{name} (@triton.jit at line {call.lineno}): " + ", ".join(f"{n} ({why_each[n]})" for n in sorted(wanted)) +
+           " bound or address its loads and stores" + describe(unspec))
+    return SpecializePlan(k, site, why, {"kernel": name}, {"kernel": [name]}, unspec)
+
+
+def survey(mod: Module) -> Fit:
+    return survey_one(mod, NAME, analyze)
+
+
+def apply(mod: Module, params: dict[str, object]) -> str:
+    kernel = params.get("kernel")
+    plan = pick(mod, NAME, analyze, kernel if isinstance(kernel, str) and kernel else None)
+    extra = sorted(set(params) - {"kernel"})
+    if extra:
+        raise RewriteRefused(f"{NAME}: unknown parameter {extra[0]!r} (known: kernel)")
+    return apply_edits(mod.source, [edit(mod, plan.kernel, plan.unspec)])
