@@ -73,6 +73,22 @@ static int plan(const json_t *knobs, const char *family, const char *dir, const 
   return rules_plan(&in, out, why, 512);
 }
 
+/* A structural family whose domain is its kernel alone plans one candidate: the rewrite,
+ * its params the kernel's name only. */
+static void assert_one_candidate_naming(const json_t *knobs, const char *family, const char *kernel)
+{
+  struct rules_plan_out out;
+  char why[512];
+  const json_t *st;
+  assert_int_equal(plan(knobs, family, "", NULL, NULL, 32, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 1);
+  st = json_object_get(json_array_get(out.candidates, 0), "structural");
+  assert_string_equal(json_string_value(json_object_get(st, "name")), family);
+  assert_string_equal(json_string_value(json_object_get(json_object_get(st, "params"), "kernel")), kernel);
+  assert_int_equal(json_object_size(json_object_get(st, "params")), 1);
+  json_decref(out.candidates);
+}
+
 static void test_block_neighbourhood_with_partner(void **state)
 {
   json_t *k = load(elementwise_knobs), *c;
@@ -341,25 +357,9 @@ static void test_structural(void **state)
   json_decref(out.candidates);
   /* relaxed_atomics on a launch whose warps are computed: its domain is the kernel alone, one
    * candidate naming it */
-  assert_int_equal(plan(k, "relaxed_atomics", "", NULL, NULL, 32, &out, why), 0);
-  assert_int_equal(json_array_size(out.candidates), 1);
-  {
-    const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
-    assert_string_equal(json_string_value(json_object_get(st, "name")), "relaxed_atomics");
-    assert_string_equal(json_string_value(json_object_get(json_object_get(st, "params"), "kernel")), "gelu_row");
-    assert_int_equal(json_object_size(json_object_get(st, "params")), 1);
-  }
-  json_decref(out.candidates);
+  assert_one_candidate_naming(k, "relaxed_atomics", "gelu_row");
   /* specialize_args has no parameter but the kernel: one candidate */
-  assert_int_equal(plan(k, "specialize_args", "", NULL, NULL, 32, &out, why), 0);
-  assert_int_equal(json_array_size(out.candidates), 1);
-  {
-    const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
-    assert_string_equal(json_string_value(json_object_get(st, "name")), "specialize_args");
-    assert_string_equal(json_string_value(json_object_get(json_object_get(st, "params"), "kernel")), "gelu");
-    assert_int_equal(json_object_size(json_object_get(st, "params")), 1);
-  }
-  json_decref(out.candidates);
+  assert_one_candidate_naming(k, "specialize_args", "gelu");
   /* row_in_registers does not fit: nothing, with the harness's reason */
   assert_int_equal(plan(k, "row_in_registers", "", NULL, NULL, 32, &out, why), -ENOENT);
   assert_non_null(strstr(why, "no loop"));
