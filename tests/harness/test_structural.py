@@ -1262,6 +1262,9 @@ def _jit_decorator(source, kernel):
      "triton.jit(do_not_specialize=['slope'])"),
     ("@triton.jit(do_not_specialize=[2])", "triton.jit"),
     ("@triton.jit(do_not_specialize=(2, 3), debug=False)", "triton.jit(do_not_specialize=(3,), debug=False)"),
+    # only the list is rewritten where it keeps an entry: the comment in the decorator stays
+    ('@triton.jit(\n    do_not_specialize=["slope", "n"],  # one kernel for every size\n)',
+     "triton.jit(do_not_specialize=['slope'])"),
     ('@triton.jit(do_not_specialize_on_alignment=["x_ptr", "y_ptr"])', "triton.jit"),
     # not literal lists: left as written
     ("@triton.jit(do_not_specialize=DNS)", "triton.jit(do_not_specialize=DNS)"),
@@ -1277,6 +1280,7 @@ def test_elementwise_vector_specializes(recorded, decorator, expected):
     src = ker.replace(first, decorator).replace("import triton\n", "import triton\nDNS = [2]\n")
     out = apply(src, "elementwise_vector", {}, recorded["elementwise_vector_unspecialized"])
     assert _jit_decorator(out, "leaky_relu_kernel") == expected, out
+    assert ("# one kernel for every size" in out) == ("# one kernel for every size" in src), out
     (fit,) = [f for f in survey(src, recorded["elementwise_vector_unspecialized"]) if f.name == "elementwise_vector"]
     assert fit.fits and ("do_not_specialize" in fit.why) == (expected != _jit_decorator(src, "leaky_relu_kernel")), fit.why
 

@@ -221,5 +221,5 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
         mod.set_launch_arg(site, "num_warps", str(p["num_warps"])),
     ]
     if plan.unspec is not None:
-        edits.append(specialize.edit(mod, k, plan.unspec))
+        edits += specialize.edit(mod, k, plan.unspec)
     return apply_edits(mod.source, edits)

@@ -98,25 +98,37 @@ def describe(u: Unspecialized | None) -> str:
             "(one compiled variant per divisibility class instead of one for all values)")
 
 
-def edit(mod: Module, k: Kernel, u: Unspecialized) -> Edit:
-    """The jit decorator call without the released names (a keyword whose list empties is
-    dropped; ``triton.jit()`` with nothing left becomes ``triton.jit``)."""
+def _kept(k: Kernel, value: ast.List | ast.Tuple, names: list[str], mod: Module) -> str | None:
+    """The list's text without ``names`` (None when nothing is left), list or tuple as written."""
+    kept = [mod.text(e) for e in value.elts if _named(k, e) not in names]
+    if not kept:
+        return None
+    body = ", ".join(kept) + ("," if isinstance(value, ast.Tuple) and len(kept) == 1 else "")
+    return "[" + body + "]" if isinstance(value, ast.List) else "(" + body + ")"
+
+
+def edit(mod: Module, k: Kernel, u: Unspecialized) -> list[Edit]:
+    """The jit decorator without the released names. Where every list keeps an entry only the
+    lists are rewritten (the rest of the decorator, comments included, stays as written); where
+    one empties, its keyword goes and the call is written anew from its arguments' texts
+    (``triton.jit()`` with nothing left becomes ``triton.jit``)."""
+    lists = {kw.arg: kw.value for kw in u.call.keywords if kw.arg in u.released}
+    kept: dict[str, str | None] = {}
+    for arg, value in lists.items():
+        assert arg is not None and isinstance(value, (ast.List, ast.Tuple))
+        kept[arg] = _kept(k, value, u.released[arg], mod)
+    if all(t is not None for t in kept.values()):
+        return [mod.replace(lists[arg], t) for arg, t in kept.items() if t is not None]
     args = [mod.text(a) for a in u.call.args]
     for kw in u.call.keywords:
         if kw.arg is None:
             args.append("**" + mod.text(kw.value))
-            continue
-        names = u.released.get(kw.arg)
-        if names is None:
+        elif kw.arg not in kept:
             args.append(f"{kw.arg}={mod.text(kw.value)}")
-            continue
-        assert isinstance(kw.value, (ast.List, ast.Tuple))
-        kept = [mod.text(e) for e in kw.value.elts if _named(k, e) not in names]
-        if kept:
-            body = ", ".join(kept) + ("," if isinstance(kw.value, ast.Tuple) and len(kept) == 1 else "")
-            args.append(f"{kw.arg}=" + ("[" + body + "]" if isinstance(kw.value, ast.List) else "(" + body + ")"))
+        elif kept[kw.arg] is not None:
+            args.append(f"{kw.arg}={kept[kw.arg]}")
     func = mod.text(u.call.func)
-    return mod.replace(u.call, f"{func}({', '.join(args)})" if args else func)
+    return [mod.replace(u.call, f"{func}({', '.join(args)})" if args else func)]
 
 
 @dataclass
@@ -214,4 +226,4 @@ def apply(mod: Module, params: dict[str, object]) -> str:
     extra = sorted(set(params) - {"kernel"})
     if extra:
         raise RewriteRefused(f"{NAME}: unknown parameter {extra[0]!r} (known: kernel)")
-    return apply_edits(mod.source, [edit(mod, plan.kernel, plan.unspec)])
+    return apply_edits(mod.source, edit(mod, plan.kernel, plan.unspec))
