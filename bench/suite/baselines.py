@@ -160,11 +160,14 @@ class Measurer:
             to_device,
         )
         from kharness.correctness import flatten_outputs
+        from kharness.inplace import with_updated
         from kharness.judge import Float64Mode, Tolerances, Truth, judge_output
         from kharness.timing import Timer, pass_order, retake_if_noisy, stats
         self.torch, self.bk = torch, bk
         self.case_seed, self.clone_tree, self.seed_all, self.to_device = case_seed, clone_tree, seed_all, to_device
         self.judge, self.flatten, self.tol = judge_output, flatten_outputs, Tolerances()
+        self.with_updated = with_updated
+        self.updates: tuple[int, ...] = ()    # the operator's inputs updated in place (op.json), judged too
         self.Tolerances = Tolerances
         self.Float64Mode, self.Truth, self.map_float = Float64Mode, Truth, map_float_tensors
         self.stats, self.retake_if_noisy, self.pass_order = stats, retake_if_noisy, pass_order
@@ -248,17 +251,24 @@ class Measurer:
         in64 = self.to_device(cpu_inputs, self.device, dtype64=True)
         m64 = self._build(ref, "Model", init, dtype=torch.float64)
         with self.Float64Mode():
-            f64 = self.flatten(m64(*in64))
+            f64 = self.flatten(self.with_updated(m64(*in64), in64, self.updates))
         with torch.no_grad():   # |parameters|, as the worker's magnitude model
             for t in list(m64.parameters()) + list(m64.buffers()):
                 if t.is_floating_point():
                     t.copy_(t.abs())
         mags = []
         for scale in (1.0, 2.0):
+            x = self.map_float(in64, lambda t, s=scale: t.abs() * s)
             with self.Float64Mode():
-                mags.append(self.flatten(m64(*self.map_float(in64, lambda t, s=scale: t.abs() * s))))
+                mags.append(self.flatten(self.with_updated(m64(*x), x, self.updates)))
         return [self.Truth(reference=g, float64=f64[k], magnitude=mags[0][k], magnitude2=mags[1][k])
                 for k, g in enumerate(gold)]
+
+    def _run_judged(self, fn: Any, inputs: list[Any]) -> list[Any]:
+        """The leaves the judge checks of one run of fn on a copy of the inputs: its outputs,
+        then the inputs the operator updates in place (kharness/inplace.py)."""
+        x = self.clone_tree(inputs)
+        return self.flatten(self.with_updated(fn(*x), x, self.updates))
 
     def _check(self, out: Any, truths: list[Any]) -> dict[str, Any]:
         c = self.flatten(out)
@@ -357,7 +367,7 @@ class Measurer:
         torch = self.torch
         try:
             with torch.no_grad():
-                out = fn(*self.clone_tree(inputs))
+                out = self._run_judged(fn, inputs)
             self.timer.sync()
             chk = self._check(out, truths)
             del out
@@ -433,6 +443,7 @@ class Measurer:
         ref = self._import(op.directory / "ref.py", f"suite_ref_{op.name}")
         ker = self._import(op.directory / "kernel.py", f"suite_kernel_{op.name}")
         self.tol = self.Tolerances.parse(op.tolerances)       # the operator's own, as its jobs get
+        self.updates = op.updates
         init = list(ref.get_init_inputs())
         self.seed_all(self.case_seed(self.args.seed, 0))     # the harness's case 0
         cpu_inputs = list(ref.get_inputs())
@@ -441,7 +452,7 @@ class Measurer:
         inputs = self.to_device(cpu_inputs, self.device)
         model = self._build(ref, "Model", init)
         with torch.no_grad():
-            gold = self.flatten(model(*self.clone_tree(inputs)))
+            gold = self._run_judged(model, inputs)
             truths = self._truths(ref, init, cpu_inputs, gold)
         del cpu_inputs
         rec: dict[str, Any] = {

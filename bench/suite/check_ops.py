@@ -66,9 +66,12 @@ def _shapes_problems(op: OpSpec, scale: str, load: dict[str, Any], val: dict[str
     cases = val.get("cases") or []
     outs = cases[0].get("outputs", []) if cases else []
     have_out = [(o.get("shape"), o.get("dtype")) for o in outs]
-    want_out = [(list(op.shape(t, scale)), t.dtype) for t in op.outputs]
+    want_out = [(list(op.shape(t, scale)), t.dtype) for t in op.judged]
     if have_out != want_out:
         problems.append(f"outputs {have_out} differ from op.json at scale {scale}: {want_out}")
+    if list(load.get("updated_inputs") or []) != list(op.updates):
+        problems.append(f"the reference updates inputs {load.get('updated_inputs')} in place; op.json.updates "
+                        f"names {list(op.updates)}")
     return problems
 
 

@@ -12,7 +12,10 @@ op.json (checked by `load_op`; every error names the operator, the field and the
     inputs          [{"name", "shape": [expr, ...], "dtype"}]: what get_inputs() returns
     parameters      optional, the same form: module parameters read by the kernel
     outputs         the same form: what forward returns
-    bytes           "io" (every input, parameter and output once) or an expression
+    updates         optional, names of inputs forward updates in place (an optimizer step): the
+                    harness judges them after the outputs (harness/PROTOCOL.md, validate)
+    bytes           "io" (every input, parameter and output once, and the updated inputs
+                    written once more) or an expression
     flops           an expression ("0" for memory-bound operators)
     initial_kernel  how the initial kernel is written
     notes           optional
@@ -59,7 +62,7 @@ MAX_EXPR_CHARS = 256               # one size or roofline expression
 MAX_SOURCE_BYTES = 256 * 1024      # ref.py / kernel.py (the API's limit per source)
 REQUIRED = ("name", "class", "description", "dtype", "sizes", "inputs", "outputs", "bytes", "flops",
             "initial_kernel")
-OPTIONAL = ("parameters", "notes", "tolerances")
+OPTIONAL = ("parameters", "notes", "tolerances", "updates")
 TRUTH_CLASS = "Model"              # ref.py's reference: the truth every output is judged against
 PEER_CLASS = "Peer"                # ref.py's optional production-dtype PyTorch (module docstring)
 
@@ -91,6 +94,12 @@ class OpSpec:
     notes: str
     directory: Path
     tolerances: dict[str, Any] | None = None   # the job's "tolerances" field, checked by the judge
+    updates: tuple[int, ...] = ()              # indices of the inputs forward updates in place
+
+    @property
+    def judged(self) -> tuple[TensorSpec, ...]:
+        """What the harness judges of one run: the outputs, then the inputs updated in place."""
+        return (*self.outputs, *(self.inputs[k] for k in self.updates))
 
     def shape(self, t: TensorSpec, scale: str) -> tuple[int, ...]:
         return tuple(eval_expr(e, self.sizes[scale], f"{self.name}: {t.name}.shape") for e in t.shape)
@@ -101,7 +110,7 @@ class OpSpec:
     def min_bytes(self, scale: str) -> int:
         """Minimum bytes moved: inputs read once and outputs written once, or the expression."""
         if self.bytes_expr == "io":
-            return sum(self.tensor_bytes(t, scale) for t in (*self.inputs, *self.parameters, *self.outputs))
+            return sum(self.tensor_bytes(t, scale) for t in (*self.inputs, *self.parameters, *self.judged))
         return eval_expr(self.bytes_expr, self.sizes[scale], f"{self.name}: bytes")
 
     def flops(self, scale: str) -> int:
@@ -185,6 +194,17 @@ def _tensors(raw: Any, where: str) -> tuple[TensorSpec, ...]:
     return tuple(out)
 
 
+def _updates(names: Any, inputs: Any, where: str) -> tuple[int, ...]:
+    """Indices of the named inputs, in input order; every name must be an input's."""
+    have = [t.get("name") for t in inputs] if isinstance(inputs, list) and all(isinstance(t, dict) for t in inputs) else []
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise OpSpecError(f"{where}: must be a list of input names")
+    unknown = [n for n in names if n not in have]
+    if unknown:
+        raise OpSpecError(f"{where}: {', '.join(unknown)} names no input (inputs: {', '.join(map(str, have))})")
+    return tuple(sorted({have.index(n) for n in names}))
+
+
 def load_op(directory: Path | str) -> OpSpec:
     directory = Path(directory)
     path = directory / "op.json"
@@ -232,7 +252,7 @@ def load_op(directory: Path | str) -> OpSpec:
         outputs=_tensors(d["outputs"], f"{where}.outputs"),
         bytes_expr=str(d["bytes"]), flops_expr=str(d["flops"]),
         initial_kernel=str(d["initial_kernel"]), notes=str(d.get("notes", "")), directory=directory,
-        tolerances=tol)
+        tolerances=tol, updates=_updates(d.get("updates", []), d["inputs"], f"{where}.updates"))
     for sc in SCALES:                      # every expression evaluates at every scale
         for t in (*spec.inputs, *spec.parameters, *spec.outputs):
             if any(n <= 0 for n in spec.shape(t, sc)):

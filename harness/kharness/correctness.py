@@ -4,7 +4,7 @@ budget itself is in kharness/judge.py."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 import torch
@@ -79,27 +79,36 @@ def overlaps(t: object, ranges: Iterable[ByteRange]) -> bool:
     return False
 
 
-def inputs_mutated(after: Iterable[Any], pristine: Iterable[Any]) -> tuple[int, str] | None:
-    """None, or (input index, message body) for the first input that changed."""
+def input_change(a: Any, p: Any) -> str | None:
+    """None, or what changed between an input after a run (a) and its pristine copy (p)."""
+    for x, y in zip(flatten_outputs(a), flatten_outputs(p)):
+        if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor):
+            if x.shape != y.shape or x.dtype != y.dtype:
+                return "its shape or dtype changed"
+            if x.numel() == 0:
+                continue
+            if x.is_floating_point() or x.is_complex():
+                xr = torch.view_as_real(x) if x.is_complex() else x
+                yr = torch.view_as_real(y) if y.is_complex() else y
+                same = (xr == yr) | (torch.isnan(xr) & torch.isnan(yr))
+            else:
+                same = x == y
+            if not bool(same.all()):
+                flat = (~same).reshape(-1)
+                i = int(torch.nonzero(flat)[0].item())
+                if x.is_floating_point():
+                    ch = float(((x.to(torch.float64) - y.to(torch.float64)).abs().nan_to_num(float("inf"))).max().item())
+                    return f"max abs change {fmt_e(ch)}, first changed element at {fmt_idx(i, x.shape)}"
+                return f"first changed element at {fmt_idx(i, x.shape)}"
+    return None
+
+
+def inputs_mutated(after: Iterable[Any], pristine: Iterable[Any],
+                   skip: Collection[int] = ()) -> tuple[int, str] | None:
+    """None, or (input index, message body) for the first input that changed, the inputs
+    at indices in ``skip`` (those the reference updates in place) aside."""
     for k, (a, p) in enumerate(zip(after, pristine)):
-        la, lp = flatten_outputs(a), flatten_outputs(p)
-        for x, y in zip(la, lp):
-            if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor):
-                if x.shape != y.shape or x.dtype != y.dtype:
-                    return k, "its shape or dtype changed"
-                if x.numel() == 0:
-                    continue
-                if x.is_floating_point() or x.is_complex():
-                    xr = torch.view_as_real(x) if x.is_complex() else x
-                    yr = torch.view_as_real(y) if y.is_complex() else y
-                    same = (xr == yr) | (torch.isnan(xr) & torch.isnan(yr))
-                else:
-                    same = x == y
-                if not bool(same.all()):
-                    flat = (~same).reshape(-1)
-                    i = int(torch.nonzero(flat)[0].item())
-                    if x.is_floating_point():
-                        ch = float(((x.to(torch.float64) - y.to(torch.float64)).abs().nan_to_num(float("inf"))).max().item())
-                        return k, f"max abs change {fmt_e(ch)}, first changed element at {fmt_idx(i, x.shape)}"
-                    return k, f"first changed element at {fmt_idx(i, x.shape)}"
+        body = None if k in skip else input_change(a, p)
+        if body is not None:
+            return k, body
     return None

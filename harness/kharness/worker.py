@@ -88,6 +88,7 @@ class Problem:
     probe_case: int
     runtime_check: dict[str, Any]
     golden: dict[int, Any] | None
+    updated: list[int]                                  # inputs the reference updates in place (kharness/inplace.py)
 
 
 class Worker:
@@ -328,8 +329,10 @@ class Worker:
             p.ref_model = None
             p.ref64_model = None
             p.mag_model = None
+            p.updated = []
             if p.ref_mod is not None:
                 p.ref_model = build_model(p.ref_mod, "Model", init, {}, self.device, seed, udirs, "reference")
+                p.updated = self._updated_by_reference(p.bench[0], udirs)
             # probe run of the initial kernel on the first benchmark case: records launches
             from .static_check import RuntimeTrace
             first = p.bench[0]
@@ -374,7 +377,7 @@ class Worker:
             "form": p.cases.form, "cases": p.cases.count,
             "correctness_cases": p.correctness, "benchmark_cases": p.bench,
             "seed": seed, "case_seeds": {str(i): case_seed(seed, i) for i in p.bench},
-            "has_reference": p.has_reference,
+            "has_reference": p.has_reference, "updated_inputs": p.updated,
             "golden": "reference" if p.has_reference else "initial kernel outputs (computed at load)",
             "tolerances": tol.to_json(), "static_check": static, "kernels": p.launches,
             "probe_case": p.probe_case, "inputs_of_probe_case": [describe_value(v) for v in inputs],
@@ -391,6 +394,7 @@ class Worker:
         from . import launches
         from .cases import clone_tree
         from .correctness import flatten_outputs, inputs_mutated, overlaps, storages
+        from .inplace import result_names, with_updated
         from .judge import judge_outputs
         from .static_check import RuntimeTrace, check_source
         from .usercode import UserCodeFailure, build_model, run_user
@@ -471,20 +475,23 @@ class Worker:
                                   "message": f"{who} rejected by the static check (runtime trace on case {i}): "
                                              f"{v['reason']}" + (f" at {v['where']}" if v.get("where") else "")}
                 break
-            leaves_c = flatten_outputs(out_c)
-            in_ranges = storages(cin)
+            leaves_c = flatten_outputs(with_updated(out_c, cin, p.updated))
+            names = result_names(out_c, cin, p.updated)
+            # an output may be an input the reference updates in place (returned after the update)
+            in_ranges = storages([x for k, x in enumerate(cin) if k not in p.updated])
             alias_k = next((k for k, t in enumerate(leaves_c) if overlaps(t, in_ranges)), None)
             if alias_k is not None:
                 res["failure"] = {"kind": "aliased-output", "case": i,
                                   "message": f"{who} output {alias_k} on case {i} shares memory with an input; "
                                              f"outputs must be freshly allocated tensors"}
                 break
-            mut = inputs_mutated(cin, pristine)
+            mut = inputs_mutated(cin, pristine, skip=p.updated)
             if mut is not None:
                 k, body = mut
+                allowed = (f"the reference updates only input(s) {', '.join(map(str, p.updated))} in place"
+                           if p.updated else "kernels must not write to their inputs")
                 res["failure"] = {"kind": "mutated-input", "case": i,
-                                  "message": f"{who} mutated input {k} on case {i}: {body}; kernels must not write "
-                                             f"to their inputs"}
+                                  "message": f"{who} mutated input {k} on case {i}: {body}; {allowed}"}
                 break
             lap("checks")
             # 2. the reference (after the candidate) and its float64 evaluations
@@ -520,7 +527,7 @@ class Worker:
                 d["output"] = k
                 _summarize_output(per_output, k, i, d)
                 if not d["passed"] and problem is None:
-                    problem = f"{who} wrong on case {i}: output {k} {d['problem']}"
+                    problem = f"{who} wrong on case {i}: {names[k] if k < len(names) else f'output {k}'} {d['problem']}"
             entry["outputs"] = outs
             lap("judge")
             if problem:
@@ -541,6 +548,25 @@ class Worker:
         res["cases_checked"] = len(res["cases"])
         res["passed"] = res["failure"] is None and all(c["passed"] for c in res["cases"])
         return res
+
+    def _updated_by_reference(self, case: int, udirs: list[str]) -> list[int]:
+        """The inputs the reference changes on a private copy of the case's (kharness/inplace.py).
+        A reference that fails here fails again, reported, when validation runs it; a device
+        fault is fatal at once."""
+        from .cases import clone_tree
+        from .inplace import updated_inputs
+        from .usercode import UserCodeFailure, run_user
+        p = cast(Problem, self.problem)
+        inputs = self._device_inputs(case)
+        pristine = clone_tree(inputs)
+        try:
+            run_user(f"reference on case {case}", functools.partial(_forward_synced, p.ref_model, inputs, self.backend),
+                     udirs)
+        except UserCodeFailure as e:
+            if e.kind == "device-fault":
+                raise
+            return []
+        return updated_inputs(inputs, pristine)
 
     def _reference_outputs(self, i: int, udirs: list[str]) -> tuple[Any, _Evaluations]:
         """(outputs, evaluations) of the reference on case i: its outputs in its own dtypes,
@@ -566,6 +592,7 @@ class Worker:
     def _reference_outputs_uncached(self, i: int, udirs: list[str]) -> tuple[Any, _Evaluations]:
         from .cases import map_float_tensors
         from .correctness import flatten_outputs
+        from .inplace import with_updated
         from .judge import Float64Mode
         from .usercode import UserCodeFailure, build_model, run_user
         p = cast(Problem, self.problem)
@@ -580,8 +607,11 @@ class Worker:
                     return _forward_synced(model, inputs, self.backend)
             return run_user(f"{what} on case {i}", go, udirs)
 
+        def run_judged(model: Any, inputs: Any, what: str) -> Any:
+            return with_updated(run(model, inputs, what), inputs, p.updated)
+
         try:
-            out_g = run(p.ref_model, self._device_inputs(i), "reference")
+            out_g = run_judged(p.ref_model, self._device_inputs(i), "reference")
         except UserCodeFailure as e:
             raise HarnessError("reference-error", e.message)
         ev = _Evaluations()
@@ -589,8 +619,8 @@ class Worker:
             if p.ref64_model is None:
                 p.ref64_model = build_model(p.ref_mod, "Model", p.init_inputs, {}, self.device, p.seed, udirs,
                                             "reference (float64)", dtype=torch.float64)
-            ev.float64 = flatten_outputs(run(p.ref64_model, self._device_inputs(i, dtype64=True),
-                                             "float64 reference"))
+            ev.float64 = flatten_outputs(run_judged(p.ref64_model, self._device_inputs(i, dtype64=True),
+                                                    "float64 reference"))
         except UserCodeFailure as e:
             ev.note = f"the float64 reference failed: {e.message}"
             ev.truth_name = "reference in its own dtype (its float64 evaluation failed)"
@@ -602,7 +632,7 @@ class Worker:
                 _abs_parameters(p.mag_model)
             for scale, attr in ((1.0, "magnitude"), (2.0, "magnitude2")):
                 inputs = map_float_tensors(self._device_inputs(i, dtype64=True), lambda t, s=scale: t.abs() * s)
-                setattr(ev, attr, flatten_outputs(run(p.mag_model, inputs, "float64 reference on |inputs|")))
+                setattr(ev, attr, flatten_outputs(run_judged(p.mag_model, inputs, "float64 reference on |inputs|")))
         except UserCodeFailure as e:
             ev.magnitude = ev.magnitude2 = None
             ev.mag_note = f"the float64 reference on |inputs| failed: {e.message}"

@@ -64,9 +64,10 @@ def test_declared_shapes_match_ref(path, scale, monkeypatch):
         inputs = ref.get_inputs()
         model = ref.Model(*ref.get_init_inputs())
         outputs = _leaves(model(*inputs))
+    outputs += [inputs[k] for k in op.updates]      # judged after the outputs (updated in place)
     tensors = [t for t in inputs if isinstance(t, torch.Tensor)]
     assert [(list(t.shape), _dt(t)) for t in tensors] == [(list(op.shape(s, scale)), s.dtype) for s in op.inputs]
-    assert [(list(t.shape), _dt(t)) for t in outputs] == [(list(op.shape(s, scale)), s.dtype) for s in op.outputs]
+    assert [(list(t.shape), _dt(t)) for t in outputs] == [(list(op.shape(s, scale)), s.dtype) for s in op.judged]
     params = sorted((list(p.shape), _dt(p)) for p in model.parameters())
     assert params == sorted((list(op.shape(s, scale)), s.dtype) for s in op.parameters)
     assert scale_of(op, [list(t.shape) for t in tensors]) == scale
@@ -102,7 +103,8 @@ def test_load_op_names_the_bad_field(tmp_path):
     cases = [({"class": "convolution"}, "class"), ({"bytes": "M*Q"}, "unknown size 'Q'"),
              ({"sizes": {"full": {"M": 1, "N": 2}}}, "sizes"), ({"extra": 1}, "unknown field"),
              ({"inputs": [{"name": "x", "shape": ["M"], "dtype": "complex32"}]}, "inputs[0].dtype"),
-             ({"tolerances": [1]}, "tolerances"), ({"tolerances": {"int8": 1}}, "tolerances")]
+             ({"tolerances": [1]}, "tolerances"), ({"tolerances": {"int8": 1}}, "tolerances"),
+             ({"updates": ["y"]}, "updates: y names no input"), ({"updates": "x"}, "updates: must be a list")]
     for change, expect in cases:
         (d / "op.json").write_text(json.dumps({**good, **change}))
         with pytest.raises(OpSpecError, match=expect.replace("[", r"\[").replace("]", r"\]")):

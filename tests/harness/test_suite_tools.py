@@ -2,9 +2,11 @@
 results recorded from the harness and one written by hand from docs/SEARCH.md), baselines.py
 on the CPU (interpreter; its timeout path), report.py on the recorded results in
 bench/suite/testdata/ (a real interp run: see testdata/README.md)."""
+import ast
 import json
 import math
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -217,6 +219,27 @@ def test_baselines_time_the_peer(tmp_path):
     rec = json.loads((tmp_path / "baselines-gemm_blockptr-run1.json").read_text())
     assert rec["ok"] and rec["baseline_class"] == "Peer"
     assert rec["eager"]["check"]["passed"] and rec["eager"]["median_ms"] > 0
+
+
+def test_baselines_judge_the_updated_inputs(tmp_path):
+    """adam_inplace updates p, m and v in place (op.json updates): baselines judge them after
+    the returned p, so a first draft that leaves v unwritten fails its check on v while eager
+    (the reference itself) passes."""
+    ops = tmp_path / "ops"
+    shutil.copytree(os.path.join(SUITE, "unseen", "adam_inplace"), ops / "adam_inplace")
+    p = run_baselines(tmp_path / "good", "--ops", "adam_inplace", ops_dir=str(ops))
+    assert p.returncode == 0, p.stderr[-3000:]
+    rec = json.loads((tmp_path / "good" / "baselines-adam_inplace-run1.json").read_text())
+    assert rec["initial"]["check"]["passed"] and rec["eager"]["check"]["passed"], rec
+    ker = ops / "adam_inplace" / "kernel.py"
+    tree = ast.parse(ker.read_text())
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "adamw_kernel")
+    fn.body = [s for s in fn.body if "v_ptr" not in ast.unparse(s) or not ast.unparse(s).startswith("tl.store")]
+    ker.write_text(ast.unparse(tree))
+    p = run_baselines(tmp_path / "bad", "--ops", "adam_inplace", ops_dir=str(ops))
+    rec = json.loads((tmp_path / "bad" / "baselines-adam_inplace-run1.json").read_text())
+    assert rec["eager"]["check"]["passed"], rec
+    assert not rec["initial"]["ok"] and rec["initial"]["mismatch"].startswith("output 3:"), rec["initial"]
 
 
 def test_baselines_records_an_operator_that_hangs(tmp_path):
