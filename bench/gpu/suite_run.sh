@@ -23,8 +23,9 @@
 #   OUT=/tmp/out OPS=gelu_tanh,softmax RUNS=3 ROUNDS=5 bash bench/gpu/suite_run.sh
 #
 # Environment: OPS (default all), RUNS (3), ROUNDS (5), POLICY (hierarchy), PROPOSER (rules),
-# BACKEND (cuda; interp runs the kopt phase on a development machine's CPU interpreter, with
-# PATH's python3 the one that has torch and Triton),
+# BACKEND (cuda; interp runs every phase on a development machine's CPU interpreter, at the
+# operators' small sizes, with PATH's python3 the one that has torch and Triton; torch.compile is
+# skipped there),
 # FIRST_RUN (number of the first run; give it when results of several invocations of the same
 # operators are merged), PHASES (default "kopt baselines exhaustive report"), EXH_CAP (256),
 # SANDBOX_BWRAP (1: the carried bubblewrap, bench/gpu/README.md), JOB_TIMEOUT (s per job,
@@ -181,14 +182,14 @@ fi
 
 if has_phase baselines; then
   timeout "$BASE_TIMEOUT" python3 bench/suite/baselines.py --ops "$OPS" --runs "$RUNS" --first-run "${FIRST_RUN:-1}" --kopt "${KOPT_DIR:-$RES}" \
-    --out "$RES" 2>"$OUT/baselines.log"
+    --backend "$BACKEND" --out "$RES" 2>"$OUT/baselines.log"
   log "baselines.py exit $?"
 fi
 
 if has_phase exhaustive; then
   if python3 -c 'import sys; sys.path.insert(0, "harness"); from kharness.protocol import OPS
 sys.exit(0 if {"knobs", "rewrite", "sweep"} <= set(OPS) else 1)'; then
-    timeout "$EXH_TIMEOUT" python3 bench/suite/exhaustive.py --ops "$OPS" --backend cuda --cap "$EXH_CAP" \
+    timeout "$EXH_TIMEOUT" python3 bench/suite/exhaustive.py --ops "$OPS" --backend "$BACKEND" --cap "$EXH_CAP" \
       --out "$RES" 2>"$OUT/exhaustive.log"
     log "exhaustive.py exit $?"
   else
