@@ -527,7 +527,7 @@ class Worker:
                 d["output"] = k
                 _summarize_output(per_output, k, i, d)
                 if not d["passed"] and problem is None:
-                    problem = f"{who} wrong on case {i}: {names[k] if k < len(names) else f'output {k}'} {d['problem']}"
+                    problem = f"{who} wrong on case {i}: {names[k]} {d['problem']}"
             entry["outputs"] = outs
             lap("judge")
             if problem:

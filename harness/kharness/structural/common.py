@@ -130,6 +130,7 @@ class Kernel:
     defaults: bool          # some parameter has a default value
     autotuned: bool
     heuristics: bool
+    jit: ast.expr           # its @triton.jit decorator (a call where it passes options)
 
     @functools.cached_property
     def facts(self) -> KernelFacts:
@@ -287,22 +288,23 @@ class Module:
 
     # ---------------------------------------------------------------- kernels, launches
     def _kernel(self, node: ast.FunctionDef) -> Kernel | None:
-        jit = autotuned = heur = False
+        jit: ast.expr | None = None
+        autotuned = heur = False
         for d in node.decorator_list:
             q = self.qualname(d.func if isinstance(d, ast.Call) else d)
             if q == "triton.jit" or q == "triton.runtime.jit.jit":
-                jit = True
+                jit = d
             elif q == "triton.autotune":
                 autotuned = True
             elif q == "triton.heuristics":
                 heur = True
-        if not jit:
+        if jit is None:
             return None
         a = node.args
         params = [x.arg for x in a.posonlyargs + a.args]
         constexprs = {x.arg for x in a.posonlyargs + a.args
                       if x.annotation is not None and (self.qualname(x.annotation) or "").endswith("constexpr")}
-        return Kernel(node.name, node, params, constexprs, bool(a.defaults), autotuned, heur)
+        return Kernel(node.name, node, params, constexprs, bool(a.defaults), autotuned, heur, jit)
 
     def _sites(self) -> list[LaunchSite]:
         sites = []

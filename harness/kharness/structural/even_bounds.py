@@ -205,10 +205,8 @@ def _heuristics_edit(mod: Module, k: Kernel, entries: list[str]) -> Edit:
                 _, end = mod.index.span(table.values[-1])
                 return Edit(end, end, ", " + ", ".join(entries))
             return Edit(a + 1, b - 1, ", ".join(entries))
-    jit = next(d for d in k.node.decorator_list
-               if mod.qualname(d.func if isinstance(d, ast.Call) else d) in ("triton.jit", "triton.runtime.jit.jit"))
-    pos = mod.line_start(jit.lineno)
-    ind = mod.index.line_indent(jit.lineno)
+    pos = mod.line_start(k.jit.lineno)
+    ind = mod.index.line_indent(k.jit.lineno)
     return Edit(pos, pos, f"{ind}@{mod.triton()}.heuristics({{{', '.join(entries)}}})\n")
 
 

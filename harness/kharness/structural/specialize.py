@@ -34,9 +34,12 @@ from .common import (
     Kernel,
     Module,
     Plan,
+    bindings,
     call_arg,
     calls,
+    check_params,
     int_const,
+    names_in,
     pick,
     survey_one,
 )
@@ -67,17 +70,10 @@ def _named(k: Kernel, elt: ast.expr) -> str | None:
     return k.params[i] if i is not None and 0 <= i < len(k.params) else None
 
 
-def _jit_call(mod: Module, k: Kernel) -> ast.Call | None:
-    for d in k.node.decorator_list:
-        if isinstance(d, ast.Call) and mod.qualname(d.func) in ("triton.jit", "triton.runtime.jit.jit"):
-            return d
-    return None
-
-
 def find(mod: Module, k: Kernel, wanted: Iterable[str]) -> Unspecialized | None:
     """Which of ``wanted`` kernel k's jit decorator keeps from being specialised (None: none)."""
-    call = _jit_call(mod, k)
-    if call is None:
+    call = k.jit
+    if not isinstance(call, ast.Call):
         return None
     want = set(wanted)
     released: dict[str, list[str]] = {}
@@ -150,33 +146,18 @@ def _access_exprs(mod: Module, k: Kernel) -> list[ast.expr]:
 
 
 def _reaching(k: Kernel, exprs: list[ast.expr]) -> set[str]:
-    """Names read by ``exprs`` and, through every binding in kernel k of a name so read (an
-    assignment, an augmented one, a for loop's target), by the values bound to it."""
-    bound: dict[str, list[ast.AST]] = {}
-
-    def bind(target: ast.AST, value: ast.AST) -> None:
-        for t in ast.walk(target):
-            if isinstance(t, ast.Name):
-                bound.setdefault(t.id, []).append(value)
-
-    for n in ast.walk(k.node):
-        if isinstance(n, ast.Assign):
-            for t in n.targets:
-                bind(t, n.value)
-        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and n.value is not None:
-            bind(n.target, n.value)
-        elif isinstance(n, (ast.For, ast.comprehension)):
-            bind(n.target, n.iter)
-        elif isinstance(n, ast.NamedExpr):
-            bind(n.target, n.value)
-    seen: set[str] = set()
-    work = [x.id for e in exprs for x in ast.walk(e) if isinstance(x, ast.Name)]
-    while work:
-        name = work.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        work += [x.id for v in bound.get(name, []) for x in ast.walk(v) if isinstance(x, ast.Name)]
+    """Names read by ``exprs`` and, through every binding of kernel k (common.bindings) of a
+    name so read, the names its values read: a fixed point, flow-insensitive."""
+    seen = set().union(*(names_in(e) for e in exprs))
+    binds = [(set().union(*(names_in(t) for t in targets)), set().union(*(names_in(v) for v in srcs)))
+             for _, targets, srcs in bindings(k)]
+    changed = True
+    while changed:
+        changed = False
+        for targets, reads in binds:
+            if targets & seen and not reads <= seen:
+                seen |= reads
+                changed = True
     return seen
 
 
@@ -193,9 +174,8 @@ def _specialisable(d: dict[str, object] | None) -> str | None:
 
 def analyze(mod: Module, k: Kernel) -> SpecializePlan:
     name = k.name
-    call = _jit_call(mod, k)
-    listed = {n for kw in (call.keywords if call else []) if kw.arg in KEYWORDS and isinstance(kw.value, (ast.List, ast.Tuple))
-              for n in (_named(k, e) for e in kw.value.elts) if n is not None}
+    every = find(mod, k, k.params)
+    listed = {n for names in every.released.values() for n in names} if every is not None else set()
     if not listed:
         raise RewriteRefused(f"{name}: its @triton.jit lists no parameter in do_not_specialize or "
                              "do_not_specialize_on_alignment (as a literal list)")
@@ -210,8 +190,7 @@ def analyze(mod: Module, k: Kernel) -> SpecializePlan:
                            for n in sorted(listed))
         raise RewriteRefused(f"{name}: no parameter its @triton.jit keeps unspecialised would be specialised "
                              f"usefully ({detail})")
-    assert call is not None
-    why = (f"{name} (@triton.jit at line {call.lineno}): " + ", ".join(f"{n} ({why_each[n]})" for n in sorted(wanted)) +
+    why = (f"{name} (@triton.jit at line {k.jit.lineno}): " + ", ".join(f"{n} ({why_each[n]})" for n in sorted(wanted)) +
            " bound or address its loads and stores" + describe(unspec))
     return SpecializePlan(k, site, why, {"kernel": name}, {"kernel": [name]}, unspec)
 
@@ -223,7 +202,5 @@ def survey(mod: Module) -> Fit:
 def apply(mod: Module, params: dict[str, object]) -> str:
     kernel = params.get("kernel")
     plan = pick(mod, NAME, analyze, kernel if isinstance(kernel, str) and kernel else None)
-    extra = sorted(set(params) - {"kernel"})
-    if extra:
-        raise RewriteRefused(f"{NAME}: unknown parameter {extra[0]!r} (known: kernel)")
+    check_params(NAME, dict(params), plan.params, plan.domain)
     return apply_edits(mod.source, edit(mod, plan.kernel, plan.unspec))
