@@ -12,9 +12,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from . import kernelinfo, pyflow
+from . import kernelinfo, pyeval, pyflow
 from .kernelinfo import KernelFacts
 from .normalize import lift_constexpr_globals, name_kernel_attributes
+from .pyeval import Unevaluable
 from .pyflow import (
     Computed,
     Ctor,
@@ -23,7 +24,6 @@ from .pyflow import (
     Lit,
     Origin,
     Program,
-    Unevaluable,
     short,
 )
 from .srcedit import RewriteRefused
@@ -344,7 +344,7 @@ class _Builder:
         desc = rvals.get(arg) or {}
         if desc.get("kind") == "int" and isinstance(desc.get("value"), int) and desc["value"] > 0:
             n = desc["value"]
-            k.bound = KnobBound(arg, n, max(k.min, min(k.max, pyflow.next_pow2(n))))
+            k.bound = KnobBound(arg, n, max(k.min, min(k.max, pyeval.next_pow2(n))))
 
     # ------------------------------------------------------------ launch sites
     def run(self) -> None:
@@ -656,7 +656,7 @@ class _Builder:
                 meta[p.name] = p.default.value
         for name, desc in self.recorded_values(site, facts).items():
             try:
-                v = pyflow.describe_value(desc)
+                v = pyeval.describe_value(desc)
             except Unevaluable:
                 continue
             meta[name] = v
@@ -672,10 +672,10 @@ class _Builder:
             return "no recorded grid"
         known, meta = self.known(site, facts)
         try:
-            v = pyflow.evaluate(grid, env, known)
-            if isinstance(v, pyflow.LambdaValue):
+            v = pyeval.evaluate(grid, env, known)
+            if isinstance(v, pyeval.LambdaValue):
                 args = v.node.args.args
-                v = pyflow.evaluate(v.node.body, v.env, known, {args[0].arg: meta} if args else {})
+                v = pyeval.evaluate(v.node.body, v.env, known, {args[0].arg: meta} if args else {})
         except Unevaluable as e:
             return f"cannot recompute the grid ({e})"
         if not isinstance(v, tuple) or not all(isinstance(x, int) for x in v):

@@ -15,7 +15,6 @@ import os
 import sys
 import time
 import traceback
-from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
     from .cases import CaseSet
     from .judge import Tolerances
     from .precompile import CompilePool
+    from .validate import Evaluations
 
 _T = TypeVar("_T")
 
@@ -50,10 +50,6 @@ def log(text: str) -> None:
 
 
 # Device memory the inputs of a problem's cases may keep between requests (per backend).
-# validate's `phases_s`: inputs (made or copied on the device), the candidate's forward, the
-# alias and mutation checks, the reference and its float64 evaluations, the judge; device
-# work is counted in the phase that waits for it (each forward synchronises)
-VALIDATE_PHASES = ("inputs", "candidate", "checks", "reference", "judge")
 CASE_CACHE_MAX_BYTES = {"cuda": 24 << 30, "ascend": 8 << 30, "interp": 1 << 30}
 
 
@@ -62,7 +58,7 @@ class Problem:
 
     jobdir: str
     case_cache: dict[int, Any]                          # case index -> device inputs
-    ref_cache: dict[int, tuple[Any, _Evaluations]]      # case index -> reference outputs
+    ref_cache: dict[int, tuple[Any, Evaluations]]       # case index -> reference outputs (kharness.validate)
     case_cache_bytes: int
     seed: int
     tol: Tolerances
@@ -259,6 +255,7 @@ class Worker:
             run_user,
             write_source,
         )
+        from .validate import updated_by_reference
         ksrc = req.get("kernel_source")
         if not isinstance(ksrc, str) or not ksrc.strip():
             raise HarnessError("bad-request", "load needs kernel_source (a Python module with class ModelNew)")
@@ -332,7 +329,7 @@ class Worker:
             p.updated = []
             if p.ref_mod is not None:
                 p.ref_model = build_model(p.ref_mod, "Model", init, {}, self.device, seed, udirs, "reference")
-                p.updated = self._updated_by_reference(p.bench[0], udirs)
+                p.updated = updated_by_reference(self, p.bench[0], udirs)
             # probe run of the initial kernel on the first benchmark case: records launches
             from .static_check import RuntimeTrace
             first = p.bench[0]
@@ -340,7 +337,7 @@ class Worker:
             inputs = self._device_inputs(first)
             with launches.recording() as recs, RuntimeTrace(tuple(udirs)) as trace:
                 run_user(f"initial kernel on case {first}",
-                         functools.partial(_forward_synced, p.kernel_model, inputs, self.backend), udirs)
+                         functools.partial(forward_synced, p.kernel_model, inputs, self.backend), udirs)
             p.launches = launches.summarize(recs)
             p.probe_case = first
             p.runtime_check = {"ok": not trace.violations and bool(recs), "violations": trace.violations,
@@ -384,259 +381,10 @@ class Worker:
             "backend": self.backend, "device": str(self.device),
         }
 
-    # ------------------------------------------------------------------ validate
+    # ------------------------------------------------------------------ validate (kharness.validate)
     def op_validate(self, req: dict[str, Any], built: tuple[Any, Any] | None = None) -> dict[str, Any]:
-        """The `validate` op. `built` (the sweep's screen, not the protocol): the candidate's
-        module and model, imported and constructed already from req's source and tunables, so
-        that a model of a large layer is not constructed twice per candidate (linear_bias's
-        nn.Linear 4096 -> 14336 took 0.3 s to construct on the development host; its screen
-        phase, which constructed each of 32 candidates again, took 15-23 s a round on the H200)."""
-        from . import launches
-        from .cases import clone_tree
-        from .correctness import flatten_outputs, inputs_mutated, overlaps, storages
-        from .inplace import result_names, with_updated
-        from .judge import judge_outputs
-        from .static_check import RuntimeTrace, check_source
-        from .usercode import UserCodeFailure, build_model, run_user
-        p = self._need_problem()
-        csrc = req.get("candidate_source")
-        who = "candidate" if csrc is not None and csrc != p.kernel_src else "initial kernel"
-        udirs = self._user_dirs()
-        res: dict[str, Any] = {"who": who, "passed": False, "failure": None, "cases": [], "backend": self.backend}
-        # static check first
-        static = check_source(csrc if csrc is not None else p.kernel_src)
-        res["static_check"] = static
-        if not static["ok"]:
-            v = static["violations"][0]
-            more = f" (and {len(static['violations']) - 1} more)" if len(static["violations"]) > 1 else ""
-            res["failure"] = {"kind": "static-check", "case": None,
-                              "message": f"{who} rejected by the static check: line {v['line']}: "
-                                         f"{v['code'] + ': ' if v['code'] else ''}{v['reason']}{more}"}
-            return res
-        try:
-            if built is not None:
-                mod, model = built
-            else:
-                mod, _src, _path = self._import_kernel(csrc, who)
-                model = p.kernel_model if mod is p.kernel_mod and not req.get("tunables") else build_model(
-                    mod, "ModelNew", p.init_inputs, self._tunables(req), self.device, p.seed, udirs, who)
-        except UserCodeFailure as e:
-            if e.kind == "device-fault":
-                self.poisoned = True
-            res["failure"] = {"kind": e.kind if e.kind != "exception" else "import-error", "case": None,
-                              "message": e.message}
-            return res
-        cases = req.get("cases")
-        if cases is None:
-            cases = p.correctness
-        if not isinstance(cases, list) or not all(isinstance(i, int) for i in cases):
-            raise HarnessError("bad-request", "cases must be a list of case indices")
-        trace = RuntimeTrace(tuple(udirs))
-        per_output: dict[int, dict] = {}
-        unavailable = None
-        all_recs = []
-        # seconds per phase over all cases: where a validation's time goes (on the H200 a
-        # baseline's validation took 1-32 s, against 0.3 s for its timing)
-        phases = dict.fromkeys(VALIDATE_PHASES, 0.0)
-        mark = time.perf_counter()
-
-        def lap(phase: str) -> None:
-            nonlocal mark
-            now = time.perf_counter()
-            phases[phase] += now - mark
-            mark = now
-
-        res["phases_s"] = phases
-        for i in cases:
-            progress(f"validate case {i} {who}")
-            entry = {"case": i, "passed": False}
-            res["cases"].append(entry)
-            cin = self._device_inputs(i)
-            pristine = clone_tree(cin)
-            lap("inputs")
-            # 1. candidate first
-            try:
-                with launches.recording() as recs, trace:
-                    out_c = run_user(f"{who} on case {i}", functools.partial(_forward_synced, model, cin, self.backend),
-                                     udirs)
-                all_recs.extend(recs)
-                lap("candidate")
-            except UserCodeFailure as e:
-                if e.kind == "device-fault":
-                    self.poisoned = True
-                kind = {"exception": "exception"}.get(e.kind, e.kind)
-                res["failure"] = {"kind": kind, "case": i, "message": e.message}
-                entry["error"] = e.message
-                break
-            if trace.violations or not recs:
-                v = trace.violations[0] if trace.violations else {"op": None, "where": None,
-                                                                  "reason": "forward launched no Triton kernel"}
-                res["failure"] = {"kind": "static-check", "case": i,
-                                  "message": f"{who} rejected by the static check (runtime trace on case {i}): "
-                                             f"{v['reason']}" + (f" at {v['where']}" if v.get("where") else "")}
-                break
-            leaves_c = flatten_outputs(with_updated(out_c, cin, p.updated))
-            names = result_names(out_c, cin, p.updated)
-            # an output may be an input the reference updates in place (returned after the update)
-            in_ranges = storages([x for k, x in enumerate(cin) if k not in p.updated])
-            alias_k = next((k for k, t in enumerate(leaves_c) if overlaps(t, in_ranges)), None)
-            if alias_k is not None:
-                res["failure"] = {"kind": "aliased-output", "case": i,
-                                  "message": f"{who} output {alias_k} on case {i} shares memory with an input; "
-                                             f"outputs must be freshly allocated tensors"}
-                break
-            mut = inputs_mutated(cin, pristine, skip=p.updated)
-            if mut is not None:
-                k, body = mut
-                allowed = (f"the reference updates only input(s) {', '.join(map(str, p.updated))} in place"
-                           if p.updated else "kernels must not write to their inputs")
-                res["failure"] = {"kind": "mutated-input", "case": i,
-                                  "message": f"{who} mutated input {k} on case {i}: {body}; {allowed}"}
-                break
-            lap("checks")
-            # 2. the reference (after the candidate) and its float64 evaluations
-            if p.has_reference:
-                out_g, extra = self._reference_outputs(i, udirs)
-                if extra.note and not unavailable:
-                    unavailable = extra.note
-            else:
-                golden = cast("dict[int, Any]", p.golden)     # set at load when there is no reference
-                out_g = _to_device_tree(golden[i], self.device) if i in golden else None
-                if out_g is None:
-                    raise HarnessError("bad-request", f"case {i} has no golden output (not a correctness case)")
-                extra = _Evaluations(note="no reference: the initial kernel's outputs are the golden",
-                                     truth_name="initial kernel outputs (no reference)")
-                unavailable = extra.note
-            leaves_g = flatten_outputs(out_g)
-            lap("reference")
-            # 3. outputs must not alias the reference's outputs either
-            g_ranges = storages(out_g)
-            alias_k = next((k for k, t in enumerate(leaves_c) if overlaps(t, g_ranges)), None)
-            if alias_k is not None:
-                res["failure"] = {"kind": "aliased-output", "case": i,
-                                  "message": f"{who} output {alias_k} on case {i} shares memory with the reference's "
-                                             f"output; outputs must be freshly written"}
-                break
-            if len(leaves_c) != len(leaves_g):
-                res["failure"] = {"kind": "wrong-result", "case": i,
-                                  "message": f"{who} wrong on case {i}: {len(leaves_c)} outputs, expected {len(leaves_g)}"}
-                break
-            problem = None
-            outs = judge_outputs(leaves_c, leaves_g, [extra.truth(k, g) for k, g in enumerate(leaves_g)], p.tol)
-            for k, d in enumerate(outs):
-                d["output"] = k
-                _summarize_output(per_output, k, i, d)
-                if not d["passed"] and problem is None:
-                    problem = f"{who} wrong on case {i}: {names[k]} {d['problem']}"
-            entry["outputs"] = outs
-            lap("judge")
-            if problem:
-                res["failure"] = {"kind": "wrong-result", "case": i, "message": problem}
-                break
-            entry["passed"] = True
-            del cin, pristine, out_c, out_g
-        for phase in VALIDATE_PHASES:
-            phases[phase] = round(phases[phase], 3)
-        res["runtime_check"] = {"violations": trace.violations, "warnings": trace.warnings, "calls": trace.calls}
-        res["kernels"] = launches.summarize(all_recs)
-        res["summary"] = {"error_units": max((o["error_units"] for o in per_output.values()
-                                              if o["error_units"] is not None), default=None),
-                          "reference_error_units": max((o["reference_error_units"] for o in per_output.values()
-                                                        if o["reference_error_units"] is not None), default=None),
-                          "outputs": [per_output[k] for k in sorted(per_output)],
-                          "float64_unavailable": unavailable}
-        res["cases_checked"] = len(res["cases"])
-        res["passed"] = res["failure"] is None and all(c["passed"] for c in res["cases"])
-        return res
-
-    def _updated_by_reference(self, case: int, udirs: list[str]) -> list[int]:
-        """The inputs the reference changes on a private copy of the case's (kharness/inplace.py).
-        A reference that fails here fails again, reported, when validation runs it; a device
-        fault is fatal at once."""
-        from .cases import clone_tree
-        from .inplace import updated_inputs
-        from .usercode import UserCodeFailure, run_user
-        p = cast(Problem, self.problem)
-        inputs = self._device_inputs(case)
-        pristine = clone_tree(inputs)
-        try:
-            run_user(f"reference on case {case}", functools.partial(_forward_synced, p.ref_model, inputs, self.backend),
-                     udirs)
-        except UserCodeFailure as e:
-            if e.kind == "device-fault":
-                raise
-            return []
-        return updated_inputs(inputs, pristine)
-
-    def _reference_outputs(self, i: int, udirs: list[str]) -> tuple[Any, _Evaluations]:
-        """(outputs, evaluations) of the reference on case i: its outputs in its own dtypes,
-        then in float64 on the upcast inputs, and in float64 on |inputs| and on 2|inputs|
-        with |parameters| (the magnitudes of the judge's budget, kharness/judge.py). They
-        depend only on the case, so they are computed once per problem and kept (up to
-        CASE_CACHE_MAX_BYTES with the inputs): a sweep screens dozens of candidates on one
-        case."""
-        from .correctness import storages
-        p = cast(Problem, self.problem)
-        hit = p.ref_cache.get(i)
-        if hit is not None:
-            return hit
-        out = self._reference_outputs_uncached(i, udirs)
-        ev = out[1]
-        nbytes = sum(b1 - b0 for leaves in ([out[0]], ev.float64, ev.magnitude, ev.magnitude2) if leaves
-                     for (b0, b1, _) in storages(leaves))
-        if p.case_cache_bytes + nbytes <= CASE_CACHE_MAX_BYTES.get(self.backend, 0):
-            p.ref_cache[i] = out
-            p.case_cache_bytes += nbytes
-        return out
-
-    def _reference_outputs_uncached(self, i: int, udirs: list[str]) -> tuple[Any, _Evaluations]:
-        from .cases import map_float_tensors
-        from .correctness import flatten_outputs
-        from .inplace import with_updated
-        from .judge import Float64Mode
-        from .usercode import UserCodeFailure, build_model, run_user
-        p = cast(Problem, self.problem)
-        assert p.ref_mod is not None, "reference outputs asked of a problem without a reference"
-        torch = self.torch
-
-        def run(model: Any, inputs: Any, what: str) -> Any:
-            def go() -> Any:
-                if model is p.ref_model:
-                    return _forward_synced(model, inputs, self.backend)
-                with Float64Mode():
-                    return _forward_synced(model, inputs, self.backend)
-            return run_user(f"{what} on case {i}", go, udirs)
-
-        def run_judged(model: Any, inputs: Any, what: str) -> Any:
-            return with_updated(run(model, inputs, what), inputs, p.updated)
-
-        try:
-            out_g = run_judged(p.ref_model, self._device_inputs(i), "reference")
-        except UserCodeFailure as e:
-            raise HarnessError("reference-error", e.message)
-        ev = _Evaluations()
-        try:
-            if p.ref64_model is None:
-                p.ref64_model = build_model(p.ref_mod, "Model", p.init_inputs, {}, self.device, p.seed, udirs,
-                                            "reference (float64)", dtype=torch.float64)
-            ev.float64 = flatten_outputs(run_judged(p.ref64_model, self._device_inputs(i, dtype64=True),
-                                                    "float64 reference"))
-        except UserCodeFailure as e:
-            ev.note = f"the float64 reference failed: {e.message}"
-            ev.truth_name = "reference in its own dtype (its float64 evaluation failed)"
-            return out_g, ev
-        try:
-            if p.mag_model is None:
-                p.mag_model = build_model(p.ref_mod, "Model", p.init_inputs, {}, self.device, p.seed, udirs,
-                                          "reference (float64, |parameters|)", dtype=torch.float64)
-                _abs_parameters(p.mag_model)
-            for scale, attr in ((1.0, "magnitude"), (2.0, "magnitude2")):
-                inputs = map_float_tensors(self._device_inputs(i, dtype64=True), lambda t, s=scale: t.abs() * s)
-                setattr(ev, attr, flatten_outputs(run_judged(p.mag_model, inputs, "float64 reference on |inputs|")))
-        except UserCodeFailure as e:
-            ev.magnitude = ev.magnitude2 = None
-            ev.mag_note = f"the float64 reference on |inputs| failed: {e.message}"
-        return out_g, ev
+        from .validate import validate_op
+        return validate_op(self, req, built)
 
     # ------------------------------------------------------------------ bench / compare (kharness.measure)
     def op_bench(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -661,7 +409,7 @@ class Worker:
             model = build_model(mod, "ModelNew", p.init_inputs, self._tunables(req), self.device, p.seed, udirs, who)
             inputs = self._device_inputs(case)
             with launches.recording() as recs:
-                run_user(f"{who} on case {case}", functools.partial(_forward_synced, model, inputs, self.backend), udirs)
+                run_user(f"{who} on case {case}", functools.partial(forward_synced, model, inputs, self.backend), udirs)
         except UserCodeFailure as e:
             raise self._fail(e)
         return launches.summarize(recs), case
@@ -761,64 +509,12 @@ def _declared(req: dict[str, Any]) -> dict[str, list[int]]:
         raise HarnessError("bad-request", str(e))
 
 
-@dataclass
-class _Evaluations:
-    """The reference's float64 evaluations on one case (output leaves), for the judge."""
-
-    float64: list | None = None
-    magnitude: list | None = None
-    magnitude2: list | None = None
-    truth_name: str = "float64 reference"
-    note: str | None = None         # why there is no float64 truth
-    mag_note: str | None = None     # why there are no magnitudes
-
-    def truth(self, k: int, g: Any) -> Any:
-        """The judge's Truth for output leaf k (g: the reference's or golden leaf)."""
-        from .judge import Truth
-
-        def leaf(v: list | None) -> Any:
-            return v[k] if v is not None and k < len(v) else None
-
-        return Truth(reference=g, float64=leaf(self.float64), magnitude=leaf(self.magnitude),
-                     magnitude2=leaf(self.magnitude2), truth_name=self.truth_name,
-                     note=self.mag_note or self.note)
-
-
-def _abs_parameters(model: Any) -> None:
-    """|.| of every floating parameter and buffer of an nn.Module, in place."""
-    import torch
-    if isinstance(model, torch.nn.Module):
-        with torch.no_grad():
-            for t in list(model.parameters()) + list(model.buffers()):
-                if t.is_floating_point() or t.is_complex():
-                    t.copy_(t.abs().to(t.dtype))
-
-
-def _summarize_output(per_output: dict[int, dict], k: int, case: int, d: dict) -> None:
-    """Fold output k's record on one case into the validate summary (worst over cases)."""
-    o = per_output.setdefault(k, {"output": k, "error_units": None, "worst_case": None, "max_abs_err": None,
-                                  "worst": None, "reference_error_units": None, "reference_max_abs_err": None,
-                                  "magnitude": None, "absolute_scale": 1.0, "relative_scale": 1.0, "passed": True})
-    o["passed"] = o["passed"] and bool(d["passed"])
-    eu = d.get("error_units")
-    if eu is not None and (o["error_units"] is None or eu > o["error_units"]):
-        o.update(error_units=eu, worst_case=case, max_abs_err=d.get("max_abs_err"), worst=d.get("worst"))
-    ru = d.get("reference_error_units")
-    if ru is not None and (o["reference_error_units"] is None or ru > o["reference_error_units"]):
-        o.update(reference_error_units=ru, reference_max_abs_err=d.get("reference_max_abs_err"))
-    b = d.get("budget")
-    if b:
-        o["magnitude"] = b["magnitude"]
-        o["absolute_scale"] = max(o["absolute_scale"], b["absolute_scale"])
-        o["relative_scale"] = max(o["relative_scale"], b["relative_scale"])
-
-
 def _sync_ret(x: _T, backend: str) -> _T:
     bk.sync(backend)
     return x
 
 
-def _forward_synced(model: Any, inputs: Any, backend: str) -> Any:
+def forward_synced(model: Any, inputs: Any, backend: str) -> Any:
     """model's forward on inputs, the device synchronized before it returns (a kernel's
     asynchronous fault then surfaces inside run_user, attributed to it)."""
     from .usercode import call_forward
@@ -833,17 +529,6 @@ def _to_cpu(v: Any) -> Any:
         return type(v)(_to_cpu(x) for x in v)
     if isinstance(v, dict):
         return {k: _to_cpu(x) for k, x in v.items()}
-    return v
-
-
-def _to_device_tree(v: Any, device: Any) -> Any:
-    import torch
-    if isinstance(v, torch.Tensor):
-        return v.to(device, copy=True)
-    if isinstance(v, (list, tuple)):
-        return type(v)(_to_device_tree(x, device) for x in v)
-    if isinstance(v, dict):
-        return {k: _to_device_tree(x, device) for k, x in v.items()}
     return v
 
 
