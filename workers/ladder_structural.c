@@ -90,8 +90,65 @@ int ladder_structural_ready(const char *family, const json_t *history)
   return 0;
 }
 
-static void ladder_structural_level(struct ladder_diag *d, const json_t *structural,
-                                    const char *l2_class, const json_t *ir)
+/* Level 1: the rewrites whose precondition the source alone shows (no profile yet). */
+static void ladder_structural_l1(struct ladder_diag *d, const json_t *structural)
+{
+  const char *why = NULL;
+
+  if (ladder_fits(structural, "row_single_block", &why))
+    ladder_add(d, "row_in_registers", 3, "");
+  if (ladder_fits(structural, "strided_reduction_tiles", &why))
+    ladder_add(d, "coalesce_access", 3, "");
+  if (ladder_fits(structural, "tile_grid", &why))
+    ladder_add(d, "tile_grid", 3, "");
+}
+
+/* Level 2: what the profile's class (launch- or latency-bound) justifies. */
+static void ladder_structural_l2(struct ladder_diag *d, const json_t *structural, const char *l2_class)
+{
+  const char *why = NULL;
+
+  if (l2_class && !strcmp(l2_class, "launch") && ladder_fits(structural, "persistent_grid", &why)) {
+    ladder_why(d, " Structural: %s; launch-bound, so a persistent grid.", why);
+    ladder_add(d, "persistent_grid", 2, "");
+    ladder_first(d, "persistent_grid");
+    return;
+  }
+  /* Latency-bound with occupancy to spare: each program does too little to hide its loads.
+   * Bigger blocks and more warps come first; when the kernel has no block knob (a block fixed
+   * by the problem, like RoPE's half head), what is left is giving a program more work:
+   * several rows side by side as one 2-D tile first (its accesses get as wide as the tile:
+   * measured on the H200, RoPE gained nothing from num_warps 1..16), then a persistent grid
+   * (which keeps one narrow row per iteration). After the launch parameters in the list. */
+  if (!l2_class || strcmp(l2_class, "latency"))
+    return;
+  /* Too few programs to fill the device: the opposite of too little work each. A row split
+   * over several programs, ahead of the launch parameters (the H200's argmax, 256 programs
+   * on 132 SMs: latency-bound, memory 12%, SM 15%, occupancy 12% in its profiles, whatever
+   * its block and warps; 0.12 waves in ncu's count, call BO). There the split was correct but
+   * slower than a wider block of the loop, which the rules sweep beside it (rules.c). */
+  if (d->waves >= 0 && d->waves < LADDER_SPLIT_WAVES && ladder_fits(structural, "split_rows", &why)) {
+    ladder_why(d, " Structural: %s; latency-bound on %.2f waves of programs, so each row split over "
+               "several.", why, d->waves);
+    ladder_add(d, "split_rows", 2, "");
+    ladder_first(d, "split_rows");
+    return;
+  }
+  if (ladder_fits(structural, "rows_per_program", &why)) {
+    ladder_why(d, " Structural: %s; latency-bound, so rows side by side in one program.", why);
+    ladder_add(d, "rows_per_program", 2, "");
+  }
+  if (ladder_fits(structural, "persistent_grid", &why)) {
+    ladder_why(d, " Structural: %s; latency-bound, so a persistent grid after the launch "
+               "parameters.", why);
+    ladder_add(d, "persistent_grid", 2, "");
+  }
+}
+
+/* Level 3: what the compiled IR shows (narrow accesses, tensor-core dots, ordered atomics,
+ * loops loading memory), each rewrite justified by its fact and stated in the hypothesis. */
+static void ladder_structural_l3(struct ladder_diag *d, const json_t *structural, const char *l2_class,
+                                 const json_t *ir)
 {
   const json_t *ptx = json_object_get(ir, "ptx"), *tg = json_object_get(ir, "ttgir"), *loop;
   const char *why = NULL;
@@ -105,63 +162,9 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
               !(l2_class && !strcmp(l2_class, "memory"));
   size_t i;
 
-  if (!d->available || !json_is_array(structural))
-    return;
   json_array_foreach(json_object_get(tg, "loops"), i, loop)
     if (json_integer_value(json_object_get(loop, "loads")) > 0)
       loops_loading++;
-  if (d->level == 1) {
-    if (ladder_fits(structural, "row_single_block", &why))
-      ladder_add(d, "row_in_registers", 3, "");
-    if (ladder_fits(structural, "strided_reduction_tiles", &why))
-      ladder_add(d, "coalesce_access", 3, "");
-    if (ladder_fits(structural, "tile_grid", &why))
-      ladder_add(d, "tile_grid", 3, "");
-    return;
-  }
-  if (d->level == 2 && l2_class && !strcmp(l2_class, "launch") &&
-      ladder_fits(structural, "persistent_grid", &why)) {
-    ladder_why(d, " Structural: %s; launch-bound, so a persistent grid.", why);
-    ladder_add(d, "persistent_grid", 2, "");
-    ladder_first(d, "persistent_grid");
-    return;
-  }
-  /* Latency-bound with occupancy to spare: each program does too little to hide its loads.
-   * Bigger blocks and more warps come first; when the kernel has no block knob (a block fixed
-   * by the problem, like RoPE's half head), what is left is giving a program more work:
-   * several rows side by side as one 2-D tile first (its accesses get as wide as the tile:
-   * measured on the H200, RoPE gained nothing from num_warps 1..16), then a persistent grid
-   * (which keeps one narrow row per iteration). After the launch parameters in the list. */
-  if (d->level == 2 && l2_class && !strcmp(l2_class, "latency")) {
-    int listed = 0;
-    /* Too few programs to fill the device: the opposite of too little work each. A row split
-     * over several programs, ahead of the launch parameters (the H200's argmax, 256 programs
-     * on 132 SMs: latency-bound, memory 12%, SM 15%, occupancy 12% in its profiles, whatever
-     * its block and warps; 0.12 waves in ncu's count, call BO). There the split was correct but
-     * slower than a wider block of the loop, which the rules sweep beside it (rules.c). */
-    if (d->waves >= 0 && d->waves < LADDER_SPLIT_WAVES && ladder_fits(structural, "split_rows", &why)) {
-      ladder_why(d, " Structural: %s; latency-bound on %.2f waves of programs, so each row split over "
-                 "several.", why, d->waves);
-      ladder_add(d, "split_rows", 2, "");
-      ladder_first(d, "split_rows");
-      return;
-    }
-    if (ladder_fits(structural, "rows_per_program", &why)) {
-      ladder_why(d, " Structural: %s; latency-bound, so rows side by side in one program.", why);
-      ladder_add(d, "rows_per_program", 2, "");
-      listed = 1;
-    }
-    if (ladder_fits(structural, "persistent_grid", &why)) {
-      ladder_why(d, " Structural: %s; latency-bound, so a persistent grid after the launch "
-                 "parameters.", why);
-      ladder_add(d, "persistent_grid", 2, "");
-      listed = 1;
-    }
-    if (listed)
-      return;
-  }
-  if (d->level != 3)
-    return;
   /* Atomics at an acquire/release ordering that only accumulate (the survey checked the
    * source: no result read, the target never loaded): relaxed, they lose the fence and the L1
    * invalidation ptxas puts around each. Placed first here, so every rewrite justified below
@@ -245,6 +248,19 @@ static void ladder_structural_level(struct ladder_diag *d, const json_t *structu
     ladder_add(d, "specialize_args", 3, "");
     ladder_first(d, "specialize_args");
   }
+}
+
+static void ladder_structural_level(struct ladder_diag *d, const json_t *structural,
+                                    const char *l2_class, const json_t *ir)
+{
+  if (!d->available || !json_is_array(structural))
+    return;
+  if (d->level == 1)
+    ladder_structural_l1(d, structural);
+  else if (d->level == 2)
+    ladder_structural_l2(d, structural, l2_class);
+  else if (d->level == 3)
+    ladder_structural_l3(d, structural, l2_class, ir);
 }
 
 void ladder_short_rows(struct ladder_diag *d, const json_t *knobs)
