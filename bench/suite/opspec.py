@@ -51,8 +51,9 @@ from typing import Any
 SUITE_DIR = Path(__file__).resolve().parent
 # The operators the tools read: the suite (ops/) unless KOPT_SUITE_OPS_DIR names another
 # directory of the same layout, such as unseen/ (kernels the search was never tuned on).
-OPS_DIR = Path(os.environ.get("KOPT_SUITE_OPS_DIR") or SUITE_DIR / "ops").resolve()
+SUITE_OPS_DIR = SUITE_DIR / "ops"
 UNSEEN_DIR = SUITE_DIR / "unseen"
+OPS_DIR = Path(os.environ.get("KOPT_SUITE_OPS_DIR") or SUITE_OPS_DIR).resolve()
 SCALES = ("full", "small")
 CLASSES = ("elementwise", "reduction", "norm", "softmax", "gather", "fused", "matmul")
 DTYPE_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8, "int64": 8, "int32": 4,

@@ -37,7 +37,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "harness"))
 from kharness.timing import (
     NOISY_REL_IQR,  # a timing noisier than this gets a note (no torch needed)
 )
-from opspec import OPS_DIR, TRUTH_CLASS, OpSpec, OpSpecError, load_op, scale_of
+from opspec import (
+    OPS_DIR,
+    SUITE_OPS_DIR,
+    TRUTH_CLASS,
+    UNSEEN_DIR,
+    OpSpec,
+    OpSpecError,
+    load_op,
+    scale_of,
+)
 from results import (
     RecordError,
     Spread,
@@ -92,10 +101,16 @@ class Failure:
 
 
 def _op_spec(name: str) -> OpSpec | None:
-    try:
-        return load_op(OPS_DIR / name)
-    except OpSpecError:
-        return None
+    """The operator's spec: from OPS_DIR, else from the suite's other operator directory
+    (ops/ or unseen/, whose names do not overlap), so that one report can merge records of
+    both (a device call runs one directory's operators)."""
+    for root in dict.fromkeys((OPS_DIR, SUITE_OPS_DIR, UNSEEN_DIR)):
+        if (root / name / "op.json").is_file():
+            try:
+                return load_op(root / name)
+            except OpSpecError:
+                return None
+    return None
 
 
 def _stage_ms(rec: dict[str, Any], key: str) -> float | None:
@@ -113,7 +128,7 @@ def build_rows(records: list[dict[str, Any]]) -> tuple[list[OpRow], list[Failure
         spec = _op_spec(name)
         row = OpRow(name, spec.op_class if spec else "?", spec.dtype if spec else "?")
         if spec is None:
-            row.notes.append("not an operator of bench/suite/ops (no op.json): no roofline")
+            row.notes.append("not an operator of bench/suite/ops or unseen (no op.json): no roofline")
         for kind, rs in recs.items():
             for r in rs:
                 if not r.get("ok"):
@@ -185,7 +200,8 @@ def _peer_baselines(row: OpRow, cls: str, base: dict[int, dict[str, Any]]) -> li
     """The baselines records whose eager and torch.compile timed `cls` (opspec's
     baseline_class); a record made before ref.py had its Peer timed the reference Model (a
     wider type than users run) and is named in a note, not compared."""
-    kept, left = [], []
+    kept: list[dict[str, Any]] = []
+    left: list[dict[str, Any]] = []
     for b in base.values():
         (kept if b.get("baseline_class", TRUTH_CLASS) == cls else left).append(b)
     for b in left:

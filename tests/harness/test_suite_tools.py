@@ -397,6 +397,27 @@ def test_report_compares_kopt_with_the_peer_only(monkeypatch: pytest.MonkeyPatch
     assert not any("timed ref.py's Model" in n for n in row.notes)
 
 
+def test_report_merges_suite_and_unseen_operators(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One report over records of both operator directories (a device call runs one
+    directory's operators; bench/results/h100-new-tree-2026-12-07 merges three calls): each
+    operator's spec comes from whichever directory has it, whatever OPS_DIR says, so an unseen
+    operator keeps its class, dtype and roofline beside the suite's."""
+    suite_rec = json.loads(Path(TESTDATA, "kopt-col_sum-run1.json").read_text())
+    unseen_rec = json.loads(Path(H200_UNSEEN, "kopt-gemm_blockptr-run1.json").read_text())
+    for ops_dir in (report.SUITE_OPS_DIR, Path(UNSEEN_DIR)):
+        monkeypatch.setattr(report, "OPS_DIR", ops_dir)
+        rows, _ = report.build_rows([suite_rec, unseen_rec])
+        by = {r.name: r for r in rows}
+        for name, root in (("col_sum", report.SUITE_OPS_DIR), ("gemm_blockptr", Path(UNSEEN_DIR))):
+            spec = load_op(root / name)
+            assert (by[name].op_class, by[name].dtype) == (spec.op_class, spec.dtype), (ops_dir, name)
+            assert not any("no op.json" in n for n in by[name].notes), by[name].notes
+    monkeypatch.setattr(report, "OPS_DIR", report.SUITE_OPS_DIR)
+    nobody = dict(suite_rec, operator="no_such_operator")
+    (row,), _ = report.build_rows([nobody])
+    assert row.op_class == "?" and any("no op.json" in n for n in row.notes), row.notes
+
+
 def test_report_notes_noisy_timings(tmp_path: Path) -> None:
     """A baselines timing whose interquartile range is over a quarter of its median is named in
     the operator's notes; a tight one is not."""
