@@ -1,7 +1,7 @@
 """Change sets: a candidate module from the incumbent's source, its discovered knobs and
 {knob id: new value} (docs/SEARCH.md, `rewrite`).
 
-Every edit is a span the discovery took from the syntax tree (kharness.knobs.Site): the
+Every edit is a span the discovery took from the syntax tree (kharness.knobrec.Site): the
 literal that holds the value and every grid literal tied to it, a keyword added at a launch,
 a grid rewritten to `lambda meta: ...`, or an autotune configs list replaced by one config.
 Constructor knobs change through the returned `tunables` and leave the source as it is.
@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from .knobs import OPTION_DEFAULTS, AutotunePlan, Discovery, Knob, Where, parse_changes
+from .knobrec import AutotunePlan, Discovery, Knob, Where
+from .knobs import OPTION_DEFAULTS, parse_changes
 from .srcedit import Edit, LineIndex, RewriteRefused, apply_edits, check_parses
 
 

@@ -17,7 +17,8 @@ import torch
 from conftest import read, vector_add
 from kharness import normalize, pyflow
 from kharness.client import HarnessClient
-from kharness.knobs import Discovery, Knob, Site, Where, discover
+from kharness.knobrec import Discovery, Knob, Site, Where
+from kharness.knobs import discover
 from kharness.rewrite import apply_changes
 from kharness.srcedit import RewriteRefused
 
