@@ -44,6 +44,9 @@ SWEPT_KINDS = ("block", "group", "split", "num_warps", "num_stages")
 TIE_KINDS = ("block", "group", "split", "int")
 MAX_DECLARED_VALUES = 64
 META = "meta"
+# a loop's own pipeline depth, `tl.range(..., num_stages=2)` (_Builder.loop_stages)
+LOOP_RANGE_NAMES = ("tl.range", "triton.language.range")
+LOOP_STAGES_NAME = "loop_num_stages"
 
 
 # ---------------------------------------------------------------------------- discovery
@@ -229,6 +232,26 @@ class _Builder:
         for site in self.prog.sites:
             if site.kernel in self.recorded:
                 self.grid(site)
+        for name, fn in self.prog.jit.items():
+            if name in self.recorded:
+                self.loop_stages(name, fn)
+
+    def loop_stages(self, kernel: str, fn: ast.FunctionDef) -> None:
+        """`tl.range(..., num_stages=<int>)` in a launched kernel's own body: the loop's
+        pipeline depth, which overrides the launch's num_stages for that loop (so sweeping the
+        launch option leaves it as written). A knob of kind num_stages, role loop_stages, at
+        the literal; nothing else reads it, so it has no coupling."""
+        facts = self.facts[kernel]
+        for node in ast.walk(fn):
+            if not (isinstance(node, ast.Call) and pyflow.dotted(node.func) in LOOP_RANGE_NAMES):
+                continue
+            kw = next((k for k in node.keywords if k.arg == "num_stages"), None)
+            if kw is None or not pyflow.is_int_constant(kw.value):
+                continue
+            where = Where("loop_literal", kw.value.lineno, kernel, short(self.prog.text(node)))
+            self.knob(("loop_stages", kernel, kw.value.lineno, kw.value.col_offset), LOOP_STAGES_NAME,
+                      "num_stages", "loop_stages", pyflow.ival(kw.value), facts, where,
+                      [Site("literal", *self.prog.index.span(kw.value))])
 
     def site(self, site: LaunchSite) -> None:
         facts = self.facts[site.kernel]

@@ -436,6 +436,38 @@ def test_class_attribute(h):
     check_candidate(h, out, {"BLOCK": 1024})
 
 
+def test_loop_stages(h):
+    """`tl.range(..., num_stages=1)` in the kernel: the loop's own pipeline depth (it overrides
+    the launch's num_stages for that loop) is a knob at the literal, beside the launch option;
+    changing it edits that literal only, and the candidate is correct. Offline for cuda:90 the
+    loop pipelines its loads (cp.async) at depth 3 and not at depth 1, whatever the launch's
+    num_stages."""
+    src = fx("loop_stages.py")
+    load(h, "loop_stages.py", "ref_rowmax.py")
+    ks = by_id(knobs(h))
+    b = ks["loop_num_stages"]
+    assert (b["kind"], b["role"], b["value"], b["min"], b["max"]) == ("num_stages", "loop_stages", 1, 1, 8)
+    assert b["where"] == {"via": "loop_literal", "line": 14, "function": "row_max_kernel",
+                          "text": "tl.range(0, n_cols, BLOCK, num_stages=1)"}
+    assert b["coupled"] == [] and b["kernels"] == ["row_max_kernel"]
+    assert ks["num_stages"]["where"]["via"] == "launch_missing"        # the launch's option: its own knob
+    out = rewrite(h, changes={"loop_num_stages": 3})
+    assert changed_lines(src, out["source"]) == {
+        14: "    for start in tl.range(0, n_cols, BLOCK, num_stages=3):"}
+    check_candidate(h, out, {"loop_num_stages": 3})
+
+    def ptx(source):
+        c = h.request("compile", target="cuda:90", candidate_source=source)
+        assert c["ok"], c
+        (k,) = c["result"]["kernels"]
+        return k["ptx_stats"]
+
+    deep = ptx(out["source"])
+    shallow = ptx(rewrite(h, changes={"num_stages": 4})["source"])      # the launch's option only
+    assert deep.get("cp.async", 0) > 0, deep
+    assert shallow.get("cp.async", 0) == 0, shallow
+
+
 def test_kernel_parameter_default(h):
     src = fx("kernel_default.py")
     load(h, "kernel_default.py", "ref_scale.py")

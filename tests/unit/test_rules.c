@@ -245,6 +245,43 @@ static void test_stages_family_partners(void **state)
   json_decref(k);
 }
 
+/* A row loop written `tl.range(..., num_stages=1)` (harness knob loop_num_stages, kind
+ * num_stages, role loop_stages) beside the launch's num_stages: the num_stages family sweeps
+ * both, so the loop's own depth, which overrides the launch's for that loop, gets deeper. */
+static const char *loop_stages_knobs =
+    "{\"knobs\": ["
+    " {\"id\": \"BLOCK\", \"name\": \"BLOCK\", \"kind\": \"block\", \"role\": \"block\", \"value\": 512,"
+    "  \"pow2\": true, \"min\": 16, \"max\": 65536, \"kernels\": [\"row_max\"], \"where\": {\"via\": \"launch_literal\"}},"
+    " {\"id\": \"num_warps\", \"name\": \"num_warps\", \"kind\": \"num_warps\", \"value\": 4,"
+    "  \"min\": 1, \"max\": 32, \"kernels\": [\"row_max\"], \"where\": {\"via\": \"launch_missing\"}},"
+    " {\"id\": \"num_stages\", \"name\": \"num_stages\", \"kind\": \"num_stages\", \"value\": 3,"
+    "  \"min\": 1, \"max\": 8, \"kernels\": [\"row_max\"], \"where\": {\"via\": \"launch_missing\"}},"
+    " {\"id\": \"loop_num_stages\", \"name\": \"loop_num_stages\", \"kind\": \"num_stages\","
+    "  \"role\": \"loop_stages\", \"value\": 1, \"min\": 1, \"max\": 8, \"kernels\": [\"row_max\"],"
+    "  \"where\": {\"via\": \"loop_literal\"}}],"
+    " \"kernels\": [{\"name\": \"row_max\", \"uses_dot\": false}]}";
+
+static void test_loop_stages_swept(void **state)
+{
+  json_t *k = load(loop_stages_knobs), *c;
+  struct rules_plan_out out;
+  char why[512];
+  int deeper = 0;
+  size_t i;
+  (void)state;
+  assert_int_equal(plan(k, "num_stages", "up", NULL, NULL, 32, &out, why), 0);
+  assert_true(json_array_size(out.candidates) > 0);
+  json_array_foreach(out.candidates, i, c) {
+    long loop = change(c, "loop_num_stages", 1);
+    assert_true(loop >= 1 && loop <= 5);
+    deeper |= loop > 1;
+  }
+  assert_true(deeper);
+  assert_non_null(strstr(out.summary, "loop_num_stages"));
+  json_decref(out.candidates);
+  json_decref(k);
+}
+
 static void test_structural(void **state)
 {
   json_t *k = load(elementwise_knobs), *tried = json_array();
@@ -794,6 +831,7 @@ int main(void)
     cmocka_unit_test(test_tile_from_ir_caps_rows),
     cmocka_unit_test(test_tile_from_sweep_hint),
     cmocka_unit_test(test_stages_family_partners),
+    cmocka_unit_test(test_loop_stages_swept),
     cmocka_unit_test(test_structural),
     cmocka_unit_test(test_row_fill),
     cmocka_unit_test(test_nothing_for),
