@@ -14,7 +14,7 @@ import re
 
 import pytest
 import torch
-from conftest import read, vector_add
+from conftest import ROOT, read, vector_add
 from kharness import normalize, pyflow
 from kharness.client import HarnessClient
 from kharness.knobrec import Discovery, Knob, Site, Where
@@ -437,13 +437,16 @@ def test_class_attribute(h):
 
 
 def test_loop_stages(h):
-    """`tl.range(..., num_stages=1)` in the kernel: the loop's own pipeline depth (it overrides
-    the launch's num_stages for that loop) is a knob at the literal, beside the launch option;
-    changing it edits that literal only, and the candidate is correct. Offline for cuda:90 the
-    loop pipelines its loads (cp.async) at depth 3 and not at depth 1, whatever the launch's
-    num_stages."""
-    src = fx("loop_stages.py")
-    load(h, "loop_stages.py", "ref_rowmax.py")
+    """`tl.range(..., num_stages=1)` in the kernel (the unseen rowmax_tl_range, at its
+    interpreter size): the loop's own pipeline depth (it overrides the launch's num_stages for
+    that loop) is a knob at the literal, beside the launch option; changing it edits that
+    literal only, and the candidate is correct. Offline for cuda:90 the loop pipelines its
+    loads (cp.async) at depth 3 and not at depth 1, whatever the launch's num_stages."""
+    op = os.path.join(ROOT, "bench", "suite", "unseen", "rowmax_tl_range")
+    src = read(op, "kernel.py")
+    r = h.request("load", kernel_source=src, reference_source=read(op, "ref.py"), workdir="loop_stages",
+                  seed=0, correctness_cases=1, benchmark_cases=1)
+    assert r["ok"], r
     ks = by_id(knobs(h))
     b = ks["loop_num_stages"]
     assert (b["kind"], b["role"], b["value"], b["min"], b["max"]) == ("num_stages", "loop_stages", 1, 1, 8)
