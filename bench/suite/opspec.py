@@ -272,6 +272,15 @@ def list_ops(root: Path = OPS_DIR) -> list[str]:
     return sorted(p.name for p in root.iterdir() if (p / "op.json").is_file())
 
 
+def find_op(name: str, first: Path = OPS_DIR) -> Path | None:
+    """The directory of operator `name`: `first`'s, else the suite's or unseen/'s (their names
+    do not overlap), so that records of both can be read together; None when none has it."""
+    for root in dict.fromkeys((first, SUITE_OPS_DIR, UNSEEN_DIR)):
+        if (root / name / "op.json").is_file():
+            return root / name
+    return None
+
+
 def select_ops(which: str, root: Path = OPS_DIR) -> list[OpSpec]:
     """`all` or a comma-separated list of operator names (unknown names are an error)."""
     names = list_ops(root)

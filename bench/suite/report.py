@@ -39,11 +39,10 @@ from kharness.timing import (
 )
 from opspec import (
     OPS_DIR,
-    SUITE_OPS_DIR,
     TRUTH_CLASS,
-    UNSEEN_DIR,
     OpSpec,
     OpSpecError,
+    find_op,
     load_op,
     scale_of,
 )
@@ -101,16 +100,13 @@ class Failure:
 
 
 def _op_spec(name: str) -> OpSpec | None:
-    """The operator's spec: from OPS_DIR, else from the suite's other operator directory
-    (ops/ or unseen/, whose names do not overlap), so that one report can merge records of
-    both (a device call runs one directory's operators)."""
-    for root in dict.fromkeys((OPS_DIR, SUITE_OPS_DIR, UNSEEN_DIR)):
-        if (root / name / "op.json").is_file():
-            try:
-                return load_op(root / name)
-            except OpSpecError:
-                return None
-    return None
+    """The operator's spec, from OPS_DIR or the suite's other operator directory (a device
+    call runs one directory's operators; one report merges both)."""
+    where = find_op(name, OPS_DIR)
+    try:
+        return load_op(where) if where is not None else None
+    except OpSpecError:
+        return None
 
 
 def _stage_ms(rec: dict[str, Any], key: str) -> float | None:

@@ -67,6 +67,10 @@ class KernelFacts:
     num_programs_axes: set[int] = field(default_factory=set)
     uses_dot: bool = False
     loops: int = 0
+    # (the tl.range call, its num_stages literal) of each `tl.range(..., num_stages=<int>)` loop:
+    # a loop's own pipeline depth, which overrides the launch's num_stages for that loop (a
+    # knob, kharness.knobs)
+    loop_stages: list[tuple[ast.Call, ast.Constant]] = field(default_factory=list)
     reductions: int = 0
     atomics: bool = False
 
@@ -327,6 +331,9 @@ def _loops_and_calls(k: KernelFacts, fn: ast.FunctionDef, constexprs: set[str]) 
         if isinstance(node, (ast.For, ast.While)):
             k.loops += 1
         if isinstance(node, ast.For) and isinstance(node.iter, ast.Call):
+            if _tl_call(node.iter) == "range":
+                k.loop_stages += [(node.iter, kw.value) for kw in node.iter.keywords
+                                  if kw.arg == "num_stages" and is_int_constant(kw.value)]
             name = (dotted(node.iter.func) or "").split(".")[-1]
             if name in ("range", "static_range"):
                 args = node.iter.args

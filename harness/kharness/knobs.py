@@ -44,9 +44,7 @@ SWEPT_KINDS = ("block", "group", "split", "num_warps", "num_stages")
 TIE_KINDS = ("block", "group", "split", "int")
 MAX_DECLARED_VALUES = 64
 META = "meta"
-# a loop's own pipeline depth, `tl.range(..., num_stages=2)` (_Builder.loop_stages)
-LOOP_RANGE_NAMES = ("tl.range", "triton.language.range")
-LOOP_STAGES_NAME = "loop_num_stages"
+LOOP_STAGES_NAME = "loop_num_stages"     # a loop's own pipeline depth (_Builder.loop_stages)
 
 
 # ---------------------------------------------------------------------------- discovery
@@ -232,26 +230,21 @@ class _Builder:
         for site in self.prog.sites:
             if site.kernel in self.recorded:
                 self.grid(site)
-        for name, fn in self.prog.jit.items():
-            if name in self.recorded:
-                self.loop_stages(name, fn)
+        for name in self.recorded:
+            if name in self.facts:
+                self.loop_stages(self.facts[name])
 
-    def loop_stages(self, kernel: str, fn: ast.FunctionDef) -> None:
-        """`tl.range(..., num_stages=<int>)` in a launched kernel's own body: the loop's
-        pipeline depth, which overrides the launch's num_stages for that loop (so sweeping the
-        launch option leaves it as written). A knob of kind num_stages, role loop_stages, at
-        the literal; nothing else reads it, so it has no coupling."""
-        facts = self.facts[kernel]
-        for node in ast.walk(fn):
-            if not (isinstance(node, ast.Call) and pyflow.dotted(node.func) in LOOP_RANGE_NAMES):
-                continue
-            kw = next((k for k in node.keywords if k.arg == "num_stages"), None)
-            if kw is None or not pyflow.is_int_constant(kw.value):
-                continue
-            where = Where("loop_literal", kw.value.lineno, kernel, short(self.prog.text(node)))
-            self.knob(("loop_stages", kernel, kw.value.lineno, kw.value.col_offset), LOOP_STAGES_NAME,
-                      "num_stages", "loop_stages", pyflow.ival(kw.value), facts, where,
-                      [Site("literal", *self.prog.index.span(kw.value))])
+    def loop_stages(self, facts: KernelFacts) -> None:
+        """A launched kernel's `tl.range(..., num_stages=<int>)` loops (kernelinfo's
+        loop_stages): the loop's pipeline depth, which overrides the launch's num_stages for
+        that loop (so sweeping the launch option leaves it as written). A knob of kind
+        num_stages, role loop_stages, at the literal; nothing else reads it, so it has no
+        coupling."""
+        for call, lit in facts.loop_stages:
+            where = Where("loop_literal", lit.lineno, facts.name, short(self.prog.text(call)))
+            self.knob(("loop_stages", facts.name, lit.lineno, lit.col_offset), LOOP_STAGES_NAME,
+                      "num_stages", "loop_stages", pyflow.ival(lit), facts, where,
+                      [Site("literal", *self.prog.index.span(lit))])
 
     def site(self, site: LaunchSite) -> None:
         facts = self.facts[site.kernel]

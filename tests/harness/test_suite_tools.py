@@ -22,7 +22,7 @@ sys.path.insert(0, SUITE)
 import exhaustive
 import gpustate
 import report
-from opspec import UNSEEN_DIR, OpSpecError, load_op
+from opspec import SUITE_OPS_DIR, UNSEEN_DIR, OpSpecError, load_op
 from results import kopt_summary, load_records
 
 PY = sys.executable
@@ -404,15 +404,15 @@ def test_report_merges_suite_and_unseen_operators(monkeypatch: pytest.MonkeyPatc
     operator keeps its class, dtype and roofline beside the suite's."""
     suite_rec = json.loads(Path(TESTDATA, "kopt-col_sum-run1.json").read_text())
     unseen_rec = json.loads(Path(H200_UNSEEN, "kopt-gemm_blockptr-run1.json").read_text())
-    for ops_dir in (report.SUITE_OPS_DIR, Path(UNSEEN_DIR)):
+    for ops_dir in (SUITE_OPS_DIR, Path(UNSEEN_DIR)):
         monkeypatch.setattr(report, "OPS_DIR", ops_dir)
         rows, _ = report.build_rows([suite_rec, unseen_rec])
         by = {r.name: r for r in rows}
-        for name, root in (("col_sum", report.SUITE_OPS_DIR), ("gemm_blockptr", Path(UNSEEN_DIR))):
+        for name, root in (("col_sum", SUITE_OPS_DIR), ("gemm_blockptr", Path(UNSEEN_DIR))):
             spec = load_op(root / name)
             assert (by[name].op_class, by[name].dtype) == (spec.op_class, spec.dtype), (ops_dir, name)
             assert not any("no op.json" in n for n in by[name].notes), by[name].notes
-    monkeypatch.setattr(report, "OPS_DIR", report.SUITE_OPS_DIR)
+    monkeypatch.setattr(report, "OPS_DIR", SUITE_OPS_DIR)
     nobody = dict(suite_rec, operator="no_such_operator")
     (row,), _ = report.build_rows([nobody])
     assert row.op_class == "?" and any("no op.json" in n for n in row.notes), row.notes

@@ -180,7 +180,7 @@ def analyze(mod: Module, k: Kernel) -> VectorPlan:
            f"every access `ptr + {offs}` masked by `{offs} < {n_param}`; {block} = {b_value} with "
            f"{_warps(mod, site)} warps gives {max(1, b_value // (32 * _warps(mod, site)))} element(s) per thread, "
            f"a 128-bit access needs {vec} ({elem}-byte elements)")
-    unspec = specialize.find(mod, k, pointers | {n_param})
+    unspec = specialize.find(k, pointers | {n_param})
     return VectorPlan(k, site, why + specialize.describe(unspec), {**DEFAULTS, "kernel": name}, DOMAIN, offs, block,
                       n_param, elem, hinted, unspec)
 

@@ -70,7 +70,7 @@ def _named(k: Kernel, elt: ast.expr) -> str | None:
     return k.params[i] if i is not None and 0 <= i < len(k.params) else None
 
 
-def find(mod: Module, k: Kernel, wanted: Iterable[str]) -> Unspecialized | None:
+def find(k: Kernel, wanted: Iterable[str]) -> Unspecialized | None:
     """Which of ``wanted`` kernel k's jit decorator keeps from being specialised (None: none)."""
     call = k.jit
     if not isinstance(call, ast.Call):
@@ -174,7 +174,7 @@ def _specialisable(d: dict[str, object] | None) -> str | None:
 
 def analyze(mod: Module, k: Kernel) -> SpecializePlan:
     name = k.name
-    every = find(mod, k, k.params)
+    every = find(k, k.params)
     listed = {n for names in every.released.values() for n in names} if every is not None else set()
     if not listed:
         raise RewriteRefused(f"{name}: its @triton.jit lists no parameter in do_not_specialize or "
@@ -184,7 +184,7 @@ def analyze(mod: Module, k: Kernel) -> SpecializePlan:
     reach = _reaching(k, _access_exprs(mod, k))
     why_each = {n: _specialisable(values.get(n)) for n in sorted(listed & reach)}
     wanted = {n for n, w in why_each.items() if w}
-    unspec = find(mod, k, wanted)
+    unspec = find(k, wanted)
     if unspec is None:
         detail = "; ".join(f"{n}: {'reaches no load, store or atomic' if n not in reach else 'not specialisable at the recorded launch'}"
                            for n in sorted(listed))
