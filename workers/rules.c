@@ -354,10 +354,21 @@ static long rules_role_value(const char *role, const struct rules_knob *ks, unsi
   return -1;
 }
 
+/* The pipeline depth that buffers a tile kernel's loads: a loop's own num_stages
+ * (`tl.range(..., num_stages=s)`, role loop_stages) overrides the launch's for that loop, so it
+ * governs the dot loop's shared memory where the kernel has one; else the launch's. */
+static long rules_stages_value(const struct rules_knob *ks, unsigned nk, const struct rules_axis *ax,
+                               unsigned nax, const long *vals)
+{
+  long loop = rules_role_value("loop_stages", ks, nk, ax, nax, vals);
+  return loop > 0 ? loop : rules_role_value("num_stages", ks, nk, ax, nax, vals);
+}
+
 /* 1 when a tile configuration cannot fit the device's shared memory: a pipelined tl.dot
  * kernel buffers num_stages tiles of A (BLOCK_M x BLOCK_K) and B (BLOCK_K x BLOCK_N), so its
- * need scales as (BM*BK + BK*BN) * stages from a measured configuration's shared bytes. Only
- * once the limit is known from a failure (nothing is assumed about the device). */
+ * need scales as (BM*BK + BK*BN) * stages from a measured configuration's shared bytes (the
+ * stages being the loop's own where it has them: rules_stages_value). Only once the limit is
+ * known from a failure (nothing is assumed about the device). */
 static int rules_smem_exceeds(const json_t *memory, const char *structure, const struct rules_knob *ks,
                               unsigned nk, const struct rules_axis *ax, unsigned nax, const long *vals)
 {
@@ -365,7 +376,7 @@ static int rules_smem_exceeds(const json_t *memory, const char *structure, const
   long bm = rules_role_value("block_m", ks, nk, ax, nax, vals);
   long bn = rules_role_value("block_n", ks, nk, ax, nax, vals);
   long bk = rules_role_value("block_k", ks, nk, ax, nax, vals);
-  long st = rules_role_value("num_stages", ks, nk, ax, nax, vals);
+  long st = rules_stages_value(ks, nk, ax, nax, vals);
   const json_t *m;
   size_t i;
   if (limit <= 0 || bm <= 0 || bn <= 0 || bk <= 0 || st <= 0)
@@ -373,7 +384,7 @@ static int rules_smem_exceeds(const json_t *memory, const char *structure, const
   json_array_foreach(memory, i, m) {
     const json_t *cfg = json_object_get(m, "config"), *f;
     const char *fk;
-    long bm0 = -1, bn0 = -1, bk0 = -1, st0 = -1, sh = 0;
+    long bm0 = -1, bn0 = -1, bk0 = -1, st0 = -1, loop0 = -1, sh = 0;
     if (strcmp(json_string_value(json_object_get(m, "structure")) ?: "", structure))
       continue;
     json_object_foreach((json_t *)json_object_get(m, "facts"), fk, f)
@@ -383,8 +394,10 @@ static int rules_smem_exceeds(const json_t *memory, const char *structure, const
       if (!strcmp(ks[k].role, "block_m")) bm0 = v;
       else if (!strcmp(ks[k].role, "block_n")) bn0 = v;
       else if (!strcmp(ks[k].role, "block_k")) bk0 = v;
+      else if (!strcmp(ks[k].role, "loop_stages")) loop0 = v;
       else if (!strcmp(ks[k].kind, "num_stages")) st0 = v;
     }
+    st0 = loop0 > 0 ? loop0 : st0;
     if (sh > 0 && bm0 > 0 && bn0 > 0 && bk0 > 0 && st0 > 0) {
       double est = (double)sh * (double)((bm * bk + bk * bn) * st) /
                    (double)((bm0 * bk0 + bk0 * bn0) * st0);

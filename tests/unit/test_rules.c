@@ -727,6 +727,50 @@ static void test_shared_memory_prune(void **state)
   json_decref(k);
 }
 
+/* A tile kernel whose dot loop has its own depth (`tl.range(..., num_stages=2)`, role
+ * loop_stages): the loop's depth sizes the shared memory, the launch's does not, so a deep
+ * loop is pruned whatever the launch says and a deep launch option is kept under a shallow
+ * loop. The loop knob is listed first and the launch's last, so taking either for the other
+ * (in the configuration or in the measured one) fails one of the two assertions. */
+static void test_shared_memory_prune_loop_stages(void **state)
+{
+  json_t *k = load("{\"knobs\": ["
+                   " {\"id\": \"loop_num_stages\", \"kind\": \"num_stages\", \"role\": \"loop_stages\", \"value\": 2, \"min\": 1, \"max\": 8},"
+                   " {\"id\": \"BLOCK_M\", \"kind\": \"block\", \"role\": \"block_m\", \"value\": 128, \"min\": 16, \"max\": 256},"
+                   " {\"id\": \"BLOCK_N\", \"kind\": \"block\", \"role\": \"block_n\", \"value\": 256, \"min\": 16, \"max\": 256},"
+                   " {\"id\": \"BLOCK_K\", \"kind\": \"block\", \"role\": \"block_k\", \"value\": 64, \"min\": 16, \"max\": 256},"
+                   " {\"id\": \"num_stages\", \"kind\": \"num_stages\", \"value\": 3, \"min\": 1, \"max\": 8}]}");
+  json_t *mem = json_array(), *c;
+  struct rules_plan_out out;
+  char why[512];
+  size_t i;
+  int deep_launch = 0;
+  (void)state;
+  /* measured: 2 loop stages of (128x64 + 64x256) fp16 tiles = 98304 bytes */
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i, s:i, s:i, s:i, s:i}, s:f, s:s, s:{s:{s:i}}}",
+                                       "structure", "s0", "config", "loop_num_stages", 2, "BLOCK_M", 128,
+                                       "BLOCK_N", 256, "BLOCK_K", 64, "num_stages", 3, "time_ms", 0.2,
+                                       "status", "incumbent", "facts", "mm", "shared_bytes", 98304));
+  json_array_append_new(mem, json_pack("{s:s, s:{s:i, s:i, s:i, s:i, s:i}, s:s, s:s}", "structure",
+                                       "s0", "config", "loop_num_stages", 2, "BLOCK_M", 256, "BLOCK_N", 256,
+                                       "BLOCK_K", 128, "num_stages", 3, "status", "error", "reason",
+                                       "OutOfResources: out of resource: shared memory, Required: 262144,"
+                                       " Hardware limit: 232448."));
+  assert_int_equal(plan(k, "num_stages", "up", mem, NULL, 64, &out, why), 0);
+  assert_true(json_array_size(out.candidates) > 0);
+  json_array_foreach(out.candidates, i, c) {
+    long loop = change(c, "loop_num_stages", 2), launch = change(c, "num_stages", 3);
+    long bk = change(c, "BLOCK_K", 64);
+    assert_true(98304.0 * (double)((128 * bk + bk * 256) * loop) / ((128 * 64 + 64 * 256) * 2) <= 232448.0);
+    deep_launch |= launch >= 5;
+  }
+  assert_true(deep_launch);
+  assert_non_null(strstr(out.summary, "pruned"));
+  json_decref(out.candidates);
+  json_decref(mem);
+  json_decref(k);
+}
+
 /* A matched pattern's region: the first sweep of a structure is centred on the values it
  * prefers (by kind: "block", "num_warps"), the nearest candidates come from there; once a
  * configuration was measured, the centre is the best measured and the preference only pulls. */
@@ -838,6 +882,7 @@ int main(void)
     cmocka_unit_test(test_exhausted),
     cmocka_unit_test(test_small_window_widens),
     cmocka_unit_test(test_shared_memory_prune),
+    cmocka_unit_test(test_shared_memory_prune_loop_stages),
     cmocka_unit_test(test_tile_block_stages_partner),
     cmocka_unit_test(test_tile_per_thread_cap),
     cmocka_unit_test(test_diff),
