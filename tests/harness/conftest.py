@@ -18,7 +18,7 @@ GPU_DIR = os.path.join(ROOT, "bench", "gpu")      # the GPU probes, importable a
 os.environ["TRITON_INTERPRET"] = "1"
 sys.path.insert(0, HARNESS_DIR)
 
-from kharness.client import HarnessClient  # noqa: E402
+from kharness.client import HarnessClient
 
 
 def read(*parts):
@@ -48,6 +48,14 @@ def harness(tmp_path_factory):
     h = start_harness(wd)
     yield h
     h.close()
+
+
+@pytest.fixture(scope="module")
+def recorded(harness):
+    """The launches the module's harness records for each structural fixture, by name, on
+    first use (structural_cases.Recorded): what the structural tests' surveys and rewrites get."""
+    from structural_cases import Recorded  # here: structural_cases imports this module
+    return Recorded(harness)
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """What the structural rewrite tests share (test_structural*.py): the fixtures and what each
 must fit or refuse, the harness they run in, the launches it records for each (recorded on
-first use, so a module pays only for the fixtures it reads), and helpers that load, validate
+first use, so a module pays only for the fixtures it reads: conftest's `recorded`), and helpers that load, validate
 and compile candidates.
 
 Fixtures: tests/harness/structural_fixtures/<rewrite>_<case>/{ref.py,kernel.py}."""
@@ -9,7 +9,7 @@ import importlib.util
 import json
 import os
 
-from conftest import read, start_harness
+from conftest import read
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "structural_fixtures")
 
@@ -309,16 +309,9 @@ def descriptor_calls(source: str, kernel: str) -> tuple[ast.For, list[ast.Call]]
                        and n.func.attr == "make_tensor_descriptor"]
 
 
-def structural_harness(tmp_path_factory):
-    """A harness process for one test module (its `h` fixture yields from this)."""
-    client = start_harness(tmp_path_factory.mktemp("structural"))
-    yield client
-    client.close()
-
-
 class Recorded:
     """The launches the harness records when it loads a fixture (what `survey` gets), by the
-    fixture's name, recorded on first use."""
+    fixture's name, recorded on first use (conftest's `recorded`)."""
 
     def __init__(self, h):
         self.h = h

@@ -2,7 +2,7 @@
 the launch option it sweeps, and, offline for cuda:90, that its candidate's atomics lose their
 ordering (PTX `.relaxed` where the original is `.acq_rel`). That each fixture's candidate is
 correct on the interpreter, and that the rewrite fits exactly those fixtures, is
-test_structural.py's (FITS, APPLIED)."""
+test_structural.py's (structural_cases.FITS, APPLIED)."""
 from __future__ import annotations
 
 import re
@@ -14,7 +14,7 @@ from conftest import read, start_harness
 from kharness.client import HarnessClient
 from kharness.srcedit import RewriteRefused
 from kharness.structural import apply, survey
-from test_structural import _compile, fixture, record
+from structural_cases import compile_cuda90, fixture, record
 
 HIST = "relaxed_atomics_histogram"
 SCATTER = "relaxed_atomics_scatter"
@@ -118,7 +118,7 @@ def test_atomics_relaxed_in_the_ptx_cuda90(h: HarnessClient) -> None:
     its candidate with the same atomics `.relaxed` and none ordered."""
     ker = fixture(SCATTER)[1]
     cand = apply(ker, "relaxed_atomics", {}, launches(h, SCATTER))
-    ptx = {label: read(_compile(h, SCATTER, src)["files"]["ptx"]["path"])
+    ptx = {label: read(compile_cuda90(h, SCATTER, src)["files"]["ptx"]["path"])
            for label, src in (("before", ker), ("after", cand))}
     atoms = {k: re.findall(r"\batom\.global\.\S+", v) for k, v in ptx.items()}
     assert atoms["before"] and all(".acq_rel." in a for a in atoms["before"]), atoms

@@ -17,24 +17,12 @@ from structural_cases import (
     APPLIED,
     FITS,
     REFUSED,
-    Recorded,
     altered,
     compile_cuda90,
     fixture,
     load_and_validate,
-    structural_harness,
     tl_loads,
 )
-
-
-@pytest.fixture(scope="module")
-def h(tmp_path_factory):
-    yield from structural_harness(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def recorded(h):
-    return Recorded(h)
 
 
 @pytest.mark.parametrize("name", sorted(FITS))
@@ -58,12 +46,12 @@ def test_survey(recorded, name):
 @pytest.mark.parametrize("name,rewrite,params", APPLIED,
                          ids=[f"{a[1]}-{a[0]}-{'-'.join(f'{k}{v}' for k, v in a[2].items()) or 'defaults'}"
                               for a in APPLIED])
-def test_apply_is_correct(h, recorded, name, rewrite, params):
+def test_apply_is_correct(harness, recorded, name, rewrite, params):
     cand = apply(fixture(name)[1], rewrite, params, recorded[name])
     assert cand != fixture(name)[1]
     st = check_source(cand)
     assert st["ok"], st["violations"]
-    res = load_and_validate(h, name, cand)
+    res = load_and_validate(harness, name, cand)
     assert res["passed"], res["failure"]
     assert res["who"] == "candidate" and res["cases_checked"] == 2
 
@@ -84,39 +72,39 @@ def test_survey_without_launches_and_bad_source():
     assert all(not f.fits and "does not parse" in f.why for f in fits)
 
 
-def test_ir_properties_cuda90(h, recorded):
+def test_ir_properties_cuda90(harness, recorded):
     """What each rewrite is for, where the IR shows it (offline compile, no GPU; the initial
     kernels have one element per thread or one column per program: 32-bit loads only).
     elementwise_vector and strided_reduction_tiles give 128-bit global loads;
     row_single_block loads each row once (fewer tt.load ops than the loop version's loads)."""
     name = "elementwise_vector_gelu"
-    k = compile_cuda90(h, name, apply(fixture(name)[1], "elementwise_vector", {}, recorded[name]))
+    k = compile_cuda90(harness, name, apply(fixture(name)[1], "elementwise_vector", {}, recorded[name]))
     assert k["ptx_stats"].get("ld.global.v4.32", 0) > 0 and k["ptx_stats"].get("st.global.v4.32", 0) > 0
     assert k["ptx_stats"].get("ld.global.32", 0) == 0
     assert k["metadata"]["num_warps"] == 4 and k["constexprs"] == {"(3,)": "1024"}
 
     name = "strided_reduction_tiles_colsum"
-    k = compile_cuda90(h, name, apply(fixture(name)[1], "strided_reduction_tiles", {}, recorded[name]))
+    k = compile_cuda90(harness, name, apply(fixture(name)[1], "strided_reduction_tiles", {}, recorded[name]))
     assert k["ptx_stats"].get("ld.global.v4.32", 0) > 0
 
     # float16 pairs at stride 2: 16-bit loads and stores before; after, as wide as the tile
     # allows: 128-bit on the rows kernel's [4, 128] tile at 2 warps, 64-bit on one row of 128
     # (4 elements per thread at 1 warp)
     name = "deinterleave_pairs_rows"
-    k = compile_cuda90(h, name, fixture(name)[1])
+    k = compile_cuda90(harness, name, fixture(name)[1])
     assert k["ptx_stats"].get("ld.global.16", 0) > 0 and k["ptx_stats"].get("st.global.16", 0) > 0
-    k = compile_cuda90(h, name, apply(fixture(name)[1], "deinterleave_pairs", {"num_warps": 2}, recorded[name]))
+    k = compile_cuda90(harness, name, apply(fixture(name)[1], "deinterleave_pairs", {"num_warps": 2}, recorded[name]))
     stats = k["ptx_stats"]
     assert stats.get("ld.global.16", 0) == 0 and stats.get("st.global.16", 0) == 0
     assert stats.get("ld.global.v4.32", 0) > 0 and stats.get("st.global.v4.32", 0) > 0
     assert stats.get("ld.shared", 0) == 0               # no layout conversion through shared memory
     name = "deinterleave_pairs_rope"
-    k = compile_cuda90(h, name, apply(fixture(name)[1], "deinterleave_pairs", {"num_warps": 1}, recorded[name]))
+    k = compile_cuda90(harness, name, apply(fixture(name)[1], "deinterleave_pairs", {"num_warps": 1}, recorded[name]))
     assert k["ptx_stats"].get("ld.global.16", 0) == 0 and k["ptx_stats"].get("st.global.v2.32", 0) > 0
 
     name = "row_single_block_rmsnorm"
     cand = apply(fixture(name)[1], "row_single_block", {}, recorded[name])
-    k = compile_cuda90(h, name, cand)
+    k = compile_cuda90(harness, name, cand)
     assert k["kernel"] == "add_rmsnorm_kernel_row"
     ttir = read(k["files"]["ttir"]["path"])
     assert tl_loads(fixture(name)[1], "add_rmsnorm_kernel") == 5
@@ -209,19 +197,19 @@ def test_elementwise_vector_specializes(recorded, decorator, expected):
     assert fit.fits and ("do_not_specialize" in fit.why) == (expected != _jit_decorator(src, "leaky_relu_kernel")), fit.why
 
 
-def test_elementwise_vector_specialized_is_128_bit(h, recorded):
+def test_elementwise_vector_specialized_is_128_bit(harness, recorded):
     """Offline for cuda:90: with the length unspecialised the masked float16 accesses are one
     element wide, whatever the hints; the candidate, with the length specialised (5008 is a
     multiple of 16), loads and stores 128 bits per access."""
     name = "elementwise_vector_unspecialized"
-    before = compile_cuda90(h, name, fixture(name)[1])["ptx_stats"]
+    before = compile_cuda90(harness, name, fixture(name)[1])["ptx_stats"]
     assert before.get("ld.global.16", 0) > 0 and before.get("ld.global.v4.32", 0) == 0, before
-    after = compile_cuda90(h, name, apply(fixture(name)[1], "elementwise_vector", {}, recorded[name]))["ptx_stats"]
+    after = compile_cuda90(harness, name, apply(fixture(name)[1], "elementwise_vector", {}, recorded[name]))["ptx_stats"]
     assert after.get("ld.global.16", 0) == 0 and after.get("st.global.16", 0) == 0, after
     assert after.get("ld.global.v4.32", 0) > 0 and after.get("st.global.v4.32", 0) > 0, after
 
 
-def test_specialize_args(h, recorded):
+def test_specialize_args(harness, recorded):
     """specialize_args releases the stride and the row length (multiples of 16 in the recorded
     launch, both reaching the loads and stores) and keeps eps, which reaches none; offline for
     cuda:90 the row kernel's float16 accesses go from one element to 128 bits (8 per thread at
@@ -232,9 +220,9 @@ def test_specialize_args(h, recorded):
     assert "n_cols (256, a multiple of 16), stride (256, a multiple of 16)" in fit.why, fit.why
     out = apply(ker, "specialize_args", {}, recorded[name])
     assert _jit_decorator(out, "l2norm_kernel") == "triton.jit(do_not_specialize=['eps'])", out
-    before = compile_cuda90(h, name, ker)["ptx_stats"]
+    before = compile_cuda90(harness, name, ker)["ptx_stats"]
     assert before.get("ld.global.16", 0) > 0 and before.get("ld.global.v4.32", 0) == 0, before
-    after = compile_cuda90(h, name, out)["ptx_stats"]
+    after = compile_cuda90(harness, name, out)["ptx_stats"]
     assert after.get("ld.global.16", 0) == 0 and after.get("st.global.16", 0) == 0, after
     assert after.get("ld.global.v4.32", 0) > 0 and after.get("st.global.v4.32", 0) > 0, after
     eps_only = ker.replace('do_not_specialize=["stride", "n_cols", "eps"]', 'do_not_specialize=["eps"]')

@@ -2,13 +2,13 @@
 each precondition, candidates with even_bounds' flag false and with the rewrites composed,
 validated by the real harness process (TRITON_INTERPRET=1), and, offline for cuda:90, the IR
 each is for. Their survey and default candidates on every fixture run in test_structural.py
-(FITS), whose helpers these tests share."""
+(structural_cases.FITS), whose helpers (structural_cases.py) these tests share."""
 import re
 
 import pytest
 from conftest import read, start_harness
 from kharness.structural import apply, survey
-from test_structural import _compile, fixture, load_and_validate, record
+from structural_cases import compile_cuda90, fixture, load_and_validate, record
 
 # the fixtures these tests load (structural_fixtures/<name>)
 NAMES = ("even_bounds_attention", "even_bounds_lse")
@@ -91,7 +91,7 @@ def test_fold_exp2_defer(h, recorded):
     for one in (cand, apply(apply(src, "even_bounds", {}, recorded[name]), "fold_exp2", {}, recorded[name])):
         res = load_and_validate(h, name, one)
         assert res["passed"], res["failure"]
-    ttir = read(_compile(h, name, apply(src, "fold_exp2", {}, recorded[name]))["files"]["ttir"]["path"])
+    ttir = read(compile_cuda90(h, name, apply(src, "fold_exp2", {}, recorded[name]))["files"]["ttir"]["path"])
     assert ttir.count("math.exp2 ") == 2, ttir
 
 
@@ -171,8 +171,8 @@ def test_fold_exp2_candidate_and_ir(h, recorded):
     assert "s = tl.dot(q, tl.trans(k)) * (scale * 1.4426950408889634)" in cand
     assert "p = tl.exp2(s - m_new[:, None])" in cand and "alpha = tl.exp2(m_i - m_new)" in cand
     assert "tl.exp(" not in cand
-    before = read(_compile(h, name, src)["files"]["ttir"]["path"])
-    after = read(_compile(h, name, cand)["files"]["ttir"]["path"])
+    before = read(compile_cuda90(h, name, src)["files"]["ttir"]["path"])
+    after = read(compile_cuda90(h, name, cand)["files"]["ttir"]["path"])
     assert before.count("math.exp ") == 2 and "math.exp2" not in before, before
     assert after.count("math.exp2 ") == 2 and "math.exp " not in after, after
     both = apply(apply(src, "even_bounds", {}, recorded[name]), "fold_exp2", {"defer": 0}, recorded[name])
@@ -226,9 +226,9 @@ def test_even_bounds_cuda90(h, recorded):
     """What the flag is for, offline for cuda:90 at 64 keys in blocks of 32: the attention
     loop's bound masks on K and V and the score tile's select are compiled away."""
     name = "even_bounds_attention"
-    before = read(_compile(h, name, fixture(name)[1])["files"]["ttgir"]["path"])
+    before = read(compile_cuda90(h, name, fixture(name)[1])["files"]["ttgir"]["path"])
     cand = apply(fixture(name)[1], "even_bounds", {}, recorded[name])
-    after = read(_compile(h, name, cand)["files"]["ttgir"]["path"])
+    after = read(compile_cuda90(h, name, cand)["files"]["ttgir"]["path"])
     # K and V are pipelined as async copies: masked by the bound (with an `other`) before; after,
     # only by the pipeline's own predicate for its prologue's iterations (no `other`)
     copies = re.compile(r"ttg\.async_copy_global_to_local [^:{]*")

@@ -12,26 +12,13 @@ from kharness import launches as launch_rec
 from kharness.srcedit import RewriteRefused
 from kharness.structural import apply, survey
 from structural_cases import (
-    Recorded,
     altered,
     compile_cuda90,
     fixture,
     import_source,
     load_and_validate,
-    structural_harness,
     tl_loads,
 )
-
-
-@pytest.fixture(scope="module")
-def h(tmp_path_factory):
-    yield from structural_harness(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def recorded(h):
-    return Recorded(h)
-
 
 # split_rows_argmax's kernel changed so that a split would change the result, or that the
 # rewrite cannot tell: (replaced text, replacement, words the reason must contain)
@@ -97,21 +84,21 @@ def test_split_rows_scalar_refusals(recorded, old, new, words):
 
 @pytest.mark.parametrize("name,kernel", [("split_rows_argmax", "argmax_kernel"),
                                          ("split_rows_scalar", "row_stats_kernel")])
-def test_split_rows_compiles_for_cuda(h, name, kernel):
+def test_split_rows_compiles_for_cuda(harness, name, kernel):
     """Both kernels of the split compile offline for cuda:90 (a float64 scratch for scalars
     included): what runs on the H200 is what the interpreter validated."""
     ref, ker = fixture(name)
-    r = h.request("load", reference_source=ref, kernel_source=ker, workdir=f"cs_{name}", seed=0,
+    r = harness.request("load", reference_source=ref, kernel_source=ker, workdir=f"cs_{name}", seed=0,
                   correctness_cases=1, benchmark_cases=1)
     assert r["ok"], r
     cand = apply(ker, "split_rows", {"SPLIT": 8}, r["result"]["kernels"])
-    c = h.request("compile", target="cuda:90", candidate_source=cand)
+    c = harness.request("compile", target="cuda:90", candidate_source=cand)
     assert c["ok"], c
     assert sorted(k["kernel"] for k in c["result"]["kernels"]) == [f"{kernel}_merge", f"{kernel}_split"]
     assert all(k["ptx_stats"] for k in c["result"]["kernels"])
 
 
-def test_split_rows_float64_vector_is_no_scalar(h, recorded):
+def test_split_rows_float64_vector_is_no_scalar(harness, recorded):
     """A float64 lane vector (``tl.zeros([BLOCK], dtype=tl.float64)``) is split as a vector: its
     lanes go to the scratch side by side, not as one scalar per program."""
     ref, ker = fixture("split_rows_rownorm")
@@ -120,10 +107,10 @@ def test_split_rows_float64_vector_is_no_scalar(h, recorded):
     ker = ker.replace(old, "acc = tl.zeros([BLOCK], dtype=tl.float64)")
     cand = apply(ker, "split_rows", {"SPLIT": 4}, recorded["split_rows_rownorm"])
     assert "tl.arange(0, SPLIT * BLOCK)" in cand.split("acc = tl.load(", 1)[1].splitlines()[0], cand
-    r = h.request("load", reference_source=ref, kernel_source=ker, workdir="f64_split_rows", seed=0,
+    r = harness.request("load", reference_source=ref, kernel_source=ker, workdir="f64_split_rows", seed=0,
                   correctness_cases=2, benchmark_cases=1)
     assert r["ok"], r
-    v = h.request("validate", candidate_source=cand)
+    v = harness.request("validate", candidate_source=cand)
     assert v["ok"] and v["result"]["passed"], v
 
 
@@ -145,22 +132,22 @@ def test_split_rows_merge_lanes_capped(recorded):
     assert not big.fits and "even SPLIT 2 gives the merge kernel more than" in big.why, big.why
 
 
-def test_split_rows_keeps_one_knob_each(h, recorded):
+def test_split_rows_keeps_one_knob_each(harness, recorded):
     """The split kernel's block and SPLIT are each bound once in forward, so the search has one
     knob for each, read by both launches, the grid and the scratch's size: changing them
     together keeps the result."""
     ref, ker = fixture("split_rows_argmax")
-    r = h.request("load", reference_source=ref, kernel_source=ker, workdir="knobs_split_rows", seed=0,
+    r = harness.request("load", reference_source=ref, kernel_source=ker, workdir="knobs_split_rows", seed=0,
                   correctness_cases=2, benchmark_cases=1)
     assert r["ok"], r
     cand = apply(ker, "split_rows", {"SPLIT": 4}, recorded["split_rows_argmax"])
-    kn = h.request("knobs", source=cand)
+    kn = harness.request("knobs", source=cand)
     assert kn["ok"], kn
     ids = {k["id"]: k for k in kn["result"]["knobs"]}
     assert ids["BLOCK"]["value"] == 128 and ids["SPLIT"]["value"] == 4, ids
-    rw = h.request("rewrite", source=cand, changes={"SPLIT": 16, "BLOCK": 64})
+    rw = harness.request("rewrite", source=cand, changes={"SPLIT": 16, "BLOCK": 64})
     assert rw["ok"], rw
-    v = h.request("validate", candidate_source=rw["result"]["source"])
+    v = harness.request("validate", candidate_source=rw["result"]["source"])
     assert v["ok"] and v["result"]["passed"], v
 
 
@@ -382,20 +369,20 @@ def test_l2_reuse_follows_addresses_not_loaded_data():
     assert "tl.load(data_ptr + j, mask=i < n)" in cand
 
 
-def test_l2_reuse_hints_reach_the_ptx(h, recorded):
+def test_l2_reuse_hints_reach_the_ptx(harness, recorded):
     """l2_reuse's hints become L2 cache policies in the offline cuda:90 compile of log_softmax
     (createpolicy, loads and stores qualified with L2::cache_hint), and the loads and stores
     are the kernel's own, counted at the same widths as before."""
     name = "l2_reuse_logsoftmax"
-    before = compile_cuda90(h, name, fixture(name)[1])["ptx_stats"]
-    after = compile_cuda90(h, name, apply(fixture(name)[1], "l2_reuse", {"keep": 1, "stream": 1, "stores": 1},
+    before = compile_cuda90(harness, name, fixture(name)[1])["ptx_stats"]
+    after = compile_cuda90(harness, name, apply(fixture(name)[1], "l2_reuse", {"keep": 1, "stream": 1, "stores": 1},
                                     recorded[name]))["ptx_stats"]
     assert before["createpolicy"] == 0 and after["createpolicy"] > 0
     widths = {k: v for k, v in before.items() if k.startswith(("ld.global", "st.global"))}
     assert widths and widths == {k: v for k, v in after.items() if k.startswith(("ld.global", "st.global"))}
 
 
-def test_row_single_block_reuse_other_cuda90(h, recorded):
+def test_row_single_block_reuse_other_cuda90(harness, recorded):
     """The online log-softmax's single-block copy (its output pass's load, of another
     ``other``, reused through tl.where) compiles offline for cuda:90 with one tt.load, where
     the loop version has two; first_pass's fold leaves one exponential per element (the final
@@ -403,14 +390,14 @@ def test_row_single_block_reuse_other_cuda90(h, recorded):
     unfolded copy as one more configuration."""
     name = "l2_reuse_logsoftmax"
     cand = apply(fixture(name)[1], "row_single_block", {}, recorded[name])
-    k = compile_cuda90(h, name, cand)
+    k = compile_cuda90(harness, name, cand)
     assert k["kernel"] == "log_softmax_kernel_row"
     assert tl_loads(fixture(name)[1], "log_softmax_kernel") == 2
     ttir = read(k["files"]["ttir"]["path"])
     assert ttir.count("tt.load") == 1
     assert ttir.count("math.exp") == 1, ttir
     unfolded = apply(fixture(name)[1], "row_single_block", {"fold": 0}, recorded[name])
-    assert read(compile_cuda90(h, name, unfolded)["files"]["ttir"]["path"]).count("math.exp") == 3
+    assert read(compile_cuda90(harness, name, unfolded)["files"]["ttir"]["path"]).count("math.exp") == 3
     (fit,) = [f for f in survey(fixture(name)[1], recorded[name]) if f.name == "row_single_block"]
     folds = [c["fold"] for c in fit.domain["configs"]]
     assert folds.count(0) == 1 and folds[-1] == 0 and "first_pass" in fit.why, (folds, fit.why)
@@ -420,37 +407,37 @@ def test_row_single_block_reuse_other_cuda90(h, recorded):
     assert {c["fold"] for c in fit.domain["configs"]} == {1}
 
 
-def test_rows_per_program_ir_cuda90(h, recorded):
+def test_rows_per_program_ir_cuda90(harness, recorded):
     """rows_per_program's point, where the IR shows it (offline compile for cuda:90): RoPE's
     program over a 16-element half head moves one 16-bit element per thread (half of the 128
     threads idle); a [32, 16] tile gives each thread 4 contiguous elements of every row it
     touches: 64-bit accesses of the float16 heads, 128-bit loads of the float32 tables."""
     name = "rows_per_program_rope"
-    base = compile_cuda90(h, name, fixture(name)[1])["ptx_stats"]
+    base = compile_cuda90(harness, name, fixture(name)[1])["ptx_stats"]
     assert base.get("ld.global.16", 0) > 0 and base.get("st.global.16", 0) > 0
-    tiled = compile_cuda90(h, name, apply(fixture(name)[1], "rows_per_program", {"ROWS": 32}, recorded[name]))["ptx_stats"]
+    tiled = compile_cuda90(harness, name, apply(fixture(name)[1], "rows_per_program", {"ROWS": 32}, recorded[name]))["ptx_stats"]
     assert tiled.get("ld.global.16", 0) == 0 and tiled.get("st.global.16", 0) == 0, tiled
     assert tiled.get("ld.global.v4.32", 0) > 0 and tiled.get("st.global.v2.32", 0) > 0, tiled
 
 
-def test_rows_per_program_reductions_ir_cuda90(h, recorded):
+def test_rows_per_program_reductions_ir_cuda90(harness, recorded):
     """rows_per_program on row reductions (MoE gating, offline compile for cuda:90): one
     token's 128 experts over 4 warps reduce across warps through shared memory, with a barrier
     per reduction (11 barriers, 8 shared-memory reads); [8, 128] tiles put whole rows inside a
     warp, so the 8 rounds of top-k reduce with warp shuffles alone (what barriers remain
     convert the stores' layout), and the row loads become 128-bit."""
     name = "rows_per_program_moe"
-    base = compile_cuda90(h, name, fixture(name)[1])["ptx_stats"]
+    base = compile_cuda90(harness, name, fixture(name)[1])["ptx_stats"]
     assert base.get("bar.sync", 0) > 8, base
     cand = apply(fixture(name)[1], "rows_per_program", {"ROWS": 8, "num_warps": 4}, recorded[name])
     assert "vals = tl.where(row_mask, vals, vals)" in cand and "tl.sum(vals, axis=1, keep_dims=True)" in cand
-    tiled = compile_cuda90(h, name, cand)["ptx_stats"]
+    tiled = compile_cuda90(harness, name, cand)["ptx_stats"]
     assert tiled.get("bar.sync", 0) <= 3 and tiled.get("ld.shared", 0) <= 1, tiled      # the stores' layout only
     assert tiled.get("ld.global.v4.32", 0) > 0 and base.get("ld.global.v4.32", 0) == 0, (base, tiled)
 
 
 @pytest.mark.parametrize("name", ["fuse_kernels_softmax", "fuse_kernels_layernorm"])
-def test_fused_kernel_is_one_row_kernel_that_row_in_registers_takes(h, recorded, name):
+def test_fused_kernel_is_one_row_kernel_that_row_in_registers_takes(harness, recorded, name):
     """fuse_kernels leaves one kernel whose loops walk the row with one length and one block
     (K2's equal arguments and row block became K1's), so row_single_block takes it whole: the
     two steps a job takes in two rounds, each candidate validated on the interpreter."""
@@ -468,15 +455,15 @@ def test_fused_kernel_is_one_row_kernel_that_row_in_registers_takes(h, recorded,
     assert not any(isinstance(c, ast.Call) and ast.unparse(c.func).endswith("load") and
                    any(p in ast.unparse(c.args[0]) for p in ("m_ptr", "s_ptr", "mean_ptr", "rstd_ptr"))
                    for c in ast.walk(fn))
-    r = h.request("load", reference_source=ref, kernel_source=fused, workdir=f"f_{name}", seed=0,
+    r = harness.request("load", reference_source=ref, kernel_source=fused, workdir=f"f_{name}", seed=0,
                   correctness_cases=2, benchmark_cases=1)
     assert r["ok"], r
     whole = apply(fused, "row_single_block", {}, r["result"]["kernels"])
-    res = load_and_validate(h, name, whole)
+    res = load_and_validate(harness, name, whole)
     assert res["passed"], res["failure"]
 
 
-def test_fuse_kernels_refuses_other_index_forms_and_other_writes_of_the_scratch(h):
+def test_fuse_kernels_refuses_other_index_forms_and_other_writes_of_the_scratch(harness):
     """The scratch must be written once per program by the linked store and read back at the
     same index form: K2 reading `m_ptr + r.to(tl.int64)` where K1 stored at `m_ptr + r` leaves m
     unlinked, and K1 writing m through a second parameter too keeps it written: either way m is
@@ -498,7 +485,7 @@ def test_fuse_kernels_refuses_other_index_forms_and_other_writes_of_the_scratch(
     aliased = ast.unparse(tree)
     for src, words in ((other_form, "stats_kernel writes m, which norm_kernel also gets"),
                        (aliased, "stats_kernel writes m, which norm_kernel also gets")):
-        r = h.request("load", reference_source=ref, kernel_source=src, workdir="fuse_refuse", seed=0,
+        r = harness.request("load", reference_source=ref, kernel_source=src, workdir="fuse_refuse", seed=0,
                       correctness_cases=1, benchmark_cases=1)
         assert r["ok"], r
         with pytest.raises(RewriteRefused, match=words):

@@ -13,24 +13,12 @@ from kharness.client import HarnessClient
 from kharness.static_check import check_source
 from kharness.structural import apply, survey
 from structural_cases import (
-    Recorded,
     compile_cuda90,
     descriptor_calls,
     fixture,
     import_source,
     load_and_validate,
-    structural_harness,
 )
-
-
-@pytest.fixture(scope="module")
-def h(tmp_path_factory):
-    yield from structural_harness(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def recorded(h):
-    return Recorded(h)
 
 
 @pytest.mark.parametrize("name,params", [
@@ -56,20 +44,20 @@ def test_descriptor_loads_not_described_again(recorded, name, params):
     ("tile_grid_blockptr", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2, "num_warps": 2}),
     ("tile_grid_batched", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2, "PERSISTENT": 1}),
 ])
-def test_tile_grid_params_name_every_knob(h, name, params):
+def test_tile_grid_params_name_every_knob(harness, name, params):
     """The worker remembers the tile_grid points a round measured beside the one it took as
     configurations of the kernel that one wrote (search_adopt_siblings, workers/search.h): each
     knob of that kernel is set by the param named as the knob or as its role in capitals (the
     block-pointer kernel calls its tiles BM, BN, BK), with the value the knob has."""
     ref, ker = fixture(name)
-    r = h.request("load", reference_source=ref, kernel_source=ker, workdir=f"n_{name}", seed=0,
+    r = harness.request("load", reference_source=ref, kernel_source=ker, workdir=f"n_{name}", seed=0,
                   correctness_cases=1, benchmark_cases=1)
     assert r["ok"], r
-    rw = h.request("rewrite", structural={"name": "tile_grid", "params": params})
+    rw = harness.request("rewrite", structural={"name": "tile_grid", "params": params})
     assert rw["ok"], rw
     fit = next(f for f in survey(ker, r["result"]["kernels"]) if f.name == "tile_grid")
     point = {**fit.params, **params}
-    kn = h.request("knobs", source=rw["result"]["source"])
+    kn = harness.request("knobs", source=rw["result"]["source"])
     assert kn["ok"], kn
     knobs = kn["result"]["knobs"]
     assert knobs
@@ -78,7 +66,7 @@ def test_tile_grid_params_name_every_knob(h, name, params):
         assert key in point and point[key] == k["value"], (k, point)
 
 
-def test_tma_loads_shape_and_ir_cuda90(h: HarnessClient, recorded: dict[str, list[dict[str, Any]]]) -> None:
+def test_tma_loads_shape_and_ir_cuda90(harness: HarnessClient, recorded: dict[str, list[dict[str, Any]]]) -> None:
     """tma_loads: a unit stride written as nothing gives a plain descriptor load (W's, read
     transposed, through tl.trans of a [BLOCK_N, BLOCK_K] block); a unit stride that is a
     parameter keeps the pointer load as the branch for other strides; the offline cuda:90
@@ -90,9 +78,9 @@ def test_tma_loads_shape_and_ir_cuda90(h: HarnessClient, recorded: dict[str, lis
            "block_shape=[BLOCK_N, BLOCK_K])" in cand
     assert "w = tl.trans(w_ptr_desc.load([pid_n * BLOCK_N, k]))" in cand
     assert "triton.set_allocator(" in cand and cand.count("tl.load(") == 1     # the bias only
-    ttgir = read(compile_cuda90(h, name, cand)["files"]["ttgir"]["path"])
+    ttgir = read(compile_cuda90(harness, name, cand)["files"]["ttgir"]["path"])
     assert ttgir.count("ttng.tensormap_create") == 2 and "ttng.async_tma_copy_global_to_local" in ttgir
-    base = read(compile_cuda90(h, name, fixture(name)[1])["files"]["ttgir"]["path"])
+    base = read(compile_cuda90(harness, name, fixture(name)[1])["files"]["ttgir"]["path"])
     assert "tensormap" not in base
 
     name = "tile_grid_matmul"
@@ -102,10 +90,10 @@ def test_tma_loads_shape_and_ir_cuda90(h: HarnessClient, recorded: dict[str, lis
     grid_first = apply(fixture(name)[1], "tile_grid", {}, recorded[name])
     both = apply(grid_first, "tma_loads", {}, recorded[name])
     assert "GROUP_M" in both and "a_ptr_desc" in both
-    assert load_and_validate(h, name, both)["passed"]
+    assert load_and_validate(harness, name, both)["passed"]
 
 
-def test_tma_loads_attention_cuda90(h: HarnessClient, recorded: dict[str, list[dict[str, Any]]]) -> None:
+def test_tma_loads_attention_cuda90(harness: HarnessClient, recorded: dict[str, list[dict[str, Any]]]) -> None:
     """tma_loads on an attention kernel: the descriptor's base takes the address's scalar offset
     (each head's matrix), the key block's index vector is read through its name bound in the
     loop, and the head dimension, a whole tl.arange(0, D), is its own extent; the offline
@@ -116,7 +104,7 @@ def test_tma_loads_attention_cuda90(h: HarnessClient, recorded: dict[str, list[d
            "block_shape=[BLOCK_N, D])" in cand, cand
     assert "k = k_ptr_desc.load([start, 0])" in cand and "v = v_ptr_desc.load([start, 0])" in cand
     assert cand.count("tl.load(") == 1                                          # q, outside the loop
-    ttgir = read(compile_cuda90(h, name, cand)["files"]["ttgir"]["path"])
+    ttgir = read(compile_cuda90(harness, name, cand)["files"]["ttgir"]["path"])
     assert ttgir.count("ttng.tensormap_create") == 2 and "ttng.async_tma_copy_global_to_local" in ttgir
 
 
@@ -135,14 +123,14 @@ def test_tma_loads_refused_without_the_accelerator(recorded: dict[str, list[dict
         {n: f["fits"] for n, f in here.items() if n != "tma_loads"}
 
 
-def test_tma_loads_in_a_persistent_tile_loop(h, recorded):
+def test_tma_loads_in_a_persistent_tile_loop(harness, recorded):
     """tile_grid's persistent form, then tma_loads: the loads of the K loop inside the loop
     over the tiles fit, their descriptors (parameters only) are made once per program, before
     the tile loop, and the candidate validates."""
     name = "tma_loads_linear"
     ref, ker = fixture(name)
     pers = apply(ker, "tile_grid", {"PERSISTENT": 1}, recorded[name])
-    r = h.request("load", reference_source=ref, kernel_source=pers, workdir="p_tma", seed=0,
+    r = harness.request("load", reference_source=ref, kernel_source=pers, workdir="p_tma", seed=0,
                   correctness_cases=2, benchmark_cases=1)
     assert r["ok"], r
     kernels = r["result"]["kernels"]
@@ -155,7 +143,7 @@ def test_tma_loads_in_a_persistent_tile_loop(h, recorded):
              and n.func.attr == "make_tensor_descriptor"]
     assert descs and all(d.lineno < tile_loop.lineno for d in descs), cand
     assert check_source(cand)["ok"]
-    res = load_and_validate(h, name, cand)
+    res = load_and_validate(harness, name, cand)
     assert res["passed"], res["failure"]
 
 
@@ -163,7 +151,7 @@ TILE_BATCHED = {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2, "num_
                 "PERSISTENT": 1}
 
 
-def test_tma_loads_batch_axis_in_a_folded_batch_loop(h, recorded):
+def test_tma_loads_batch_axis_in_a_folded_batch_loop(harness, recorded):
     """tile_grid's persistent form of a batched matmul folds the batch into the tile loop (bid =
     tile // num_tiles, the loop up to num_tiles * NUM_BATCH); tma_loads then makes one 3-D
     descriptor per operand before the loop, the batch its leading axis of extent NUM_BATCH,
@@ -179,9 +167,9 @@ def test_tma_loads_batch_axis_in_a_folded_batch_loop(h, recorded):
     assert "a = tl.reshape(a_ptr_desc.load([bid, pid_m * BLOCK_M, k]), [BLOCK_M, BLOCK_K])" in cand, cand
     fit = {f.name: f for f in survey(pers, recorded[name])}["tma_loads"]
     assert "one 3-D descriptor made before the tile loop" in fit.why, fit.why
-    res = load_and_validate(h, name, cand)
+    res = load_and_validate(harness, name, cand)
     assert res["passed"], res["failure"]
-    ttgir = read(compile_cuda90(h, name, cand)["files"]["ttgir"]["path"])
+    ttgir = read(compile_cuda90(harness, name, cand)["files"]["ttgir"]["path"])
     assert ttgir.count("ttng.tensormap_create") == 2 and "ttng.async_tma_copy_global_to_local" in ttgir
 
 
@@ -191,7 +179,7 @@ def test_tma_loads_batch_axis_in_a_folded_batch_loop(h, recorded):
     # the loop's stop not written as a product: its quotient's bound is not read off it
     ("range(tl.program_id(0), num_tiles * NUM_BATCH,", "range(tl.program_id(0), num_tiles * NUM_BATCH + 0,"),
 ], ids=["index", "stop"])
-def test_tma_loads_batch_axis_needs_the_loops_bound(h, recorded, change):
+def test_tma_loads_batch_axis_needs_the_loops_bound(harness, recorded, change):
     """Where the loop does not bound the batch index, the descriptors stay 2-D and per tile (as
     before the batch axis), and the candidate still validates."""
     name = "tile_grid_batched"
@@ -201,7 +189,7 @@ def test_tma_loads_batch_axis_needs_the_loops_bound(h, recorded, change):
     tile_loop, descs = descriptor_calls(cand, "bmm_kernel")
     assert len(descs) == 2 and all(d.lineno > tile_loop.lineno for d in descs), cand
     assert "tl.reshape(" not in cand and "a_ptr + (bid * sab)" in cand, cand
-    res = load_and_validate(h, name, cand)
+    res = load_and_validate(harness, name, cand)
     assert res["passed"], res["failure"]
 
 
@@ -241,7 +229,7 @@ def test_tile_grid_names_do_not_depend_on_the_descriptor_trial(recorded: dict[st
 
 
 @pytest.mark.parametrize("tma", [0, 1])
-def test_batched_persistent_folds_the_batch(h, recorded, tma):
+def test_batched_persistent_folds_the_batch(harness, recorded, tma):
     """Persistent and batched, tile_grid walks every batch's tiles in one loop over a 1-D grid
     (the batch index the quotient of the tile by the tiles of one batch), and the kernel, with
     tensor descriptors or without, compiles offline for cuda:90."""
@@ -253,7 +241,7 @@ def test_batched_persistent_folds_the_batch(h, recorded, tma):
     assert "NUM_BATCH" in [a.arg for a in fn.args.args]
     assert "num_tiles * NUM_BATCH" in out and "NUM_BATCH=nb" in out and "tl.program_id(2)" not in out, out
     assert re.search(r"grid = lambda meta: \(min\(num_sms, .* \* nb\),\)", out), out
-    k = compile_cuda90(h, name, out)
+    k = compile_cuda90(harness, name, out)
     assert k["kernel"] == "bmm_kernel" and k["ptx_stats"].get("mma", 0) > 0, k["ptx_stats"]
 
 
