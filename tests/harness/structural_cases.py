@@ -42,6 +42,9 @@ FITS = {
     # bench/suite/ops/moe_gating_topk (symlinks): reductions along the row, vectors carried
     # through the top-k loop
     "rows_per_program_moe": {"rows_per_program", "persistent_grid"},
+    # bench/suite/unseen/groupnorm (symlinks): per-lane Welford means and lane counts merged by
+    # one tl.reduce of a tuple, the counts not derived from the program id (the tile widens them)
+    "rows_per_program_groupnorm": {"rows_per_program", "persistent_grid", "l2_reuse"},
     "tma_loads_linear": {"tma_loads", "tile_grid", "persistent_grid", "even_bounds"},
     "tma_loads_unmasked": set(),
     # @triton.heuristics: a flag derived from the block does not stop a rewrite; one that sets
@@ -153,6 +156,7 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     ("rows_per_program_embedding", "rows_per_program", {"ROWS": 8}),
     # 32 tokens in one tile of 32 rows over 2 warps
     ("rows_per_program_moe", "rows_per_program", {"ROWS": 32, "num_warps": 2}),
+    ("rows_per_program_groupnorm", "rows_per_program", {"ROWS": 8}),
     ("tma_loads_linear", "tma_loads", {"num_warps": 8, "num_stages": 4}),
     # 3 x 3 tiles of 16 over a 48 x 40 output in groups of 2 tile rows, K in steps of 16
     ("tile_grid_blockptr", "tile_grid", {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2,

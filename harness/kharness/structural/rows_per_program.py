@@ -24,7 +24,10 @@ the program id, gets ``mask=row_mask`` (AND-ed with its own mask: ``(mask) & row
 a reduction of a program-id value runs along axis 1 with ``keep_dims=True`` (a scan
 along axis 1); a name that a loop or run-time ``if`` rebinds to a program-id value while a
 binding before it is not one (an accumulator's ``tl.zeros``, a float) is widened to the
-tile just before it (``v = tl.where(row_mask, v, v)``, since Triton carries it at one type);
+tile just before it (``v = tl.where(row_mask, v, v)``, since Triton carries it at one type),
+and an operand of a row reduction or scan over a tuple that is not derived (a lane count
+beside per-row means: ``tl.reduce((mean, m2, n), 0, combine)``) is widened the same way in
+place, since every operand of one reduction must have one shape;
 the kernel gets parameters ``n_rows`` and ``ROWS: tl.constexpr``; the launch passes
 ``n_rows=G, ROWS=<value>`` and ``num_warps`` (swept with ROWS: the tile is ROWS times the
 work of one program) and its grid becomes ``(triton.cdiv(G, ROWS),)``.
@@ -122,6 +125,7 @@ class RowsPlan(Plan):
     accesses: list[ast.Call]    # loads and stores that get the row mask
     row_ops: list[ast.Call]     # reductions and scans along the row (made axis 1)
     widen: list[tuple[ast.stmt, list[str]]]     # names made tiles before a loop or branch
+    widen_operands: list[ast.expr]  # a row op's tuple operands not derived (made tiles in place)
 
 
 def _depends(mod: Module, node: ast.AST, derived: set[str]) -> bool:
@@ -291,6 +295,13 @@ def _row_ops(mod: Module, k: Kernel, derived: set[str]) -> list[ast.Call]:
     return out
 
 
+def _tuple_operands(c: ast.Call) -> list[ast.expr]:
+    """A row op's operands when it takes a tuple (``tl.reduce((mean, m2, n), 0, combine)``,
+    ``tl.associative_scan((a, b), 0, combine)``); none otherwise."""
+    arg = call_arg(c, 0, "input")
+    return list(arg.elts) if isinstance(arg, ast.Tuple) else []
+
+
 def _row_op_edits(mod: Module, ops: list[ast.Call]) -> list[Edit]:
     """Each row reduction or scan along axis 1; a reduction keeps its axis, so its result is a
     [ROWS, 1] column standing where the program's scalar stood."""
@@ -398,6 +409,7 @@ def analyze(mod: Module, k: Kernel) -> RowsPlan:
     block = _check_calls(mod, k, derived, values)
     accesses = _accesses(mod, k, derived)
     row_ops = _row_ops(mod, k, derived)
+    widen_operands = [e for c in row_ops for e in _tuple_operands(c) if not _depends(mod, e, derived)]
     grid = mod.recorded_grid(name)
     if len(grid) < 1 or any(g != 1 for g in grid[1:]):
         raise RewriteRefused(f"{name}: the recorded grid {grid} is not 1-D")
@@ -414,7 +426,8 @@ def analyze(mod: Module, k: Kernel) -> RowsPlan:
            f"element(s); the body mixes lanes only in reductions or scans along the row, changes no rank and has "
            f"no control flow on the program id, so {rdef} rows can share one program as a [{rdef}, {block}] tile")
     return RowsPlan(k, site, why, {**DEFAULTS, "kernel": name, "ROWS": rdef, "num_warps": warps},
-                    {"ROWS": dom, "num_warps": REWRITE_WARPS}, rows, block, accesses, row_ops, widen)
+                    {"ROWS": dom, "num_warps": REWRITE_WARPS}, rows, block, accesses, row_ops, widen,
+                    widen_operands)
 
 
 def survey(mod: Module) -> Fit:
@@ -472,6 +485,9 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     pid_text = from_template("R[:, None]", {"R": rows})[0]
     pid_edits = [mod.replace(c, pid_text) for c in calls(k.node) if program_id_axis(mod, c) == 0]
     pid_edits += _row_op_edits(mod, plan.row_ops)
+    for e in plan.widen_operands:       # same shape as the tile's other operands (the docstring)
+        a, b = mod.index.span(e)
+        pid_edits.append(mod.replace(e, f"{tl}.where({row_mask}, {mod.source[a:b]}, {mod.source[a:b]})"))
     mask_edits, pid_edits = _mask_edits(mod, plan, pid_edits, row_mask)
     widen = []
     for s, names in plan.widen:

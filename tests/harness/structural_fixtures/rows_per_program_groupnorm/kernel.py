@@ -1,0 +1,1 @@
+../../../../bench/suite/unseen/groupnorm/kernel.py
