@@ -2,9 +2,10 @@
 process the worker drives): for each operator `load` (the static check must pass), `validate`
 of the initial kernel against ref.py, and the shapes and dtypes of the inputs and outputs
 against op.json. Optionally compiles each kernel offline for a GPU target (`--compile cuda:90`,
-no GPU needed).
+no GPU needed), and with `--rewrites` applies every structural rewrite whose precondition the
+kernel meets, at its default parameters, and checks each candidate the same way.
 
-    .venv/bin/python bench/suite/check_ops.py [--ops all|a,b] [--backend interp] [--compile cuda:90]
+    .venv/bin/python bench/suite/check_ops.py [--ops all|a,b] [--backend interp] [--compile cuda:90] [--rewrites]
 
 On the CPU it runs the interpreter at the small sizes (every operator in about 2-4 minutes on
 2 cores); tests/harness/test_suite_ops.py runs the same check in `make test`.
@@ -37,6 +38,7 @@ class OpCheck:
     passed: bool = False
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    checked: list[str] = field(default_factory=list)    # check_rewrites: the rewrites it ran
 
 
 def start_client(workdir: str, backend: str) -> Any:
@@ -107,12 +109,58 @@ def check_op(client: Any, op: OpSpec, scale: str, correctness_cases: int = 2,
     return res
 
 
+def check_rewrites(client: Any, op: OpSpec, compile_target: str | None = None) -> OpCheck:
+    """Every structural rewrite whose precondition the operator's initial kernel meets (the
+    survey, on the launches the harness records when it loads the operator), applied at its
+    default parameters: the candidate must pass `validate` (and compile for compile_target)
+    as the initial kernel does. A rewrite's fixtures test it on kernels written for it; this
+    runs each on every operator it claims to fit (the unseen groupnorm's Welford reduction
+    broke rows_per_program's candidates, found first on a GPU)."""
+    sys.path.insert(0, str(HARNESS_DIR))
+    from kharness.srcedit import RewriteRefused
+    from kharness.structural import apply, survey
+    res = OpCheck(op.name)
+    t0 = time.monotonic()
+    r = client.request("load", reference_source=op.ref_source(), kernel_source=op.kernel_source(),
+                       workdir=f"rewrites-{op.name}", seed=0, correctness_cases=2, benchmark_cases=1,
+                       timeout_s=LOAD_TIMEOUT_S, tolerances=op.tolerances)
+    if not r.get("ok"):
+        res.problems.append(f"load failed: {_error(r)}")
+        res.seconds = time.monotonic() - t0
+        return res
+    launches = r["result"]["kernels"]
+    for fit in survey(op.kernel_source(), launches):
+        if not fit.fits:
+            continue
+        try:
+            cand = apply(op.kernel_source(), fit.name, {}, launches)
+        except RewriteRefused as e:
+            res.problems.append(f"{fit.name}: fits, but apply refuses: {e}")
+            continue
+        v = client.request("validate", candidate_source=cand, timeout_s=VALIDATE_TIMEOUT_S)
+        if not v.get("ok"):
+            res.problems.append(f"{fit.name}: validate failed: {_error(v)}")
+        elif not v["result"].get("passed"):
+            res.problems.append(f"{fit.name}: candidate refused: {(v['result'].get('failure') or {}).get('message')}")
+        if compile_target:
+            c = client.request("compile", target=compile_target, candidate_source=cand, timeout_s=COMPILE_TIMEOUT_S)
+            if not c.get("ok"):
+                res.problems.append(f"{fit.name}: compile for {compile_target} failed: {_error(c)}")
+        res.checked.append(fit.name)
+    res.passed = not res.problems
+    res.seconds = time.monotonic() - t0
+    return res
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ops", default="all", type=ops_arg, help="all, or a comma-separated list of operators")
     ap.add_argument("--backend", default="interp", choices=("interp", "cuda"))
     ap.add_argument("--correctness-cases", type=int, default=2)
     ap.add_argument("--compile", default=None, metavar="TARGET", help="also compile offline, e.g. cuda:90")
+    ap.add_argument("--rewrites", action="store_true",
+                    help="also apply every structural rewrite that fits, at its defaults, and check its candidate "
+                         "the same way (check_rewrites)")
     args = ap.parse_args(argv)
     ops = args.ops
     if args.backend == "interp":
@@ -123,11 +171,16 @@ def main(argv: list[str] | None = None) -> int:
         client = start_client(wd, args.backend)
         try:
             for op in ops:
-                res = check_op(client, op, scale, args.correctness_cases, args.compile)
-                word = "ok  " if res.passed else "FAIL"
-                print(f"{word} {op.name:18s} {res.seconds:6.1f} s  {'; '.join(res.problems)}", flush=True)
-                passed += res.passed
-                failed += not res.passed
+                results = [check_op(client, op, scale, args.correctness_cases, args.compile)]
+                if args.rewrites:
+                    results.append(check_rewrites(client, op, args.compile))
+                for res in results:
+                    word = "ok  " if res.passed else "FAIL"
+                    what = f"rewrites {','.join(res.checked) or '(none fits)'}  " if res is results[-1] and \
+                        args.rewrites else ""
+                    print(f"{word} {op.name:18s} {res.seconds:6.1f} s  {what}{'; '.join(res.problems)}", flush=True)
+                    passed += res.passed
+                    failed += not res.passed
         finally:
             client.close()
     print(f"{passed} passed, {failed} failed")

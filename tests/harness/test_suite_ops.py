@@ -1,7 +1,8 @@
 """The operator suite (bench/suite/ops/): every op.json is valid; the shapes and dtypes it
 declares are what ref.py builds and what Model returns, at both scales (on the meta device: no
 memory is allocated for the GPU sizes); every initial kernel passes the static check and
-`validate` through the real harness on the interpreter (small sizes, all operators: ~20 s).
+`validate` through the real harness on the interpreter (small sizes, all operators: ~20 s), and
+so does the candidate of every structural rewrite that fits it, at its defaults (~2 min).
 The same harness check runs stand-alone: .venv/bin/python bench/suite/check_ops.py"""
 import importlib.util
 import json
@@ -83,6 +84,15 @@ def test_declared_shapes_match_ref(path, scale, monkeypatch):
 def test_initial_kernel_validates(path, harness):
     op = load_op(path)
     res = check_ops.check_op(harness, op, "small", correctness_cases=2)
+    assert res.passed, f"{op.name}: {res.problems}"
+
+
+@pytest.mark.parametrize("path", OPS, ids=os.path.basename)
+def test_every_fitting_rewrite_validates(path, harness):
+    """Each structural rewrite the survey says fits the operator's initial kernel, at its
+    default parameters, gives a candidate that validates on the interpreter (check_rewrites)."""
+    op = load_op(path)
+    res = check_ops.check_rewrites(harness, op)
     assert res.passed, f"{op.name}: {res.problems}"
 
 
