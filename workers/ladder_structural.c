@@ -51,12 +51,16 @@ static int ladder_wants_more_work(const struct ladder_diag *d)
 static const struct {
   const char *family;
   int after_sweep;
+  const char *rewrite; /* the survey's name of its rewrite */
 } ladder_structural_tab[] = {
-  { "row_in_registers", 0 },   { "tile_grid", 0 },    { "persistent_grid", 0 },
-  { "rows_per_program", 0 },   { "coalesce_access", 0 }, { "tma_loads", 0 },
-  { "deinterleave_pairs", 0 }, { "fuse_kernels", 0 }, { "l2_reuse", 1 },
-  { "split_rows", 0 },         { "even_bounds", 0 },  { "fold_exp2", 0 },
-  { "batch_launches", 0 },     { "relaxed_atomics", 0 },  { "specialize_args", 0 },
+  { "row_in_registers", 0, "row_single_block" },  { "tile_grid", 0, "tile_grid" },
+  { "persistent_grid", 0, "persistent_grid" },    { "rows_per_program", 0, "rows_per_program" },
+  { "coalesce_access", 0, "strided_reduction_tiles" }, { "tma_loads", 0, "tma_loads" },
+  { "deinterleave_pairs", 0, "deinterleave_pairs" }, { "fuse_kernels", 0, "fuse_kernels" },
+  { "l2_reuse", 1, "l2_reuse" },                  { "split_rows", 0, "split_rows" },
+  { "even_bounds", 0, "even_bounds" },            { "fold_exp2", 0, "fold_exp2" },
+  { "batch_launches", 0, "batch_launches" },      { "relaxed_atomics", 0, "relaxed_atomics" },
+  { "specialize_args", 0, "specialize_args" },
 };
 
 /* The family's entry in ladder_structural_tab, or -1. */
@@ -311,4 +315,26 @@ void ladder_structural(struct ladder_diag *d, const json_t *structural, const ch
    * of programs. The loop comes ahead even of fuse_kernels: every rewrite of the kernel after
    * it then acts on the whole batch's launch. */
   ladder_structural_always_first(d, structural, "batch_launches");
+}
+
+unsigned ladder_structural_fallback(struct ladder_diag *d, const json_t *structural,
+                                    const char *const *skip)
+{
+  const char *why = NULL;
+  unsigned added = 0;
+
+  for (unsigned i = 0; i < sizeof(ladder_structural_tab) / sizeof(ladder_structural_tab[0]); i++) {
+    const char *fam = ladder_structural_tab[i].family;
+    unsigned before = d->nfamilies, k;
+    for (k = 0; skip && skip[k] && strcmp(skip[k], fam); k++)
+      ;
+    if ((skip && skip[k]) || !ladder_fits(structural, ladder_structural_tab[i].rewrite, &why))
+      continue;
+    ladder_add(d, fam, d->level, "");
+    added += d->nfamilies > before;
+  }
+  if (added)
+    ladder_why(d, " No family the evidence justifies and no launch parameter is left: as a last "
+               "resort, the rewrites whose precondition the survey says holds.");
+  return added;
 }

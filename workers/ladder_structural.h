@@ -37,6 +37,14 @@ void ladder_short_rows(struct ladder_diag *d, const json_t *knobs);
 void ladder_structural(struct ladder_diag *d, const json_t *structural, const char *l2_class,
                        const json_t *ir);
 
+/* The last resort after ladder_fallback's launch parameters, once those are spent too: the
+ * structural families whose rewrite the survey says fits (structural: the knobs result's
+ * list), justified by no evidence, not in skip, added at the diagnosis's own level in the
+ * table's order and said so in its why. A rewrite the proposer has already tried on the
+ * kernel has nothing left and is spent like any family. Returns how many were added. */
+unsigned ladder_structural_fallback(struct ladder_diag *d, const json_t *structural,
+                                    const char *const *skip);
+
 /* 1 for the families that ladder_structural justifies from a structural rewrite's fit and
  * the evidence (its table in ladder_structural.c; coalesce_access when it came from
  * strided_reduction_tiles' survey). */

@@ -24,7 +24,11 @@
 #include "secret.h"
 #include "utf8.h"
 
-#define ROUNDS_MAX_SKIP 16
+/* Families spent at once: more than the ladder can name (about 26 with the structural ones,
+ * every one of which the last resort may add), so a spent family is always remembered. */
+#define ROUNDS_MAX_SKIP 32
+/* The last resort's stages: the launch parameters, then the rewrites that fit (rounds_fallback). */
+#define ROUNDS_FALLBACK_STAGES 2
 
 /* The loop's state: the incumbent (best validated kernel so far) and what was tried. */
 struct rounds_state {
@@ -526,18 +530,26 @@ static int rounds_reclimb(const struct rounds_state *s, int level, unsigned exha
  * families are all spent: the launch parameters the evidence did not name are swept rather
  * than the job ending with rounds unused (on the H200, 22 of 27 jobs stopped before round 5
  * with "no rewrite family left", and a blind sweep of launch parameters is what the ladder
- * must never do worse than). The families go on the deepest level's diagnosis, which says
- * so, and its escalation entry is rewritten to show them. 1 when a family was added. */
+ * must never do worse than); once those are spent too, the structural rewrites the survey
+ * says fit and no round has tried (on an H100 gemv, row_sum and softmax stopped after round
+ * 4 with rows_per_program fitting, untried). *stage says which comes next (0: launch
+ * parameters, 1: rewrites) and advances past each one taken. The families go on the deepest
+ * level's diagnosis, which says so, and its escalation entry is rewritten to show them. 1
+ * when a family was added. */
 static int rounds_fallback(const struct rounds_state *s, struct ladder_diag *d,
-                           struct ladder_tests *t, json_t *esc)
+                           struct ladder_tests *t, json_t *esc, int *stage)
 {
   const char *skip[ROUNDS_MAX_SKIP + 1];
   size_t last = json_array_size(esc);
+  unsigned added = 0;
 
   if (s->policy != LADDER_HIERARCHY || d->level != ladder_max_level(s->policy) || !last)
     return 0;
   rounds_skip_list(s, skip);
-  if (!ladder_fallback(d, skip))
+  while (!added && *stage < ROUNDS_FALLBACK_STAGES)
+    added = (*stage)++ == 0 ? ladder_fallback(d, skip)
+                            : ladder_structural_fallback(d, json_object_get(s->knobs, "structural"), skip);
+  if (!added)
     return 0;
   ladder_tests(d, skip, t);
   json_array_set_new(esc, last - 1, ladder_diag_json(d, t));
@@ -550,9 +562,9 @@ static void rounds_nothing_left(struct rounds_state *s, int round, int level, in
 {
   char *e;
   snprintf(s->stop_reason, sizeof(s->stop_reason),
-           "round %d: no rewrite family left that the evidence (levels 1-%d) justifies%s%s%.300s",
+           "round %d: no rewrite family left that the evidence (levels 1-%d) justifies%s%s%s%.300s",
            round, level, fallback ? ", nor a launch parameter left to sweep" : "",
-           why[0] ? "; last: " : "", why);
+           fallback > 1 ? ", nor a fitting rewrite left to try" : "", why[0] ? "; last: " : "", why);
   utf8_scrub(s->stop_reason); /* "%.300s" may cut a character of the proposer's text */
   e = json_dumps(esc, JSON_COMPACT);
   log_info("round.nothing_left", "job=%s round=%d escalation=%.1500s", s->j->id, round, e ? e : "?");
@@ -587,10 +599,8 @@ static int rounds_pick(struct rounds_state *s, int round, struct ladder_diag *di
       s->levels_seen[*level]++;
       continue;
     }
-    if (*idx < 0 && !fallback && rounds_fallback(s, &diags[*level], &tests[*level], esc)) {
-      fallback = 1;
+    if (*idx < 0 && rounds_fallback(s, &diags[*level], &tests[*level], esc, &fallback))
       continue;
-    }
     if (*idx < 0) {
       rounds_nothing_left(s, round, *level, fallback, why, esc);
       s->levels_seen[*level]--;

@@ -146,10 +146,11 @@ def check_common(j, recs, proposer):
         assert best.get("stop_reason") and "budget" not in best["stop_reason"], \
             f"{len(recs)} of {n} rounds without a stop reason: {best}"
         # under hierarchy a job ends for want of a family only after the climb reached L4
-        # and the launch parameters, the last resort, are spent too
+        # and the last resort, the launch parameters and then the rewrites that fit, is spent too
         if j["policy"] == "hierarchy" and "no rewrite family left" in best["stop_reason"]:
             assert "(levels 1-4)" in best["stop_reason"], best["stop_reason"]
-            assert "nor a launch parameter left to sweep" in best["stop_reason"], best["stop_reason"]
+            assert "nor a launch parameter left to sweep, nor a fitting rewrite left to try" in \
+                best["stop_reason"], best["stop_reason"]
     why = "\n  " + summary(recs)
     speed = 1.0
     for r in recs:
@@ -356,8 +357,9 @@ def test_rules_hierarchy_on_interp(rt):
 
 def test_last_resort_sweeps_launch_parameters(rt):
     """A job with more rounds than the evidence has families for: once every justified family
-    is spent at L4, a round sweeps a launch parameter the evidence did not name (and says so)
-    rather than the job ending with rounds unused."""
+    is spent at L4, a round sweeps a launch parameter the evidence did not name (and says so),
+    and once those are spent too, tries a rewrite the survey says fits (and says so), rather
+    than the job ending with rounds unused."""
     j, recs = done(rt, "long")
     check_common(j, recs, "rules")
     stop = j["best"].get("stop_reason") or ""
@@ -368,6 +370,8 @@ def test_last_resort_sweeps_launch_parameters(rt):
         if resort:     # a last-resort round: at the deepest level, its family one of the added
             assert resort[-1]["level"] == 4 and r["level_reached"] == 4, why
             assert r["rewrite_family"] in {f["family"] for f in resort[-1]["families"]}, why
+            if "the rewrites whose precondition the survey says holds" in resort[-1]["why"]:
+                assert r["rewrite_family"] not in ("block_size", "num_warps", "num_stages"), why
 
 
 @pytest.mark.parametrize("job", sorted(TILES))

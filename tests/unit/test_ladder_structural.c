@@ -539,6 +539,39 @@ static void test_structural_latency_split_rows(void **state)
   json_decref(fits);
 }
 
+/* The last resort after the launch parameters: the families of the rewrites the survey says
+ * fit, not spent, at the diagnosis's own level in the table's order (row_single_block's family
+ * is row_in_registers); one that does not fit or is spent is not added, and a second call with
+ * them spent adds nothing. */
+static void test_structural_fallback_adds_fitting_rewrites(void **state)
+{
+  json_t *fits = json_pack("[{s:s, s:b, s:s}, {s:s, s:b, s:s}, {s:s, s:b, s:s}, {s:s, s:b, s:s}]",
+                           "name", "row_single_block", "fits", 1, "why", "a row in one block",
+                           "name", "tile_grid", "fits", 0, "why", "no tl.dot",
+                           "name", "rows_per_program", "fits", 1, "why", "rows side by side",
+                           "name", "persistent_grid", "fits", 1, "why", "a persistent grid");
+  const char *skip[] = { "persistent_grid", NULL };
+  const char *spent[] = { "persistent_grid", "row_in_registers", "rows_per_program", NULL };
+  struct ladder_diag d;
+  (void)state;
+  memset(&d, 0, sizeof(d));
+  d.level = 4;
+  d.available = 1;
+  assert_int_equal(ladder_structural_fallback(&d, fits, skip), 2);
+  assert_int_equal(d.nfamilies, 2);
+  assert_string_equal(d.family[0], "row_in_registers");
+  assert_string_equal(d.family[1], "rows_per_program");
+  assert_int_equal(d.needs_level[0], 4);
+  assert_int_equal(family_at(&d, "tile_grid"), -1);
+  assert_non_null(strstr(d.why, "last resort"));
+  memset(&d, 0, sizeof(d));
+  d.level = 4;
+  d.available = 1;
+  assert_int_equal(ladder_structural_fallback(&d, fits, spent), 0);
+  assert_int_equal(d.nfamilies, 0);
+  json_decref(fits);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -556,6 +589,7 @@ int main(void)
     cmocka_unit_test(test_structural_batch_first),
     cmocka_unit_test(test_structural_latency_rows_before_persistent),
     cmocka_unit_test(test_structural_latency_split_rows),
+    cmocka_unit_test(test_structural_fallback_adds_fitting_rewrites),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
