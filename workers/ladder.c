@@ -620,7 +620,7 @@ void ladder_first(struct ladder_diag *d, const char *family)
   }
 }
 
-static int ladder_skipped(const char *fam, const char *const *skip)
+int ladder_skipped(const char *fam, const char *const *skip)
 {
   for (; skip && *skip; skip++)
     if (strcmp(fam, *skip) == 0)

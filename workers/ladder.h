@@ -72,12 +72,13 @@ void ladder_l4(const json_t *findings, const json_t *ir, struct ladder_diag *d);
 
 /* Applies the three tests. skip: families already exhausted this job (NULL-terminated). */
 void ladder_tests(const struct ladder_diag *d, const char *const *skip, struct ladder_tests *t);
-/* First justified family not in skip, or NULL. */
+/* 1 when family is in skip (NULL-terminated; NULL: empty). */
+int ladder_skipped(const char *family, const char *const *skip);
 /* The last resort when every family d justifies is spent: adds the launch-parameter families
  * (block_size, num_warps, num_stages) not in skip, needing d's own level, and says so in
  * d->why. The number added. */
 unsigned ladder_fallback(struct ladder_diag *d, const char *const *skip);
-
+/* First justified family not in skip, or NULL. */
 const char *ladder_pick(const struct ladder_diag *d, const char *const *skip, int *index);
 /* The diagnosis as JSON (new reference). */
 json_t *ladder_diag_json(const struct ladder_diag *d, const struct ladder_tests *t);

@@ -325,10 +325,8 @@ unsigned ladder_structural_fallback(struct ladder_diag *d, const json_t *structu
 
   for (unsigned i = 0; i < sizeof(ladder_structural_tab) / sizeof(ladder_structural_tab[0]); i++) {
     const char *fam = ladder_structural_tab[i].family;
-    unsigned before = d->nfamilies, k;
-    for (k = 0; skip && skip[k] && strcmp(skip[k], fam); k++)
-      ;
-    if ((skip && skip[k]) || !ladder_fits(structural, ladder_structural_tab[i].rewrite, &why))
+    unsigned before = d->nfamilies;
+    if (ladder_skipped(fam, skip) || !ladder_fits(structural, ladder_structural_tab[i].rewrite, &why))
       continue;
     ladder_add(d, fam, d->level, "");
     added += d->nfamilies > before;

@@ -24,7 +24,7 @@
 #include "secret.h"
 #include "utf8.h"
 
-/* Families spent at once: more than the ladder can name (about 26 with the structural ones,
+/* Families spent at once: more than the ladder names (25, the structural ones among them,
  * every one of which the last resort may add), so a spent family is always remembered. */
 #define ROUNDS_MAX_SKIP 32
 /* The last resort's stages: the launch parameters, then the rewrites that fit (rounds_fallback). */

@@ -39,6 +39,14 @@ class OpCheck:
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
     checked: list[str] = field(default_factory=list)    # check_rewrites: the rewrites it ran
+    launches: list[Any] | None = None   # check_op: what the harness recorded at its load
+
+
+def _load(client: Any, op: OpSpec, workdir: str, correctness_cases: int = 2) -> dict[str, Any]:
+    """The harness's `load` of the operator's reference and initial kernel (its response)."""
+    return client.request("load", reference_source=op.ref_source(), kernel_source=op.kernel_source(),
+                          workdir=workdir, seed=0, correctness_cases=correctness_cases, benchmark_cases=1,
+                          timeout_s=LOAD_TIMEOUT_S, tolerances=op.tolerances)
 
 
 def start_client(workdir: str, backend: str) -> Any:
@@ -81,14 +89,13 @@ def check_op(client: Any, op: OpSpec, scale: str, correctness_cases: int = 2,
              compile_target: str | None = None) -> OpCheck:
     res = OpCheck(op.name)
     t0 = time.monotonic()
-    r = client.request("load", reference_source=op.ref_source(), kernel_source=op.kernel_source(),
-                       workdir=f"suite-{op.name}", seed=0, correctness_cases=correctness_cases,
-                       benchmark_cases=1, timeout_s=LOAD_TIMEOUT_S, tolerances=op.tolerances)
+    r = _load(client, op, f"suite-{op.name}", correctness_cases)
     if not r.get("ok"):
         res.problems.append(f"load failed: {_error(r)}")
         res.seconds = time.monotonic() - t0
         return res
     load = r["result"]
+    res.launches = load.get("kernels")
     sc = load.get("static_check") or {}
     if not sc.get("ok"):
         res.problems.append(f"static check: {sc.get('violations')}")
@@ -109,26 +116,27 @@ def check_op(client: Any, op: OpSpec, scale: str, correctness_cases: int = 2,
     return res
 
 
-def check_rewrites(client: Any, op: OpSpec, compile_target: str | None = None) -> OpCheck:
+def check_rewrites(client: Any, op: OpSpec, compile_target: str | None = None,
+                   launches: list[Any] | None = None) -> OpCheck:
     """Every structural rewrite whose precondition the operator's initial kernel meets (the
     survey, on the launches the harness records when it loads the operator), applied at its
     default parameters: the candidate must pass `validate` (and compile for compile_target)
     as the initial kernel does. A rewrite's fixtures test it on kernels written for it; this
     runs each on every operator it claims to fit (the unseen groupnorm's Welford reduction
-    broke rows_per_program's candidates, found first on a GPU)."""
+    broke rows_per_program's candidates, found first on a GPU). launches: check_op's, when the
+    harness still holds that load of the operator (then it is not loaded again)."""
     sys.path.insert(0, str(HARNESS_DIR))
     from kharness.srcedit import RewriteRefused
     from kharness.structural import apply, survey
     res = OpCheck(op.name)
     t0 = time.monotonic()
-    r = client.request("load", reference_source=op.ref_source(), kernel_source=op.kernel_source(),
-                       workdir=f"rewrites-{op.name}", seed=0, correctness_cases=2, benchmark_cases=1,
-                       timeout_s=LOAD_TIMEOUT_S, tolerances=op.tolerances)
-    if not r.get("ok"):
-        res.problems.append(f"load failed: {_error(r)}")
-        res.seconds = time.monotonic() - t0
-        return res
-    launches = r["result"]["kernels"]
+    if launches is None:
+        r = _load(client, op, f"rewrites-{op.name}")
+        if not r.get("ok"):
+            res.problems.append(f"load failed: {_error(r)}")
+            res.seconds = time.monotonic() - t0
+            return res
+        launches = r["result"]["kernels"]
     for fit in survey(op.kernel_source(), launches):
         if not fit.fits:
             continue
@@ -173,11 +181,10 @@ def main(argv: list[str] | None = None) -> int:
             for op in ops:
                 results = [check_op(client, op, scale, args.correctness_cases, args.compile)]
                 if args.rewrites:
-                    results.append(check_rewrites(client, op, args.compile))
+                    results.append(check_rewrites(client, op, args.compile, results[0].launches))
                 for res in results:
                     word = "ok  " if res.passed else "FAIL"
-                    what = f"rewrites {','.join(res.checked) or '(none fits)'}  " if res is results[-1] and \
-                        args.rewrites else ""
+                    what = f"rewrites {','.join(res.checked) or '(none fits)'}  " if res is not results[0] else ""
                     print(f"{word} {op.name:18s} {res.seconds:6.1f} s  {what}{'; '.join(res.problems)}", flush=True)
                     passed += res.passed
                     failed += not res.passed

@@ -249,24 +249,27 @@ def fixture(name):
     return read(FIX, name, "ref.py"), read(FIX, name, "kernel.py")
 
 
+def load_fixture(h, name, workdir, correctness_cases=2):
+    """The harness's load of fixture `name` (its result), in workdir."""
+    ref, ker = fixture(name)
+    r = h.request("load", reference_source=ref, kernel_source=ker, workdir=workdir, seed=0,
+                  correctness_cases=correctness_cases, benchmark_cases=1)
+    assert r["ok"], (name, r)
+    return r["result"]
+
+
 def record(h, names):
     """The launches the harness records when it loads each fixture (what `survey` gets)."""
     out = {}
     for name in names:
-        ref, ker = fixture(name)
-        r = h.request("load", reference_source=ref, kernel_source=ker, workdir=f"s_{name}", seed=0,
-                      correctness_cases=2, benchmark_cases=1)
-        assert r["ok"], (name, r)
-        assert r["result"]["static_check"]["ok"], (name, r["result"]["static_check"])
-        out[name] = r["result"]["kernels"]
+        res = load_fixture(h, name, f"s_{name}")
+        assert res["static_check"]["ok"], (name, res["static_check"])
+        out[name] = res["kernels"]
     return out
 
 
 def load_and_validate(h, name, candidate):
-    ref, ker = fixture(name)
-    r = h.request("load", reference_source=ref, kernel_source=ker, workdir=f"v_{name}", seed=0,
-                  correctness_cases=2, benchmark_cases=1)
-    assert r["ok"], r
+    load_fixture(h, name, f"v_{name}")
     v = h.request("validate", candidate_source=candidate)
     assert v["ok"], v
     return v["result"]
@@ -283,10 +286,7 @@ def import_source(path, text, modname):
 
 def compile_cuda90(h, name, candidate):
     """The candidate's one kernel compiled offline for cuda:90 by the harness."""
-    ref, ker = fixture(name)
-    r = h.request("load", reference_source=ref, kernel_source=ker, workdir=f"c_{name}", seed=0,
-                  correctness_cases=1, benchmark_cases=1)
-    assert r["ok"], r
+    load_fixture(h, name, f"c_{name}", correctness_cases=1)
     c = h.request("compile", target="cuda:90", candidate_source=candidate)
     assert c["ok"], c
     (k,) = c["result"]["kernels"]

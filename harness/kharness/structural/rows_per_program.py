@@ -485,13 +485,16 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     pid_text = from_template("R[:, None]", {"R": rows})[0]
     pid_edits = [mod.replace(c, pid_text) for c in calls(k.node) if program_id_axis(mod, c) == 0]
     pid_edits += _row_op_edits(mod, plan.row_ops)
-    for e in plan.widen_operands:       # same shape as the tile's other operands (the docstring)
+    def tile(text: str) -> str:         # a value the same in every row, as a tile (the docstring)
+        return f"{tl}.where({row_mask}, {text}, {text})"
+
+    for e in plan.widen_operands:
         a, b = mod.index.span(e)
-        pid_edits.append(mod.replace(e, f"{tl}.where({row_mask}, {mod.source[a:b]}, {mod.source[a:b]})"))
+        pid_edits.append(mod.replace(e, tile(mod.source[a:b])))
     mask_edits, pid_edits = _mask_edits(mod, plan, pid_edits, row_mask)
     widen = []
     for s, names in plan.widen:
-        lines = [f"{v} = {tl}.where({row_mask}, {v}, {v})" for v in names]
+        lines = [f"{v} = {tile(v)}" for v in names]
         if s is body[0]:
             head += lines           # one insertion: two at one place would come out in either order
         else:
