@@ -104,6 +104,9 @@ FITS = {
     # num_stages, a kernel held in self.fn (normalize.name_kernel_attributes)
     "row_single_block_triton_op": {"row_single_block", "l2_reuse", "persistent_grid", "rows_per_program"},
     "row_single_block_tl_range": {"row_single_block", "persistent_grid", "rows_per_program"},
+    # bench/suite/unseen/layernorm_blockptr (symlinks): the row walked through 1-D block
+    # pointers (boundary_check, advanced by the block), twice
+    "row_single_block_blockptr": {"row_single_block", "persistent_grid", "l2_reuse"},
     "elementwise_vector_kernel_attr": {"elementwise_vector", "persistent_grid", "rows_per_program"},
     "elementwise_vector_unspecialized": {"elementwise_vector", "persistent_grid", "rows_per_program",
                                          "specialize_args"},

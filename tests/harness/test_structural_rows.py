@@ -151,6 +151,55 @@ def test_split_rows_keeps_one_knob_each(harness, recorded):
     assert v["ok"] and v["result"]["passed"], v
 
 
+# bench/suite/unseen/layernorm_blockptr's kernel changed so that one block covering the row
+# would read or write other than its loops did, or the rewrite cannot tell:
+# (replaced text, replacement, words the reason must contain)
+BLOCKPTR_REFUSED = [
+    # the pointer's shape is not the loop's bound: a wider block would read lanes past N
+    ("shape=(N,), strides=(1,), offsets=(0,),\n                              block_shape=(BLOCK_N,), order=(0,))\n    s = ",
+     "shape=(stride_row,), strides=(1,), offsets=(0,),\n                              block_shape=(BLOCK_N,), order=(0,))\n    s = ",
+     ["line 13: a block pointer the row loop walks has a shape other than (N,)"]),
+    ("x = tl.load(x_blk, boundary_check=(0,), padding_option=\"zero\").to(tl.float32)\n        s += x",
+     "x = tl.load(x_blk).to(tl.float32)\n        s += x",
+     ["tl.load at line 18 through a block pointer has no boundary_check on axis 0"]),
+    ("shape=(N,), strides=(1,), offsets=(0,),\n                              block_shape=(BLOCK_N,), order=(0,))\n    s = ",
+     "shape=(N,), strides=(1,), offsets=(1,),\n                              block_shape=(BLOCK_N,), order=(0,))\n    s = ",
+     ["line 13: a block pointer the row loop walks does not start at offsets=(0,)"]),
+    ("x_blk = tl.advance(x_blk, (BLOCK_N,))\n    mean", "x_blk = tl.advance(x_blk, (N,))\n    mean",
+     ["line 21: x_blk is advanced by other than `tl.advance(x_blk, (BLOCK_N,))`"]),
+    # the second walk starts where the first left the pointer (past the row: padding in both)
+    (("    x_blk = tl.make_block_ptr(base=x_ptr + row * stride_row, shape=(N,), strides=(1,), offsets=(0,),\n"
+      "                              block_shape=(BLOCK_N,), order=(0,))\n    y_blk"), "    y_blk",
+     ["line 31: reads x_blk where the row loop (line 17) left it"]),
+]
+
+
+@pytest.mark.parametrize("old,new,words", BLOCKPTR_REFUSED,
+                         ids=[f"row_single_block-blockptr-{i}" for i in range(len(BLOCKPTR_REFUSED))])
+def test_row_single_block_blockptr_refusals(recorded, old, new, words):
+    name = "row_single_block_blockptr"
+    src = fixture(name)[1]
+    assert src.count(old) == 1, old
+    fit = next(f for f in survey(src.replace(old, new), recorded[name]) if f.name == "row_single_block")
+    assert not fit.fits
+    for w in words:
+        assert w in fit.why, fit.why
+
+
+def test_row_single_block_blockptr_reads_row_once(recorded):
+    """A row walked twice through block pointers is read once: the second walk's load of the
+    same pointer, boundary check and padding reuses the first's value (the candidate's
+    correctness: test_structural's test_apply_is_correct)."""
+    name = "row_single_block_blockptr"
+    cand = apply(fixture(name)[1], "row_single_block", {}, recorded[name])
+    fn = next(f for f in ast.parse(cand).body if isinstance(f, ast.FunctionDef) and f.name == "layernorm_fwd_row")
+    loaded = [ast.unparse(c.args[0]) for c in ast.walk(fn) if isinstance(c, ast.Call)
+              and isinstance(c.func, ast.Attribute) and c.func.attr == "load"]
+    assert sorted(loaded) == ["b_blk", "w_blk", "x_blk"], loaded
+    assert not any(isinstance(n, ast.For) for n in ast.walk(fn))
+    assert "advance" not in cand.split("def layernorm_fwd_row")[1].split("class ModelNew")[0]
+
+
 @pytest.mark.filterwarnings("ignore:Conversion of an array:DeprecationWarning")  # the interpreter's own loop
 def test_row_single_block_shapes(tmp_path, recorded):
     """The single-block kernel handles other row lengths, and rows longer than max_row take

@@ -7,7 +7,10 @@ Precondition (syntax and the recorded launch): the kernel has loops ``for v in r
 with the same constexpr B and the same parameter N, no break/continue/return inside, and every
 load/store inside them masked (a block wider than the row must not touch memory past it); the
 kernel has one launch site, a statement of its own, passing N as a pure expression; the
-recorded N is at most ``max_row``.
+recorded N is at most ``max_row``. A load or store through a 1-D block pointer counts as masked
+when it checks axis 0 and the pointer walks the row as row_block_ptrs says (shape ``(N,)``, from
+0, advanced by B per pass); two such loads of the same pointer, boundary check and padding are
+the same load.
 
 The rewrite: a copy ``<kernel>_row`` in which each such loop becomes its single iteration
 (``v = 0`` followed by the body), and a load in a later pass of the same address and mask as
@@ -71,6 +74,7 @@ from .common import (
     survey_one,
 )
 from .first_pass import fold_first_pass
+from .row_block_ptrs import bounds_checked, check_row_block_ptrs, is_block_ptr_access
 
 NAME = "row_single_block"
 MAX_ROW = 32768                 # default bound on the row length one block may cover
@@ -131,9 +135,11 @@ def analyze(mod: Module, k: Kernel, max_row: int = MAX_ROW) -> RowPlan:
                              "do not all walk the same length with the same block")
     n_param, block = nb.pop()  # type: ignore[misc]
     check_not_assigned(k, (n_param, block), "which the row loops' bounds must keep")
-    check_block_uses(mod, k, block, [loop.iter.args[2] for loop in loops if isinstance(loop.iter, ast.Call)], NAME)
+    bptrs = check_row_block_ptrs(mod, k, loops, n_param, block)
+    check_block_uses(mod, k, block, [loop.iter.args[2] for loop in loops if isinstance(loop.iter, ast.Call)]
+                     + bptrs.sizing, NAME)
     for loop in loops:
-        _check_loop(mod, k, loop, loops)
+        _check_loop(mod, k, loop, loops, bptrs.names)
     site = mod.one_site(k.name)
     if not (isinstance(site.stmt, ast.Expr) and site.stmt.value is site.call):
         raise RewriteRefused(f"line {site.call.lineno}: the launch of {k.name} is not a statement of its own")
@@ -153,8 +159,9 @@ def analyze(mod: Module, k: Kernel, max_row: int = MAX_ROW) -> RowPlan:
         raise RewriteRefused(f"{k.name}: {n_param} = {n_value} at the recorded launch is outside "
                              f"(0, max_row={max_row}]; one block would not hold the row")
     lines = ", ".join(str(n.lineno) for n in loops)
+    bp_why = f" (through block pointers {', '.join(sorted(bptrs.names))}: bounds-checked)" if bptrs.names else ""
     why = (f"{k.name}: line{'s' if len(loops) > 1 else ''} {lines} walk{'' if len(loops) > 1 else 's'} the row "
-           f"with `range(0, {n_param}, {block})`, every load/store in them masked; {n_param} = {n_value} at the "
+           f"with `range(0, {n_param}, {block})`, every load/store in them masked{bp_why}; {n_param} = {n_value} at the "
            f"recorded launch (line {site.call.lineno}) fits one block of {next_pow2(n_value)} <= max_row {max_row}")
     configs: list[dict[str, int]] = [{**c, "fold": 1} for c in distinct_configs(next_pow2(n_value))]
     return RowPlan(k, site, why, {**DEFAULTS, "kernel": k.name, "max_row": max_row},
@@ -194,7 +201,9 @@ def unmasked(mod: Module, c: ast.Call) -> bool:
     return call_arg(c, 1 if f in ("load", "store") else 2, "mask") is None
 
 
-def _check_loop(mod: Module, k: Kernel, loop: ast.For, loops: list[ast.For]) -> None:
+def _check_loop(mod: Module, k: Kernel, loop: ast.For, loops: list[ast.For], block_ptrs: set[str]) -> None:
+    """Refuses a row loop whose single pass might not do what its passes did (block_ptrs: the
+    names holding the row's block pointers, checked by check_row_block_ptrs)."""
     where = f"{k.name} line {loop.lineno}"
     if loop.orelse:
         raise RewriteRefused(f"{where}: the row loop has an else clause")
@@ -212,7 +221,12 @@ def _check_loop(mod: Module, k: Kernel, loop: ast.For, loops: list[ast.For]) -> 
             raise RewriteRefused(f"{where}: the row loop has a {type(n).__name__.lower()} (line {n.lineno})")
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == loop.target.id and n is not loop.target:
             raise RewriteRefused(f"{where}: the loop variable {n.id} is assigned in the body")
-        if isinstance(n, ast.Call) and unmasked(mod, n):
+        if isinstance(n, ast.Call) and is_block_ptr_access(mod, n, block_ptrs):
+            if not bounds_checked(mod, n):
+                raise RewriteRefused(f"{where}: tl.{mod.tl_func(n)} at line {n.lineno} through a block pointer "
+                                     "has no boundary_check on axis 0; a block wider than the row would touch "
+                                     "memory past its end")
+        elif isinstance(n, ast.Call) and unmasked(mod, n):
             raise RewriteRefused(f"{where}: tl.{mod.tl_func(n)} at line {n.lineno} has no mask; a block wider "
                                  "than the row would touch memory past its end")
 
@@ -318,7 +332,7 @@ def single_block_copy(mod: Module, text: str, name: str, new_name: str, fold: bo
 VALUE_TL = frozenset({"where", "full", "zeros", "arange", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs",
                       "maximum", "minimum", "max", "min", "sum", "cast", "fma", "sigmoid", "erf", "program_id",
                       "cdiv", "math.exp", "math.exp2", "math.log", "math.log2", "math.sqrt", "math.rsqrt",
-                      "math.erf"})
+                      "math.erf", "make_block_ptr", "advance"})
 DROP_PASSES = 8     # a removal can leave the statement feeding it unread: chains this long at most
 
 
@@ -386,6 +400,7 @@ class _Avail:
 
 
 LOAD_HINTS = {"cache_modifier", "eviction_policy"}   # do not change the value loaded
+BLOCK_LOAD_ARGS = {"boundary_check", "padding_option"}
 CANON_MAX_NODES = 4096      # an expression larger than this once names are replaced is opaque
 
 
@@ -563,15 +578,22 @@ def _call_kind(frag: Module, c: ast.Call) -> str:
 
 
 def _load_key(ld: ast.Call, canon: Callable[[ast.expr], str]) -> tuple[str, str, str | None] | None:
+    """(address, mask, other) of a masked load, each as its canonical expression; a load through
+    a block pointer has its boundary check and padding as its mask (two such loads are the same
+    only when both agree) and no ``other``. None for a load that cannot be compared."""
     kws = {kw.arg for kw in ld.keywords}
-    if None in kws or kws - {"pointer", "mask", "other"} - LOAD_HINTS or len(ld.args) > 3:
+    if None in kws or kws - {"pointer", "mask", "other"} - BLOCK_LOAD_ARGS - LOAD_HINTS or len(ld.args) > 3:
         return None
     ptr = call_arg(ld, 0, "pointer")
     mask = call_arg(ld, 1, "mask")
     other = call_arg(ld, 2, "other")
-    if ptr is None or mask is None:
+    check, padding = call_arg(ld, 3, "boundary_check"), call_arg(ld, 4, "padding_option")
+    if ptr is None or (mask is None) == (check is None) or (padding is not None and check is None):
         return None
     try:
+        if check is not None:
+            return canon(ptr), f"boundary_check={canon(check)} padding={canon(padding or ast.Constant(''))}", None
+        assert mask is not None
         return canon(ptr), canon(mask), (canon(other) if other is not None else None)
     except _Opaque:
         return None

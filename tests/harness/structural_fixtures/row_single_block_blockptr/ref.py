@@ -1,0 +1,1 @@
+../../../../bench/suite/unseen/layernorm_blockptr/ref.py
