@@ -17,7 +17,9 @@ kernel to that operator's side-by-side timing, under "also:<record's file name>"
 
 Every output is checked against the reference Model first (the harness's tolerances and
 float64 check): a torch.compile or kernel result that differs is reported as a mismatch and
-not timed.
+not timed. The one exception is a Peer (what users run) that misses the judge: it and its
+torch.compile are timed anyway and marked "off_judge", so kopt's kernel is still compared with
+what PyTorch gives; report.py marks those figures.
 
 Writes OUT/baselines-<op>-run<r>.json per operator and run. Each run is a child process
 running the operators in turn (so a crash or a hang costs one operator, which is recorded
@@ -469,6 +471,14 @@ class Measurer:
         peer = model if cls == TRUTH_CLASS else self._build(ref, cls, init)
         rec["eager"] = self._stage("eager", peer, inputs, truths)
         rec["compile"], compiled = self._compile_stage(peer, inputs, truths)
+        if cls != TRUTH_CLASS and "mismatch" in rec["eager"]:
+            # what users run (PyTorch's own operator at the operator's dtype) misses the judge's
+            # budget: still timed, marked, so kopt is compared with it rather than with nothing;
+            # the record stands on the initial kernel (the reference Model, which defines the
+            # truth, failing it would be a failure)
+            for key in ("eager", "compile"):
+                if "mismatch" in rec[key]:
+                    rec[key]["off_judge"] = True
         kopt, kopt_model = self._kopt_stage(op, run, init, inputs, truths, tmp)
         if kopt is not None:
             rec["kopt"] = kopt
@@ -477,9 +487,12 @@ class Measurer:
         for path in self.args.also_by_op.get(op.name, []):
             key = f"{ALSO_PREFIX}{path.stem}"
             rec[key], fns[key] = self._record_stage(op, path, f"also_{len(fns)}", init, inputs, truths, tmp)
-        timed = {k: f for k, f in fns.items() if f is not None and (rec.get(k) or {}).get("ok")}
+        timed = {k: f for k, f in fns.items() if f is not None and ((rec.get(k) or {}).get("ok")
+                                                                   or (rec.get(k) or {}).get("off_judge"))}
         for k, st in self._time_side_by_side(timed, inputs).items():
+            ok = rec[k].get("ok")
             rec[k].update(st)
+            rec[k]["ok"] = bool(ok and st.get("ok", True))
             if not st.get("ok", True):
                 rec[k].pop("check", None)
         rec["timing"]["passes"] = self.args.passes
@@ -493,7 +506,7 @@ class Measurer:
                 bound = max(bound, flops / (peak * 1e12))
             rec["roofline"] = {"bytes": nbytes, "flops": flops, "bound_ms": bound * 1e3,
                                "copy_same_ms": self.copy_same_ms(nbytes)}
-        rec["ok"] = bool(rec["initial"].get("ok") and rec["eager"].get("ok"))
+        rec["ok"] = bool(rec["initial"].get("ok") and (rec["eager"].get("ok") or rec["eager"].get("off_judge")))
         if not rec["ok"]:
             bad = rec["initial"] if not rec["initial"].get("ok") else rec["eager"]
             rec["failure"] = {"stage": "initial" if bad is rec["initial"] else "eager",

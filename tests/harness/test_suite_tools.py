@@ -221,6 +221,36 @@ def test_baselines_time_the_peer(tmp_path):
     assert rec["eager"]["check"]["passed"] and rec["eager"]["median_ms"] > 0
 
 
+def test_baselines_time_a_peer_that_misses_the_judge(tmp_path, monkeypatch):
+    """A Peer (what users run: PyTorch's own operator at the operator's dtype) whose output
+    misses the judge is timed anyway and marked off_judge; the record stands on the initial
+    kernel, and the report shows eager marked off-judge with the reason in a note (on the
+    H100, groupnorm's float16 F.group_norm missed the budget by 1.3x and the whole record was
+    a failure, with no eager or torch.compile figure)."""
+    ops = tmp_path / "ops"
+    shutil.copytree(os.path.join(SUITE, "unseen", "gemm_blockptr"), ops / "gemm_blockptr")
+    ref = ops / "gemm_blockptr" / "ref.py"
+    tree = ast.parse(ref.read_text())
+    peer = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Peer")
+    ret = next(n for n in ast.walk(peer) if isinstance(n, ast.Return))
+    assert ret.value is not None
+    ret.value = ast.BinOp(ret.value, ast.Mult(), ast.Constant(1.01))    # 1% off: past the fp16 budget
+    ref.write_text(ast.unparse(ast.fix_missing_locations(tree)))
+    p = run_baselines(tmp_path / "out", "--ops", "gemm_blockptr", ops_dir=str(ops))
+    assert p.returncode == 0, p.stderr[-3000:]
+    rec = json.loads((tmp_path / "out" / "baselines-gemm_blockptr-run1.json").read_text())
+    assert rec["ok"] and rec["initial"]["ok"], rec
+    eager = rec["eager"]
+    assert not eager["ok"] and eager["off_judge"] and eager["mismatch"] and eager["median_ms"] > 0, eager
+    monkeypatch.setattr(report, "OPS_DIR", ops)
+    (row,), failures = report.build_rows([rec])
+    assert not failures and row.off_judge and row.eager is not None
+    assert row.eager.median == eager["median_ms"]
+    assert any("misses the judge" in n for n in row.notes), row.notes
+    md = report.markdown([row], failures, report.summarize([row], failures), [rec], "t", [], ["x"])
+    assert report.OFF_JUDGE_MARK in next(x for x in md.splitlines() if x.startswith("| gemm_blockptr"))
+
+
 def test_baselines_judge_the_updated_inputs(tmp_path):
     """adam_inplace updates p, m and v in place (op.json updates): baselines judge them after
     the returned p, so a first draft that leaves v unwritten fails its check on v while eager
