@@ -45,8 +45,9 @@ static const struct rules_family rules_families[] = {
   /* the alternative to holding the row: walking it in wider blocks with more warps */
   { "row_in_registers", { NULL }, { NULL }, "row_single_block", { "block", "num_warps" }, "up" },
   { "persistent_grid", { NULL }, { NULL }, "persistent_grid", { NULL }, NULL },
-  /* ROWS and num_warps come from the rewrite's own domain (the survey's) */
-  { "rows_per_program", { NULL }, { NULL }, "rows_per_program", { NULL }, NULL },
+  /* ROWS and num_warps from the rewrite's domain; beside them the kernel as written with wider
+   * blocks and more warps: both give a latency-bound program more work, side by side */
+  { "rows_per_program", { NULL }, { NULL }, "rows_per_program", { "block", "num_warps" }, "up" },
   /* num_warps and num_stages come from the rewrite's own domain */
   { "tma_loads", { NULL }, { NULL }, "tma_loads", { NULL }, NULL },
   /* num_warps from the rewrite's own domain */
@@ -86,6 +87,8 @@ static const struct rules_family rules_families[] = {
 #define RULES_MAX_WARPS 32             /* 1024 threads: a CUDA block's most (the harness's domain) */
 #define RULES_FILL_AHEAD_WEIGHT 0.5 /* per primary step in the direction, in a structural
                                      * round's fill: its few slots reach across the window */
+#define RULES_FILL_SHARE 2 /* a structural round keeps 1/this of its budget for the kernel as
+                            * written, where that has a point to offer (rules_fill_reserve) */
 #define RULES_MIN_SWEEP 8 /* fewer candidates than this in the window: the primary knobs'
                            * whole domains (rules_widen) */
 
@@ -773,29 +776,51 @@ static struct rules_select rules_family_select(const struct rules_family *f)
   return s;
 }
 
-/* The slots a structural rewrite's points leave free: the unrewritten kernel swept over the
- * family's launch-parameter alternative, appended to out (nothing when there is none). */
-static void rules_fill(const struct rules_plan_in *in, const struct rules_family *f,
-                       struct rules_plan_out *out)
+/* The unrewritten kernel swept over the family's launch-parameter alternative, at most budget
+ * points, into fill (candidates owned by the caller); nonzero when none (no knob, all measured). */
+static int rules_fill_sweep(const struct rules_plan_in *in, const struct rules_family *f,
+                            unsigned budget, struct rules_plan_out *fill)
 {
   struct rules_select sel = rules_family_select(f);
-  struct rules_plan_out fill;
-  size_t n = json_array_size(out->candidates), len, i;
   char why[256];
-  json_t *c;
 
   if (f->fill[0]) {
     sel.primary = &f->fill[0];
     sel.partner = &f->fill[1];
     sel.nprimary = sel.npartner = 1; /* fill[0] the primary, fill[1] its partner */
   }
-  if (!sel.primary[0] || n >= in->max_candidates)
-    return;
+  memset(fill, 0, sizeof(*fill));
+  if (!sel.primary[0] || !budget)
+    return -ENOENT;
   sel.direction = f->fill_direction ? f->fill_direction : in->direction;
   sel.ahead_weight = RULES_FILL_AHEAD_WEIGHT;
-  memset(&fill, 0, sizeof(fill));
-  if (rules_sweep(in, f->family, &sel, (unsigned)(in->max_candidates - n), &fill, why,
-                  sizeof(why)) != 0)
+  return rules_sweep(in, f->family, &sel, budget, fill, why, sizeof(why));
+}
+
+/* The budget kept for the kernel as written: half when its sweep has a point (rows_per_program's
+ * 30 points left none: on the H100 groupnorm's 30 failed to compile, and the wider block that
+ * gave 1.9x came four rounds later), else none. */
+static unsigned rules_fill_reserve(const struct rules_plan_in *in, const struct rules_family *f)
+{
+  struct rules_plan_out probe;
+  unsigned reserve = 0;
+
+  if (rules_fill_sweep(in, f, 1, &probe) == 0 && json_array_size(probe.candidates))
+    reserve = in->max_candidates / RULES_FILL_SHARE;
+  json_decref(probe.candidates);
+  return reserve;
+}
+
+/* The slots a structural rewrite's points leave free: the unrewritten kernel swept over the
+ * family's launch-parameter alternative, appended to out (nothing when there is none). */
+static void rules_fill(const struct rules_plan_in *in, const struct rules_family *f,
+                       struct rules_plan_out *out)
+{
+  size_t n = json_array_size(out->candidates), len, i;
+  struct rules_plan_out fill;
+  json_t *c;
+
+  if (n >= in->max_candidates || rules_fill_sweep(in, f, (unsigned)(in->max_candidates - n), &fill))
     return; /* no knob, or all measured: the rewrite's points alone */
   json_array_foreach(fill.candidates, i, c) {
     /* echoed in the round record's sweep: which side of the round a point was */
@@ -822,7 +847,9 @@ int rules_plan(const struct rules_plan_in *in, struct rules_plan_out *out, char 
     return -ENOENT;
   }
   if (f->structural) {
-    rc = rules_structural_plan(in, f->structural, out, why, whylen);
+    struct rules_plan_in sin = *in;
+    sin.max_candidates = in->max_candidates - rules_fill_reserve(in, f);
+    rc = rules_structural_plan(&sin, f->structural, out, why, whylen);
     if (rc == 0)
       rules_fill(in, f, out);
     if (rc != -ENOENT || !f->primary[0])

@@ -328,9 +328,19 @@ static void test_structural(void **state)
   assert_int_equal(plan(k, "vectorize_access", "up", NULL, tried, 32, &out, why), 0);
   assert_non_null(json_object_get(json_array_get(out.candidates, 0), "changes"));
   json_decref(out.candidates);
-  /* rows_per_program: points of ROWS x num_warps nearest the defaults, the defaults first */
-  assert_int_equal(plan(k, "rows_per_program", "", NULL, NULL, 5, &out, why), 0);
-  assert_int_equal(json_array_size(out.candidates), 5);
+  /* rows_per_program: points of ROWS x num_warps nearest the defaults, the defaults first, in
+   * half the budget; the other half the kernel as written with wider blocks and more warps */
+  assert_int_equal(plan(k, "rows_per_program", "", NULL, NULL, 10, &out, why), 0);
+  assert_int_equal(json_array_size(out.candidates), 10);
+  for (size_t i = 0; i < 10; i++) {
+    const json_t *c = json_array_get(out.candidates, i);
+    assert_true((i < 5) == (json_object_get(c, "structural") != NULL));
+    if (i >= 5) {
+      assert_string_equal(json_string_value(json_object_get(c, "origin")), RULES_ORIGIN_AS_WRITTEN);
+      assert_true(change(c, "BLOCK", 128) >= 128);
+    }
+  }
+  assert_non_null(strstr(out.summary, "Beside them, the kernel as written"));
   {
     const json_t *st = json_object_get(json_array_get(out.candidates, 0), "structural");
     const json_t *pa = json_object_get(st, "params");
@@ -349,6 +359,17 @@ static void test_structural(void **state)
     assert_int_equal(warps_seen, 2 | 4 | 8);  /* and along num_warps */
   }
   json_decref(out.candidates);
+  {
+    /* no block knob (a block fixed by the problem): the rewrite's points take the whole budget */
+    json_t *noblock = json_deep_copy(k);
+    json_array_remove(json_object_get(noblock, "knobs"), 0);
+    assert_int_equal(plan(noblock, "rows_per_program", "", NULL, NULL, 10, &out, why), 0);
+    assert_int_equal(json_array_size(out.candidates), 10);
+    for (size_t i = 0; i < 10; i++)
+      assert_non_null(json_object_get(json_array_get(out.candidates, i), "structural"));
+    json_decref(out.candidates);
+    json_decref(noblock);
+  }
   /* split_rows: its SPLIT points, the default first, then nearest it; beside them the loop as
    * written with wider blocks and more warps (the fill), which it must beat */
   assert_int_equal(plan(k, "split_rows", "", NULL, NULL, 32, &out, why), 0);
