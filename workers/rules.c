@@ -797,14 +797,17 @@ static int rules_fill_sweep(const struct rules_plan_in *in, const struct rules_f
   return rules_sweep(in, f->family, &sel, budget, fill, why, sizeof(why));
 }
 
-/* The budget kept for the kernel as written: half when its sweep has a point (rows_per_program's
- * 30 points left none: on the H100 groupnorm's 30 failed to compile, and the wider block that
- * gave 1.9x came four rounds later), else none. */
+/* The budget kept for the kernel as written, for a family naming its alternative (fill): half
+ * when its sweep has a point (rows_per_program's 30 points left none: on the H100 groupnorm's
+ * 30 failed to compile, and the wider block that gave 1.9x came four rounds later), else none.
+ * Tile configurations and vectorized copies keep their whole lists first. */
 static unsigned rules_fill_reserve(const struct rules_plan_in *in, const struct rules_family *f)
 {
   struct rules_plan_out probe;
   unsigned reserve = 0;
 
+  if (!f->fill[0])
+    return 0;
   if (rules_fill_sweep(in, f, 1, &probe) == 0 && json_array_size(probe.candidates))
     reserve = in->max_candidates / RULES_FILL_SHARE;
   json_decref(probe.candidates);
