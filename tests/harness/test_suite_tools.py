@@ -244,11 +244,12 @@ def test_baselines_time_a_peer_that_misses_the_judge(tmp_path, monkeypatch):
     assert not eager["ok"] and eager["off_judge"] and eager["mismatch"] and eager["median_ms"] > 0, eager
     monkeypatch.setattr(report, "OPS_DIR", ops)
     (row,), failures = report.build_rows([rec])
-    assert not failures and row.off_judge and row.eager is not None
+    assert not failures and "eager" in row.off_judge and row.eager is not None
     assert row.eager.median == eager["median_ms"]
     assert any("misses the judge" in n for n in row.notes), row.notes
     md = report.markdown([row], failures, report.summarize([row], failures), [rec], "t", [], ["x"])
-    assert report.OFF_JUDGE_MARK in next(x for x in md.splitlines() if x.startswith("| gemm_blockptr"))
+    line = next(x for x in md.splitlines() if x.startswith("| gemm_blockptr"))
+    assert line.count(report.OFF_JUDGE_MARK) == 1, line     # eager only: torch.compile is skipped on the CPU
 
 
 def test_baselines_judge_the_updated_inputs(tmp_path):
