@@ -178,6 +178,15 @@ static void ladder_structural_l3(struct ladder_diag *d, const json_t *structural
     ladder_add(d, "relaxed_atomics", 3, "");
     ladder_first(d, "relaxed_atomics");
   }
+  /* Atomic sums into the same addresses from every program (a norm backward's weight
+   * gradient): a persistent grid adds each program's sum once (the survey's hoist), as many
+   * atomics as programs instead of as rows. Ahead of relaxing them (placed after it). */
+  if (ladder_ir_int(ptx, "atom.global") > 0 && ladder_fit_param(structural, "persistent_grid", "hoist") == 1 &&
+      ladder_fits(structural, "persistent_grid", &why)) {
+    ladder_why(d, " Structural: %s; the PTX has %ld atomics.", why, ladder_ir_int(ptx, "atom.global"));
+    ladder_add(d, "persistent_grid", 3, "");
+    ladder_first(d, "persistent_grid");
+  }
   /* A tensor read again in a later pass (the loop form of softmax and norms, whose row may
    * not fit in registers): cache hints keeping the earlier pass's lines in L2. Last in the
    * list, behind every rewrite below (a row held in registers reads memory once and needs no

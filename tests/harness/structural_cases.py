@@ -113,6 +113,9 @@ FITS = {
     # a row kernel whose stride and length are kept unspecialised
     "specialize_args_l2norm": {"specialize_args", "row_single_block", "persistent_grid", "rows_per_program",
                                "l2_reuse", "even_bounds"},
+    # one row per program adding into a column sum and a scalar total with tl.atomic_add: the
+    # persistent loop keeps both sums in registers across its tiles (hoist)
+    "persistent_grid_atomics": {"persistent_grid", "relaxed_atomics"},
     # the tutorial's `grid = lambda meta: (triton.cdiv(n_elements, meta['BLOCK_SIZE']),)`
     "persistent_grid_lambda": {"persistent_grid", "elementwise_vector", "rows_per_program"},
 }
@@ -149,6 +152,9 @@ APPLIED = sorted((name, rw, {}) for name, fits in FITS.items() for rw in fits) +
     ("strided_reduction_tiles_colsum", "strided_reduction_tiles", {"BLOCK_R": 16, "BLOCK_C": 32}),
     ("strided_reduction_tiles_colmax", "strided_reduction_tiles", {"BLOCK_C": 16, "num_warps": 2}),
     ("persistent_grid_scale", "persistent_grid", {"k": 1}),
+    # 37 rows over 4 x k programs: the sums kept across tiles (and, hoist 0, added per tile)
+    ("persistent_grid_atomics", "persistent_grid", {"k": 2}),
+    ("persistent_grid_atomics", "persistent_grid", {"hoist": 0}),
     ("elementwise_vector_gelu", "elementwise_vector", {"num_warps": 1, "m": 1}),
     ("elementwise_vector_unspecialized", "elementwise_vector", {"num_warps": 1, "m": 1}),
     ("specialize_args_l2norm", "specialize_args", {}),

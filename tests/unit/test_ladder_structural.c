@@ -248,6 +248,38 @@ static void test_structural_relaxed_atomics(void **state)
   json_decref(relaxed);
 }
 
+/* Atomic sums a persistent grid can add once per program (the survey's persistent_grid
+ * offers hoist): persistent_grid at L3, ahead of relaxing the atomics, behind a row kept in
+ * registers; not where the survey offers no hoist or the PTX has no atomics. */
+static void test_structural_hoisted_atomics(void **state)
+{
+  json_error_t e;
+  json_t *fits = json_loads("[{\"name\": \"row_single_block\", \"fits\": true, \"why\": \"sa: row\"},"
+                            " {\"name\": \"relaxed_atomics\", \"fits\": true, \"why\": \"sa: 1 atomic(s)\"},"
+                            " {\"name\": \"persistent_grid\", \"fits\": true, \"why\": \"sa: sums once\","
+                            "  \"params\": {\"kernel\": \"sa\", \"k\": 4, \"hoist\": 1}}]", 0, &e);
+  json_t *nohoist = json_loads("[{\"name\": \"persistent_grid\", \"fits\": true, \"why\": \"sa: loops\","
+                               "  \"params\": {\"kernel\": \"sa\", \"k\": 4}}]", 0, &e);
+  json_t *atoms = json_loads("{\"ptx\": {\"ld.global.32\": 2, \"atom.global\": 4, \"atom.ordered\": 4},"
+                             " \"ttgir\": {\"loops\": [{\"loads\": 1}]}}", 0, &e);
+  json_t *none = json_loads("{\"ptx\": {\"ld.global.32\": 2}, \"ttgir\": {\"loops\": [{\"loads\": 1}]}}", 0, &e);
+  struct ladder_diag d;
+  (void)state;
+  l3_structural(&d, atoms, "memory", fits);
+  assert_string_equal(d.family[0], "row_in_registers");
+  assert_int_equal(family_at(&d, "persistent_grid"), 1);
+  assert_int_equal(family_at(&d, "relaxed_atomics"), 2);
+  assert_non_null(strstr(d.why, "sa: sums once; the PTX has 4 atomics"));
+  l3_structural(&d, atoms, "memory", nohoist);
+  assert_int_equal(family_at(&d, "persistent_grid"), -1);
+  l3_structural(&d, none, "memory", fits);
+  assert_int_equal(family_at(&d, "persistent_grid"), -1);
+  json_decref(fits);
+  json_decref(nohoist);
+  json_decref(atoms);
+  json_decref(none);
+}
+
 /* Narrow accesses read through a parameter the kernel keeps unspecialised: specialize_args
  * at L3, first (ahead of the level's other rewrites), also on narrow stores alone; not where
  * the accesses are 128-bit, the survey refused it, or elementwise_vector fits (its
@@ -583,6 +615,7 @@ int main(void)
     cmocka_unit_test(test_structural_deinterleave_after_rows),
     cmocka_unit_test(test_structural_l2_reuse_after_row),
     cmocka_unit_test(test_structural_relaxed_atomics),
+    cmocka_unit_test(test_structural_hoisted_atomics),
     cmocka_unit_test(test_structural_specialize_args),
     cmocka_unit_test(test_structural_ready_after_a_sweep),
     cmocka_unit_test(test_structural_fuse_first),

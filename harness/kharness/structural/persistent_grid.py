@@ -17,11 +17,15 @@ else 4`` (the interpreter has no SMs: 4 programs then) and launches
 Why it is correct: the loop visits each tile t in [0, num_tiles) exactly once (program p
 takes p, p + P, p + 2P, ... for P programs), and the body for tile t is the original
 program t's body; as the body neither returns nor changes a parameter, the tiles a program
-runs do not affect each other."""
+runs do not affect each other.
+
+``hoist`` (offered, default 1, where the body adds into shared addresses with ``tl.atomic_add``
+that hoist_atomics says may leave the loop): each such sum is kept in registers across the
+program's tiles and added once after the loop (hoist_atomics.py says why that is the same)."""
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..srcedit import Edit, RewriteRefused, apply_edits
@@ -45,6 +49,7 @@ from .common import (
     sms_device_arg,
     survey_one,
 )
+from .hoist_atomics import Hoist, accumulate_text, hoist_texts, hoistable
 
 NAME = "persistent_grid"
 DEFAULTS = {"kernel": "", "k": 4}
@@ -58,6 +63,7 @@ SMS = "NUM_SMS = torch.cuda.get_device_properties(X.device).multi_processor_coun
 class PersistentPlan(Plan):
     device_arg: str
     tiles: int
+    hoists: list[Hoist] = field(default_factory=list)
 
 
 def analyze(mod: Module, k: Kernel) -> PersistentPlan:
@@ -93,7 +99,18 @@ def analyze(mod: Module, k: Kernel) -> PersistentPlan:
     tiles = mod.recorded_grid(name)[0]
     why = (f"{name}: a 1-D grid of {tiles} programs (line {site.call.lineno}) over a body with no early return, "
            "no use of tl.num_programs and no assignment to a parameter: the programs can loop over the tiles")
-    return PersistentPlan(k, site, why, {**DEFAULTS, "kernel": name}, DOMAIN, device_arg, tiles)
+    params: dict[str, Any] = {**DEFAULTS, "kernel": name}
+    domain: dict[str, list[Any]] = dict(DOMAIN)
+    try:
+        hoists = hoistable(mod, k)
+    except RewriteRefused:
+        hoists = []
+    if hoists:
+        params["hoist"], domain["hoist"] = 1, [1, 0]
+        lines = ", ".join(str(h.call.lineno) for h in hoists)
+        why += (f"; the atomic sum(s) at line {lines} add into the same addresses from every tile, so each "
+                "program can add its tiles' sum once")
+    return PersistentPlan(k, site, why, params, domain, device_arg, tiles, hoists)
 
 
 def survey(mod: Module) -> Fit:
@@ -118,13 +135,19 @@ def apply(mod: Module, params: dict[str, Any]) -> str:
     # Python ints, on which `pid.to(tl.int64)` fails; compiled, the cast of an int32 is free)
     pid_edits = [mod.replace(c, f"{tl}.cast({tile}, {tl}.int32)") for c in calls(k.node)
                  if program_id_axis(mod, c) == 0]
-    text = mod.edited_range(start, end, pid_edits)
-    loop = f"for {tile} in range({tl}.program_id(0), {num_tiles}, {tl}.num_programs(0)):\n{ind}    "
+    hoists = plan.hoists if int(p.get("hoist", 0)) else []
+    accs = [mod.fresh("atomic_acc") for _ in hoists]
+    acc_edits = [mod.replace(h.stmt, accumulate_text(mod, h, acc)) for h, acc in zip(hoists, accs)]
+    text = mod.edited_range(start, end, pid_edits + acc_edits)
+    before, after = hoist_texts(mod, hoists, accs)
+    loop = "".join(f"{line}\n{ind}" for line in before)
+    loop += f"for {tile} in range({tl}.program_id(0), {num_tiles}, {tl}.num_programs(0)):\n{ind}    "
+    text = reindent(text, "    ") + "".join(f"\n{ind}{line}" for line in after)
     g0 = grid_elem_text(mod, site, 0)
     device = mod.text(site.bound[plan.device_arg])
     sms = from_template(SMS, {"NUM_SMS": num_sms, "torch": str(mod.alias_for("torch")), "X": device,
                               "FALLBACK": ast.Constant(INTERP_SMS)})
-    edits = [Edit(start, end, loop + reindent(text, "    ")),
+    edits = [Edit(start, end, loop + text),
              mod.add_kernel_params(k, [(num_tiles, False, "1")]),
              mod.insert_before(site.stmt, sms),
              mod.replace(site.grid, from_template("(min(G, S * K),)", {"G": g0, "S": num_sms,

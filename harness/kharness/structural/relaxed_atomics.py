@@ -99,7 +99,7 @@ def _atomics(mod: Module, k: Kernel) -> list[ast.Call]:
     return found
 
 
-def _check_no_helpers(mod: Module, k: Kernel) -> None:
+def check_no_helpers(mod: Module, k: Kernel) -> None:
     for c in calls(k.node):
         if isinstance(c.func, ast.Name) and c.func.id in mod.kernels:
             raise RewriteRefused(f"{k.name} line {c.lineno}: calls {c.func.id}, a @triton.jit function whose "
@@ -142,7 +142,7 @@ def _derived_from(mod: Module, k: Kernel, p: str) -> set[str]:
     return {p} | derived(k, lambda e, so_far: bool(_address_names(mod, e) & ({p} | so_far)))
 
 
-def _targets(mod: Module, k: Kernel, atomics: list[ast.Call]) -> list[str]:
+def atomic_targets(mod: Module, k: Kernel, atomics: list[ast.Call]) -> list[str]:
     """The tensor parameters the atomics write through, each checked to be used only to address
     atomics (module docstring)."""
     values = mod.recorded_values(k.name)        # refused when the forward did not launch it
@@ -165,7 +165,7 @@ def _targets(mod: Module, k: Kernel, atomics: list[ast.Call]) -> list[str]:
     return out
 
 
-def _check_unaliased(mod: Module, k: Kernel, targets: list[str]) -> None:
+def check_unaliased(mod: Module, k: Kernel, targets: list[str]) -> None:
     for site in mod.sites_of(k.name):
         for p in targets:
             arg = site.bound.get(p)
@@ -180,9 +180,9 @@ def _check_unaliased(mod: Module, k: Kernel, targets: list[str]) -> None:
 
 def analyze(mod: Module, k: Kernel) -> AtomicPlan:
     atomics = _atomics(mod, k)
-    _check_no_helpers(mod, k)
-    targets = _targets(mod, k, atomics)
-    _check_unaliased(mod, k, targets)
+    check_no_helpers(mod, k)
+    targets = atomic_targets(mod, k, atomics)
+    check_unaliased(mod, k, targets)
     site = mod.one_site(k.name)
     try:
         options, domain = option_domain(mod, site, OPTION_DOMAIN)
