@@ -12,7 +12,8 @@ Per operator, over runs (median, and [min-max] with the number of runs):
              best (baseline / product of the accepted rounds' ABBA speedups)
   speedup    initial / kopt, taken within one process when both come from one record
   eager      PyTorch eager (the reference Model, or ref.py's Peer where it has one: the same
-             computation at the operator's dtype, opspec's docstring); compile: torch.compile of it
+             computation at the operator's dtype, opspec's docstring); compile: torch.compile of it.
+             A Peer whose output misses the judge is shown anyway, marked "(off-judge)"
   optimum    exhaustive.py's best speedup over the initial kernel; "% of optimum" is kopt's
              speedup / that speedup (each measured against the initial kernel in its own process)
   roofline   bound / time, bound = max(bytes / copy bandwidth, flops / peak tensor
