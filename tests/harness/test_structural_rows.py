@@ -164,7 +164,7 @@ BLOCKPTR_REFUSED = [
      ["tl.load at line 18 through a block pointer has no boundary_check on axis 0"]),
     ("shape=(N,), strides=(1,), offsets=(0,),\n                              block_shape=(BLOCK_N,), order=(0,))\n    s = ",
      "shape=(N,), strides=(1,), offsets=(1,),\n                              block_shape=(BLOCK_N,), order=(0,))\n    s = ",
-     ["line 13: a block pointer the row loop walks does not start at offsets=(0,)"]),
+     ["line 13: a block pointer the row loop walks starts neither at offsets=(0,) nor at its loop's offset"]),
     ("x_blk = tl.advance(x_blk, (BLOCK_N,))\n    mean", "x_blk = tl.advance(x_blk, (N,))\n    mean",
      ["line 21: x_blk is advanced by other than `tl.advance(x_blk, (BLOCK_N,))`"]),
     # the second walk starts where the first left the pointer (past the row: padding in both)
@@ -184,6 +184,37 @@ def test_row_single_block_blockptr_refusals(recorded, old, new, words):
     assert not fit.fits
     for w in words:
         assert w in fit.why, fit.why
+
+
+# the first walk's pointer made inside the loop at the loop's offset instead of advanced
+AT_OFFSET = [
+    (("    x_blk = tl.make_block_ptr(base=x_ptr + row * stride_row, shape=(N,), strides=(1,), offsets=(0,),\n"
+      "                              block_shape=(BLOCK_N,), order=(0,))\n    s = "), "    s = "),
+    (("    for _ in range(0, N, BLOCK_N):\n        x = tl.load(x_blk, boundary_check=(0,), padding_option=\"zero\").to("
+      "tl.float32)\n        s += x"),
+     ("    for off in range(0, N, BLOCK_N):\n        x_blk = tl.make_block_ptr(base=x_ptr + row * stride_row, "
+      "shape=(N,), strides=(1,), offsets=(off,), block_shape=(BLOCK_N,), order=(0,))\n"
+      "        x = tl.load(x_blk, boundary_check=(0,), padding_option=\"zero\").to(tl.float32)\n        s += x")),
+    ("        sq += x * x\n        x_blk = tl.advance(x_blk, (BLOCK_N,))\n", "        sq += x * x\n"),
+]
+
+
+def test_row_single_block_blockptr_made_at_the_loop_offset(harness, recorded):
+    """A block pointer made in each pass at the loop's offset (`offsets=(off,)`), never
+    advanced, walks the row as an advanced one does: the rewrite fits and its candidate
+    validates on the interpreter; advanced as well, it is refused."""
+    name = "row_single_block_blockptr"
+    src = fixture(name)[1]
+    for a, b in AT_OFFSET:
+        assert src.count(a) == 1, a
+        src = src.replace(a, b)
+    fit = next(f for f in survey(src, recorded[name]) if f.name == "row_single_block")
+    assert fit.fits, fit.why
+    cand = apply(src, "row_single_block", {}, recorded[name])
+    assert load_and_validate(harness, name, cand)["passed"]
+    both = src.replace("        sq += x * x\n", "        sq += x * x\n        x_blk = tl.advance(x_blk, (BLOCK_N,))\n", 1)
+    fit = next(f for f in survey(both, recorded[name]) if f.name == "row_single_block")
+    assert not fit.fits and "line 15: the row loop both makes block pointer x_blk at its offset and advances it" in fit.why, fit.why
 
 
 def test_row_single_block_blockptr_reads_row_once(recorded):

@@ -15,12 +15,15 @@ Accepted when every block pointer a row loop loads or stores through is bound to
 by ``tl.make_block_ptr`` with ``shape=(N,)`` (the loop's own bound), ``offsets=(0,)`` and
 ``block_shape=(BLOCK,)`` (the loop's own step), and by ``p = tl.advance(p, (BLOCK,))`` inside
 a row loop at the kernel's top level, p not read after that loop before a new
-``tl.make_block_ptr`` rebinds it; and every such access has ``boundary_check`` on axis 0.
+``tl.make_block_ptr`` rebinds it; or made inside the row loop at the loop's own offset
+(``offsets=(off,)`` for ``for off in range(0, N, BLOCK)``), never advanced, and not read after
+the loop before a new binding; and every such access has ``boundary_check`` on axis 0.
 
 Why widening is then correct: the pointer starts at 0 and moves by BLOCK per pass, so the
 loop's passes cover ``[0, ceil(N / BLOCK) * BLOCK)`` clipped to the shape ``[0, N)``: the whole
-row, lanes past it read as padding and never written. One block of ``next_power_of_2(N) >= N``
-from 0 covers the same row, clipped the same way. The advance after the single pass moves a
+row, lanes past it read as padding and never written (a pointer made at each pass's offset
+covers the same); one block of ``next_power_of_2(N) >= N`` from 0 covers the same row, clipped
+the same way. The advance after the single pass moves a
 pointer nobody reads again (it is dropped as unread)."""
 from __future__ import annotations
 
@@ -66,30 +69,14 @@ def _bindings(k: Kernel, name: str) -> list[ast.Name]:
             and isinstance(n.ctx, ast.Store)]
 
 
-def _check_make(mod: Module, k: Kernel, c: ast.Call, n_param: str, block: str, out: RowBlockPtrs) -> None:
-    where = f"{k.name} line {c.lineno}"
-    shape, offsets, bshape = (_one(call_arg(c, pos, key)) for key, pos in MAKE_ARGS.items())
-    if not (isinstance(shape, ast.Name) and shape.id == n_param):
-        raise RewriteRefused(f"{where}: a block pointer the row loop walks has a shape other than ({n_param},)")
-    if int_const(offsets) != 0:
-        raise RewriteRefused(f"{where}: a block pointer the row loop walks does not start at offsets=(0,)")
-    if not (isinstance(bshape, ast.Name) and bshape.id == block):
-        raise RewriteRefused(f"{where}: a block pointer the row loop walks has a block_shape other than ({block},)")
-    out.sizing.append(bshape)
+def _enclosing(loops: list[ast.For], stmt: ast.stmt) -> ast.For | None:
+    return next((lp for lp in loops if any(n is stmt for n in ast.walk(lp))), None)
 
 
-def _check_advance(k: Kernel, stmt: ast.Assign, name: str, block: str, loops: list[ast.For],
-                   out: RowBlockPtrs) -> None:
-    c = stmt.value
-    assert isinstance(c, ast.Call)
-    where = f"{k.name} line {stmt.lineno}"
-    src, step = (c.args + [None, None])[:2] if not c.keywords else (None, None)
-    by = _one(step) if isinstance(step, ast.expr) else None
-    if not (isinstance(src, ast.Name) and src.id == name and isinstance(by, ast.Name) and by.id == block):
-        raise RewriteRefused(f"{where}: {name} is advanced by other than `tl.advance({name}, ({block},))`")
-    loop = next((lp for lp in loops if any(n is stmt for n in ast.walk(lp))), None)
+def _check_left(k: Kernel, name: str, loop: ast.For | None, where: str, how: str) -> None:
+    """name, bound in the row loop (how), is not read after it before a new binding."""
     if loop is None or loop not in k.node.body:
-        raise RewriteRefused(f"{where}: {name} is advanced outside a row loop at the kernel's top level")
+        raise RewriteRefused(f"{where}: {name} is {how} outside a row loop at the kernel's top level")
     for later in k.node.body[k.node.body.index(loop) + 1:]:
         if isinstance(later, ast.Assign) and len(later.targets) == 1 and isinstance(later.targets[0], ast.Name) \
                 and later.targets[0].id == name and name not in names_in(later.value):
@@ -97,7 +84,46 @@ def _check_advance(k: Kernel, stmt: ast.Assign, name: str, block: str, loops: li
         if name in names_in(later):
             raise RewriteRefused(f"{k.name} line {later.lineno}: reads {name} where the row loop (line "
                                  f"{loop.lineno}) left it; one wider block would leave it elsewhere")
+
+
+def _check_make(mod: Module, k: Kernel, stmt: ast.Assign, name: str, n_param: str, block: str,
+                loops: list[ast.For], out: RowBlockPtrs) -> ast.For | None:
+    """Checks one tl.make_block_ptr binding of name; the row loop when it is made inside one at
+    the loop's own offset (``offsets=(off,)``: that loop must not also advance it), else None."""
+    c = stmt.value
+    assert isinstance(c, ast.Call)
+    where = f"{k.name} line {c.lineno}"
+    shape, offsets, bshape = (_one(call_arg(c, pos, key)) for key, pos in MAKE_ARGS.items())
+    if not (isinstance(shape, ast.Name) and shape.id == n_param):
+        raise RewriteRefused(f"{where}: a block pointer the row loop walks has a shape other than ({n_param},)")
+    loop = _enclosing(loops, stmt)
+    at_loop = loop is not None and isinstance(loop.target, ast.Name) and isinstance(offsets, ast.Name) \
+        and offsets.id == loop.target.id
+    if at_loop:
+        _check_left(k, name, loop, where, "made at the loop's offset")
+    elif int_const(offsets) != 0:
+        raise RewriteRefused(f"{where}: a block pointer the row loop walks starts neither at offsets=(0,) nor at "
+                             "its loop's offset")
+    if not (isinstance(bshape, ast.Name) and bshape.id == block):
+        raise RewriteRefused(f"{where}: a block pointer the row loop walks has a block_shape other than ({block},)")
+    out.sizing.append(bshape)
+    return loop if at_loop else None
+
+
+def _check_advance(k: Kernel, stmt: ast.Assign, name: str, block: str, loops: list[ast.For],
+                   out: RowBlockPtrs) -> ast.For | None:
+    """Checks one ``tl.advance`` binding of name; the row loop it is in."""
+    c = stmt.value
+    assert isinstance(c, ast.Call)
+    where = f"{k.name} line {stmt.lineno}"
+    src, step = (c.args + [None, None])[:2] if not c.keywords else (None, None)
+    by = _one(step) if isinstance(step, ast.expr) else None
+    if not (isinstance(src, ast.Name) and src.id == name and isinstance(by, ast.Name) and by.id == block):
+        raise RewriteRefused(f"{where}: {name} is advanced by other than `tl.advance({name}, ({block},))`")
+    loop = _enclosing(loops, stmt)
+    _check_left(k, name, loop, where, "advanced")
     out.sizing.append(by)
+    return loop
 
 
 def check_row_block_ptrs(mod: Module, k: Kernel, loops: list[ast.For], n_param: str, block: str) -> RowBlockPtrs:
@@ -115,6 +141,8 @@ def check_row_block_ptrs(mod: Module, k: Kernel, loops: list[ast.For], n_param: 
                                                  "make_block_ptr" for s in _assigns(k, ptr.id)):
                 out.names.add(ptr.id)
     for name in sorted(out.names):
+        made_at: list[ast.For | None] = []
+        advanced: list[ast.For | None] = []
         for node in _bindings(k, name):
             stmt = mod.parents.get(node)
             if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and stmt.targets[0] is node):
@@ -122,13 +150,16 @@ def check_row_block_ptrs(mod: Module, k: Kernel, loops: list[ast.For], n_param: 
                                      "than `=`")
             f = mod.tl_func(stmt.value)
             if f == "make_block_ptr":
-                assert isinstance(stmt.value, ast.Call)
-                _check_make(mod, k, stmt.value, n_param, block, out)
+                made_at.append(_check_make(mod, k, stmt, name, n_param, block, loops, out))
             elif f == "advance":
-                _check_advance(k, stmt, name, block, loops, out)
+                advanced.append(_check_advance(k, stmt, name, block, loops, out))
             else:
                 raise RewriteRefused(f"{k.name} line {stmt.lineno}: block pointer {name} is bound to other "
                                      "than tl.make_block_ptr or tl.advance")
+        both = [lp for lp in made_at if lp is not None and any(lp is a for a in advanced)]
+        if both:
+            raise RewriteRefused(f"{k.name} line {both[0].lineno}: the row loop both makes block pointer {name} "
+                                 "at its offset and advances it")
     return out
 
 
