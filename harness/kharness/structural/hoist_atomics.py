@@ -66,9 +66,10 @@ def single_defs(k: Kernel) -> dict[str, ast.Assign]:
             if len(sts) == stores.get(name) and len({ast.dump(st.value) for st in sts}) == 1}
 
 
-def _invariant(mod: Module, k: Kernel, defs: dict[str, ast.Assign], e: ast.AST, why: str) -> list[ast.Assign]:
-    """The definitions e reads, each checked to be the same for every tile (module docstring)."""
-    bound = {n.id for n in ast.walk(k.node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+def _invariant(mod: Module, k: Kernel, defs: dict[str, ast.Assign], bound: set[str], e: ast.AST,
+               why: str) -> list[ast.Assign]:
+    """The definitions e reads (bound: every name K binds), each checked to be the same for
+    every tile (module docstring)."""
     need: list[ast.Assign] = []
     todo, seen = sorted(names_in(e)), set()
     while todo:
@@ -87,7 +88,7 @@ def _invariant(mod: Module, k: Kernel, defs: dict[str, ast.Assign], e: ast.AST, 
             if f in VARYING_TL or (f is None and not (isinstance(c.func, ast.Attribute) and c.func.attr == "to")):
                 raise RewriteRefused(f"{k.name} line {c.lineno}: {why} is computed through "
                                      f"{f and 'tl.' + f or mod.text(c.func)}, which may differ between tiles")
-    return sorted(need, key=lambda st: (st.lineno, st.col_offset))
+    return need
 
 
 def hoistable(mod: Module, k: Kernel) -> list[Hoist]:
@@ -98,6 +99,7 @@ def hoistable(mod: Module, k: Kernel) -> list[Hoist]:
     check_no_helpers(mod, k)
     check_unaliased(mod, k, atomic_targets(mod, k, found))
     defs = single_defs(k)
+    bound = {n.id for n in ast.walk(k.node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     out = []
     for c in found:
         st = mod.parents.get(c)
@@ -111,9 +113,9 @@ def hoistable(mod: Module, k: Kernel) -> list[Hoist]:
         ptr, mask = call_arg(c, 0, "pointer"), call_arg(c, 2, "mask")
         if ptr is None or call_arg(c, 1, "val") is None:
             raise RewriteRefused(f"{k.name} line {c.lineno}: tl.{HOIST_TL} without a pointer or a value")
-        need = _invariant(mod, k, defs, ptr, f"the address of the atomic at line {c.lineno}")
+        need = _invariant(mod, k, defs, bound, ptr, f"the address of the atomic at line {c.lineno}")
         if mask is not None:
-            need += [s for s in _invariant(mod, k, defs, mask, f"the mask of the atomic at line {c.lineno}")
+            need += [s for s in _invariant(mod, k, defs, bound, mask, f"the mask of the atomic at line {c.lineno}")
                      if s not in need]
         out.append(Hoist(st, c, sorted(need, key=lambda s: (s.lineno, s.col_offset))))
     return out

@@ -137,8 +137,9 @@ def check_row_block_ptrs(mod: Module, k: Kernel, loops: list[ast.For], n_param: 
             if isinstance(ptr, ast.Call) and mod.tl_func(ptr) in ("make_block_ptr", "advance"):
                 raise RewriteRefused(f"{k.name} line {c.lineno}: a block pointer made inside the access; "
                                      "bind it to a name")
-            if isinstance(ptr, ast.Name) and any(isinstance(s, ast.Assign) and mod.tl_func(s.value) ==
-                                                 "make_block_ptr" for s in _assigns(k, ptr.id)):
+            if isinstance(ptr, ast.Name) and any(isinstance(st := mod.parents.get(n), ast.Assign) and
+                                                 mod.tl_func(st.value) == "make_block_ptr"
+                                                 for n in _bindings(k, ptr.id)):
                 out.names.add(ptr.id)
     for name in sorted(out.names):
         made_at: list[ast.For | None] = []
@@ -162,7 +163,3 @@ def check_row_block_ptrs(mod: Module, k: Kernel, loops: list[ast.For], n_param: 
                                  "at its offset and advances it")
     return out
 
-
-def _assigns(k: Kernel, name: str) -> list[ast.Assign]:
-    return [s for s in ast.walk(k.node) if isinstance(s, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id == name for t in s.targets)]
